@@ -1,0 +1,65 @@
+//! Command-line interface: one file per subcommand.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+mod completions;
+mod config_cmd;
+mod policy_cmd;
+mod tui_cmd;
+
+/// A full-screen terminal workbench for AI agents and MCP servers.
+#[derive(Debug, Parser)]
+#[command(name = "switchboard", version, about)]
+pub struct Cli {
+    /// Use this config file instead of searching for one.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Colour theme (built-in: default, light, high-contrast).
+    #[arg(long, global = true, value_name = "NAME")]
+    pub theme: Option<String>,
+    /// Write logs here instead of the state directory.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub log_file: Option<PathBuf>,
+    /// Disable colours (also honoured: the NO_COLOR environment variable).
+    #[arg(long, global = true)]
+    pub no_color: bool,
+    /// Draw the first frame, then exit (start-up measurement).
+    #[arg(long, hide = true)]
+    pub exit_after_first_frame: bool,
+    /// Panic after the first frame (tests that the terminal is restored).
+    #[arg(long, hide = true)]
+    pub debug_panic: bool,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Inspect and validate configuration.
+    #[command(subcommand)]
+    Config(config_cmd::ConfigCommand),
+    /// Explain permission decisions.
+    #[command(subcommand)]
+    Policy(policy_cmd::PolicyCommand),
+    /// Print shell completions.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Entry point of the binary.
+pub fn main() -> color_eyre::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        None => tui_cmd::run(&cli),
+        Some(Command::Config(ref cmd)) => config_cmd::run(&cli, cmd),
+        Some(Command::Policy(ref cmd)) => policy_cmd::run(&cli, cmd),
+        Some(Command::Completions { shell }) => {
+            completions::run(shell);
+            Ok(())
+        }
+    }
+}

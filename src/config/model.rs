@@ -1,0 +1,164 @@
+//! The configuration data model. Every table rejects unknown keys.
+//!
+//! Values that are validated after parsing (rules, key bindings) keep their source
+//! span (`toml::Spanned`) so that errors can name the file, line and column.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+/// The whole `switchboard.toml`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Name of the provider used at start (`[providers.NAME]`); the offline scripted
+    /// provider when absent.
+    pub default_provider: Option<String>,
+    pub ui: UiConfig,
+    pub servers: BTreeMap<String, ServerConfig>,
+    pub providers: BTreeMap<String, ProviderConfig>,
+    pub policy: PolicyConfig,
+    pub skills: SkillsConfig,
+}
+
+/// `[ui]`
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct UiConfig {
+    /// Theme name: a built-in (`default`, `light`, `high-contrast`) or a file in the
+    /// user theme directory.
+    pub theme: Option<String>,
+    /// Mouse capture (clicks focus panes, wheel scrolls).
+    pub mouse: bool,
+    /// Show the Logs pane at start.
+    pub show_logs: bool,
+    /// Key binding overrides: action name → key (`"ctrl+l"`) or list of keys.
+    pub keys: BTreeMap<String, Spanned<KeyBindingSpec>>,
+}
+
+impl Default for UiConfig {
+    fn default() -> Self {
+        Self {
+            theme: None,
+            mouse: true,
+            show_logs: false,
+            keys: BTreeMap::new(),
+        }
+    }
+}
+
+/// One key or several keys for an action.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum KeyBindingSpec {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl KeyBindingSpec {
+    pub fn keys(&self) -> Vec<&str> {
+        match self {
+            Self::One(k) => vec![k.as_str()],
+            Self::Many(ks) => ks.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// `[servers.NAME]`: an MCP server, stdio (`command`) or HTTP (`url`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    pub command: Option<String>,
+    pub args: Vec<String>,
+    pub env: BTreeMap<String, String>,
+    pub cwd: Option<PathBuf>,
+    pub url: Option<String>,
+    pub headers: BTreeMap<String, String>,
+    pub bearer_token_env_var: Option<String>,
+    /// `stdio`, `http` or `sse`; inferred when absent.
+    #[serde(rename = "type")]
+    pub transport: Option<String>,
+    pub enabled: Option<bool>,
+    /// Seconds.
+    pub startup_timeout: Option<f64>,
+    /// Seconds.
+    pub tool_timeout: Option<f64>,
+    pub enabled_tools: Option<Vec<String>>,
+    pub disabled_tools: Vec<String>,
+    /// `trust` (default) or `ignore` the server's tool annotations.
+    pub annotations: Option<AnnotationTrust>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnnotationTrust {
+    Trust,
+    Ignore,
+}
+
+/// `[providers.NAME]`: an LLM provider.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderConfig {
+    pub kind: ProviderKind,
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub base_url: Option<String>,
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    #[serde(default)]
+    pub max_tokens: Option<u32>,
+    #[serde(default)]
+    pub temperature: Option<f64>,
+    /// Seconds.
+    #[serde(default)]
+    pub timeout: Option<f64>,
+    /// Scripted provider: a script file of turns to replay.
+    #[serde(default)]
+    pub script: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProviderKind {
+    Openai,
+    Anthropic,
+    Gemini,
+    Scripted,
+}
+
+/// `[policy]`: how tool calls are authorised.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PolicyConfig {
+    pub mode: Option<Spanned<String>>,
+    pub allow: Vec<Spanned<String>>,
+    pub ask: Vec<Spanned<String>>,
+    pub deny: Vec<Spanned<String>>,
+    /// Per-tool effect overrides: qualified tool name → `read`, `compute`, `write`,
+    /// `delete` or `unknown`.
+    pub effects: BTreeMap<String, Spanned<String>>,
+    /// `single` (default) or `double`: Delete needs `y` twice.
+    pub confirm_delete: Option<Spanned<String>>,
+    /// Write the arguments themselves (not only their hash) to the audit log.
+    pub audit_arguments: bool,
+    /// Audit log path; default under the state directory.
+    pub audit_log: Option<PathBuf>,
+    /// Per-tool call budgets for one session: qualified tool name → max calls.
+    pub max_calls: BTreeMap<String, u32>,
+}
+
+/// `[skills]`
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SkillsConfig {
+    /// Extra skill roots besides the shipped `skills/`.
+    pub paths: Vec<PathBuf>,
+    /// Skills the model may read; all when absent.
+    pub allow: Option<Vec<String>>,
+}

@@ -1,0 +1,14 @@
+//! switchboard: a terminal workbench for AI agents, MCP servers and LLM providers.
+//!
+//! Everything outside `tui` is UI-free core: it never imports ratatui or crossterm.
+
+pub mod agent;
+pub mod cli;
+pub mod config;
+pub mod keymap;
+pub mod paths;
+pub mod policy;
+pub mod sanitize;
+pub mod theme;
+pub mod tools;
+pub mod tui;

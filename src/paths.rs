@@ -1,0 +1,1 @@
+//! XDG paths: config search order, state and data directories.

@@ -1,0 +1,1 @@
+//! Sanitising untrusted text before it reaches the terminal.
