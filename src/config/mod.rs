@@ -1,5 +1,25 @@
 //! Configuration: the data model, loading with precise errors, and the search order.
+//!
+//! - [`load`] finds the file (see [`crate::paths::Dirs::config_candidates`]), reads,
+//!   parses and validates it.
+//! - [`parse_str`] does the same for text already in hand.
+//! - [`ConfigError`] renders as `PATH:LINE:COL: MESSAGE` (+ `  hint: …`); other
+//!   modules report their own located problems with [`ConfigError::at`].
 
+mod decode;
+mod error;
+mod key_path;
+mod load;
+mod locate;
 mod model;
+mod suggest;
+mod validate;
 
+pub use error::{ConfigError, ErrorKind, Located, line_column};
+pub use key_path::KeyPath;
+pub use load::{LoadedConfig, find, load, parse_str};
+pub use locate::SourceMap;
 pub use model::*;
+pub use validate::{
+    BUILTIN_PROVIDER, CONFIRM_DELETE, POLICY_MODES, SERVER_TRANSPORTS, TOOL_EFFECTS,
+};

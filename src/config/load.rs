@@ -1,0 +1,70 @@
+//! Find, read, parse and validate the config file.
+
+use std::path::Path;
+
+use super::decode;
+use super::error::{ConfigError, ErrorKind};
+use super::model::Config;
+use super::validate::validate;
+use crate::paths::{CandidateOrigin, ConfigCandidate, Dirs};
+
+/// A parsed, validated configuration and where it came from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LoadedConfig {
+    pub config: Config,
+    /// The file that was used; `None` when no file exists (offline defaults).
+    pub source: Option<ConfigCandidate>,
+    /// The file's text, so later validators can report located errors
+    /// ([`ConfigError::at`]); empty when there is no file.
+    pub text: String,
+}
+
+/// Load the first config that exists in the search order of `dirs` (see
+/// [`Dirs::config_candidates`]). An explicit path must exist; no file at all yields
+/// [`Config::default`].
+pub fn load(dirs: &Dirs, explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
+    let Some(candidate) = find(dirs, explicit) else {
+        return Ok(LoadedConfig::default());
+    };
+    let text = std::fs::read_to_string(&candidate.path).map_err(|source| ConfigError::Read {
+        path: candidate.path.clone(),
+        source,
+    })?;
+    let config = parse_str(&text, &candidate.path)?;
+    Ok(LoadedConfig {
+        config,
+        source: Some(candidate),
+        text,
+    })
+}
+
+/// The candidate [`load`] would read: the explicit path whether or not it exists, else
+/// the first existing file.
+pub fn find(dirs: &Dirs, explicit: Option<&Path>) -> Option<ConfigCandidate> {
+    dirs.config_candidates(explicit)
+        .into_iter()
+        .find(|c| c.origin == CandidateOrigin::Explicit || c.path.is_file())
+}
+
+/// Parse and validate config `text`; `path` is only used in error messages.
+pub fn parse_str(text: &str, path: &Path) -> Result<Config, ConfigError> {
+    let deserializer =
+        toml::de::Deserializer::parse(text).map_err(|e| syntax_error(path, text, &e))?;
+    let config: Config = serde_path_to_error::deserialize(deserializer)
+        .map_err(|e| decode::explain(path, text, &e))?;
+    validate(&config, path, text)?;
+    Ok(config)
+}
+
+fn syntax_error(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {
+    let first_line = err.message().lines().next().unwrap_or_default();
+    ConfigError::located(
+        path,
+        text,
+        err.span().unwrap_or(0..0),
+        ErrorKind::Syntax,
+        String::new(),
+        format!("invalid TOML: {first_line}"),
+        None,
+    )
+}

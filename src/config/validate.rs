@@ -1,0 +1,141 @@
+//! Rules a config must follow beyond its shape, each reported at the offending value.
+//!
+//! All problems are collected; the one that comes first in the file is reported, so
+//! fixing errors top to bottom works.
+
+use std::ops::Range;
+use std::path::Path;
+
+use toml::Spanned;
+
+use super::error::ConfigError;
+use super::key_path::KeyPath;
+use super::locate::SourceMap;
+use super::model::Config;
+use super::suggest;
+
+/// Accepted `policy.mode` values.
+pub const POLICY_MODES: &[&str] = &["read-only", "ask", "auto-edit", "full-auto"];
+/// Accepted `policy.confirm_delete` values.
+pub const CONFIRM_DELETE: &[&str] = &["single", "double"];
+/// Accepted `policy.effects.*` values.
+pub const TOOL_EFFECTS: &[&str] = &["read", "compute", "write", "delete", "unknown"];
+/// Accepted `servers.*.type` values.
+pub const SERVER_TRANSPORTS: &[&str] = &["stdio", "http", "sse"];
+/// The offline provider, available without a `[providers.scripted]` table.
+pub const BUILTIN_PROVIDER: &str = "scripted";
+
+/// Check `config` (parsed from `text`, the content of `path`).
+pub fn validate(config: &Config, path: &Path, text: &str) -> Result<(), ConfigError> {
+    let Ok(map) = SourceMap::parse(text) else {
+        // `text` parsed once already; nothing to locate against otherwise.
+        return Ok(());
+    };
+    let mut problems = Vec::new();
+    let mut report = |span: Range<usize>, key: String, message: String, hint| {
+        problems.push(ConfigError::at(path, text, span, key, message, hint));
+    };
+    check_default_provider(config, &map, &mut report);
+    check_servers(config, &map, &mut report);
+    check_policy(config, &mut report);
+    match problems
+        .into_iter()
+        .min_by_key(|e| e.located_detail().map_or(usize::MAX, |l| l.span.start))
+    {
+        Some(first) => Err(first),
+        None => Ok(()),
+    }
+}
+
+type Report<'r> = dyn FnMut(Range<usize>, String, String, Option<String>) + 'r;
+
+fn check_default_provider(config: &Config, map: &SourceMap<'_>, report: &mut Report<'_>) {
+    let Some(name) = &config.default_provider else {
+        return;
+    };
+    if name == BUILTIN_PROVIDER || config.providers.contains_key(name) {
+        return;
+    }
+    let mut known: Vec<&str> = config.providers.keys().map(String::as_str).collect();
+    known.push(BUILTIN_PROVIDER);
+    let hint = suggest::closest(name, &known).map_or_else(
+        || {
+            format!(
+                "add a [providers.{}] table, or use one of {}",
+                KeyPath::new(&[name.as_str()]),
+                suggest::backticked(&known)
+            )
+        },
+        |best| format!("did you mean `{best}`?"),
+    );
+    report(
+        map.nearest_span(&["default_provider"]),
+        "default_provider".into(),
+        format!("no provider named `{name}`"),
+        Some(hint),
+    );
+}
+
+fn check_servers(config: &Config, map: &SourceMap<'_>, report: &mut Report<'_>) {
+    for (name, server) in &config.servers {
+        let key = KeyPath::new(&["servers", name.as_str()]).to_string();
+        match (&server.command, &server.url) {
+            (Some(_), Some(_)) => report(
+                map.key_span(&["servers", name, "url"])
+                    .unwrap_or_else(|| map.nearest_span(&["servers", name])),
+                key.clone(),
+                "set only one of `command` (stdio) or `url` (HTTP), not both".into(),
+                Some("a server is either a local process or a remote endpoint".into()),
+            ),
+            (None, None) => report(
+                map.nearest_span(&["servers", name]),
+                key.clone(),
+                "set one of `command` (stdio) or `url` (HTTP)".into(),
+                Some("add `command = \"…\"` to start a local process, or `url = \"https://…\"` for a remote server".into()),
+            ),
+            _ => {}
+        }
+        if let Some(transport) = &server.transport
+            && !SERVER_TRANSPORTS.contains(&transport.as_str())
+        {
+            report(
+                map.nearest_span(&["servers", name, "type"]),
+                format!("{key}.type"),
+                format!("unknown value `{transport}`"),
+                suggest::hint(transport, SERVER_TRANSPORTS, "accepted values"),
+            );
+        }
+    }
+}
+
+fn check_policy(config: &Config, report: &mut Report<'_>) {
+    let policy = &config.policy;
+    if let Some(mode) = &policy.mode {
+        check_one_of(mode, "policy.mode".into(), POLICY_MODES, report);
+    }
+    if let Some(confirm) = &policy.confirm_delete {
+        check_one_of(
+            confirm,
+            "policy.confirm_delete".into(),
+            CONFIRM_DELETE,
+            report,
+        );
+    }
+    for (tool, effect) in &policy.effects {
+        let key = KeyPath::new(&["policy", "effects", tool.as_str()]).to_string();
+        check_one_of(effect, key, TOOL_EFFECTS, report);
+    }
+}
+
+fn check_one_of(value: &Spanned<String>, key: String, accepted: &[&str], report: &mut Report<'_>) {
+    let text = value.get_ref();
+    if accepted.contains(&text.as_str()) {
+        return;
+    }
+    report(
+        value.span(),
+        key,
+        format!("unknown value `{text}`"),
+        suggest::hint(text, accepted, "accepted values"),
+    );
+}
