@@ -1,8 +1,13 @@
 //! `switchboard config …`
 
+use std::fmt::Write as _;
+use std::path::Path;
+
 use clap::Subcommand;
 
 use super::Cli;
+use crate::config::{self, Config, LoadedConfig};
+use crate::paths::{CandidateOrigin, ConfigCandidate, Dirs};
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
@@ -15,6 +20,95 @@ pub enum ConfigCommand {
     Path,
 }
 
-pub fn run(_cli: &Cli, _cmd: &ConfigCommand) -> color_eyre::Result<()> {
-    color_eyre::eyre::bail!("not yet implemented")
+pub fn run(cli: &Cli, cmd: &ConfigCommand) -> color_eyre::Result<()> {
+    let dirs = Dirs::from_env();
+    match cmd {
+        ConfigCommand::Check { path } => {
+            let given_as_argument = path.is_some();
+            let explicit = path.as_deref().or(cli.config.as_deref());
+            match config::load(&dirs, explicit) {
+                Ok(loaded) => {
+                    print!(
+                        "{}",
+                        check_report(&dirs, explicit, &loaded, given_as_argument)
+                    );
+                    Ok(())
+                }
+                Err(err) => {
+                    eprintln!("{err}");
+                    std::process::exit(1);
+                }
+            }
+        }
+        ConfigCommand::Path => {
+            print!("{}", search_order(&dirs, cli.config.as_deref()));
+            Ok(())
+        }
+    }
+}
+
+/// What `config check` prints on success.
+fn check_report(
+    dirs: &Dirs,
+    explicit: Option<&Path>,
+    loaded: &LoadedConfig,
+    given_as_argument: bool,
+) -> String {
+    let Some(source) = &loaded.source else {
+        return format!(
+            "ok: no config file found; using the offline defaults\n{}",
+            search_order(dirs, explicit)
+        );
+    };
+    let via = if given_as_argument {
+        "given on the command line".to_owned()
+    } else {
+        format!("found via {}", source.origin)
+    };
+    format!(
+        "ok: {} ({via})\n{}\n",
+        source.path.display(),
+        summary(&loaded.config)
+    )
+}
+
+/// `3 servers, 1 provider, policy mode ask`
+pub fn summary(config: &Config) -> String {
+    let servers = config.servers.len();
+    let providers = config.providers.len();
+    let mode = config
+        .policy
+        .mode
+        .as_ref()
+        .map_or("ask (default)", |m| m.get_ref());
+    format!(
+        "{servers} {}, {providers} {}, policy mode {mode}",
+        plural(servers, "server", "servers"),
+        plural(providers, "provider", "providers"),
+    )
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// The numbered search order, each candidate marked found or missing, and the one used.
+fn search_order(dirs: &Dirs, explicit: Option<&Path>) -> String {
+    let candidates = dirs.config_candidates(explicit);
+    let used = config::find(dirs, explicit);
+    let mut out = String::from("config search order:\n");
+    for (i, ConfigCandidate { path, origin }) in candidates.iter().enumerate() {
+        let state = if path.is_file() { "found" } else { "missing" };
+        let _ = writeln!(out, "  {}. {} ({origin}) ({state})", i + 1, path.display());
+    }
+    let _ = match used {
+        Some(c) if c.path.is_file() => writeln!(out, "using: {}", c.path.display()),
+        Some(c) if c.origin == CandidateOrigin::Explicit => writeln!(
+            out,
+            "using: none: the --config file {} does not exist",
+            c.path.display()
+        ),
+        _ => writeln!(out, "using: none (offline defaults)"),
+    };
+    out
 }
