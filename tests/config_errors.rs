@@ -1,5 +1,8 @@
 //! Every config error names the file, line and column, and says what to do.
 
+// Test helpers (outside #[test] fns) unwrap too: a failure there is a test failure.
+#![allow(clippy::unwrap_used)]
+
 use std::path::Path;
 
 use switchboard::config::{ConfigError, ErrorKind, parse_str};

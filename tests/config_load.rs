@@ -1,5 +1,8 @@
 //! Loading: the full example file, and the search order over temporary directories.
 
+// Test helpers (outside #[test] fns) unwrap too: a failure there is a test failure.
+#![allow(clippy::unwrap_used)]
+
 use std::fs;
 use std::path::{Path, PathBuf};
 

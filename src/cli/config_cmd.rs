@@ -1,6 +1,7 @@
 //! `switchboard config …`
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 
 use clap::Subcommand;
@@ -20,31 +21,28 @@ pub enum ConfigCommand {
     Path,
 }
 
+/// Run a `config` subcommand. A config error is printed plainly on stderr and exits
+/// with status 1; failing to write stdout (closed pipe) is returned as an error.
 pub fn run(cli: &Cli, cmd: &ConfigCommand) -> color_eyre::Result<()> {
     let dirs = Dirs::from_env();
-    match cmd {
+    let report = match cmd {
         ConfigCommand::Check { path } => {
             let given_as_argument = path.is_some();
             let explicit = path.as_deref().or(cli.config.as_deref());
             match config::load(&dirs, explicit) {
-                Ok(loaded) => {
-                    print!(
-                        "{}",
-                        check_report(&dirs, explicit, &loaded, given_as_argument)
-                    );
-                    Ok(())
-                }
+                Ok(loaded) => check_report(&dirs, explicit, &loaded, given_as_argument),
                 Err(err) => {
                     eprintln!("{err}");
                     std::process::exit(1);
                 }
             }
         }
-        ConfigCommand::Path => {
-            print!("{}", search_order(&dirs, cli.config.as_deref()));
-            Ok(())
-        }
-    }
+        ConfigCommand::Path => search_order(&dirs, cli.config.as_deref()),
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(report.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
 }
 
 /// What `config check` prints on success.
@@ -95,7 +93,7 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 /// The numbered search order, each candidate marked found or missing, and the one used.
 fn search_order(dirs: &Dirs, explicit: Option<&Path>) -> String {
     let candidates = dirs.config_candidates(explicit);
-    let used = config::find(dirs, explicit);
+    let used = config::find_source(dirs, explicit);
     let mut out = String::from("config search order:\n");
     for (i, ConfigCandidate { path, origin }) in candidates.iter().enumerate() {
         let state = if path.is_file() { "found" } else { "missing" };

@@ -23,7 +23,7 @@ pub struct LoadedConfig {
 /// [`Dirs::config_candidates`]). An explicit path must exist; no file at all yields
 /// [`Config::default`].
 pub fn load(dirs: &Dirs, explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
-    let Some(candidate) = find(dirs, explicit) else {
+    let Some(candidate) = find_source(dirs, explicit) else {
         return Ok(LoadedConfig::default());
     };
     let text = std::fs::read_to_string(&candidate.path).map_err(|source| ConfigError::Read {
@@ -40,7 +40,7 @@ pub fn load(dirs: &Dirs, explicit: Option<&Path>) -> Result<LoadedConfig, Config
 
 /// The candidate [`load`] would read: the explicit path whether or not it exists, else
 /// the first existing file.
-pub fn find(dirs: &Dirs, explicit: Option<&Path>) -> Option<ConfigCandidate> {
+pub fn find_source(dirs: &Dirs, explicit: Option<&Path>) -> Option<ConfigCandidate> {
     dirs.config_candidates(explicit)
         .into_iter()
         .find(|c| c.origin == CandidateOrigin::Explicit || c.path.is_file())

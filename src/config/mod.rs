@@ -17,7 +17,7 @@ mod validate;
 
 pub use error::{ConfigError, ErrorKind, Located, line_column};
 pub use key_path::KeyPath;
-pub use load::{LoadedConfig, find, load, parse_str};
+pub use load::{LoadedConfig, find_source, load, parse_str};
 pub use locate::SourceMap;
 pub use model::*;
 pub use validate::{
