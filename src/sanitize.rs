@@ -1,1 +1,0 @@
-//! Sanitising untrusted text before it reaches the terminal.
