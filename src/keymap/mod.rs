@@ -1,1 +1,229 @@
-//! TODO
+//! Keymap as data: one table maps (layer, key) to an action and its help text.
+//!
+//! The terminal layer turns its key events into [`Key`]; everything else (lookup,
+//! user overrides, conflicts, the help overlay) works on this table.
+
+mod action;
+mod key;
+mod table;
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+
+pub use action::{Action, Layer};
+pub use key::{Key, KeyCode, Mods};
+pub use table::{Binding, default_bindings};
+
+use crate::config::KeyBindingSpec;
+
+/// The active key table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Keymap {
+    bindings: Vec<Binding>,
+    index: HashMap<(Layer, Key), Action>,
+}
+
+/// A problem with a `[ui.keys]` entry, located at its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeymapError {
+    /// Byte range of the value in the config text.
+    pub span: Range<usize>,
+    /// Dotted key, e.g. `ui.keys.quit`.
+    pub key: String,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        Self::from_bindings(default_bindings())
+    }
+}
+
+impl Keymap {
+    fn from_bindings(bindings: Vec<Binding>) -> Self {
+        let index = bindings
+            .iter()
+            .map(|b| ((b.layer, b.key), b.action))
+            .collect();
+        Self { bindings, index }
+    }
+
+    /// The default table with the user's `[ui.keys]` applied. Each entry replaces every
+    /// default key of that action (in every layer the action appears in).
+    pub fn with_overrides(
+        overrides: &BTreeMap<String, toml::Spanned<KeyBindingSpec>>,
+    ) -> Result<Self, Vec<KeymapError>> {
+        let mut bindings = default_bindings();
+        let mut errors = Vec::new();
+        let mut origin: HashMap<Action, (Range<usize>, String)> = HashMap::new();
+        for (name, spec) in overrides {
+            let span = spec.span();
+            let key_path = format!("ui.keys.{name}");
+            let Some(action) = Action::from_name(name) else {
+                errors.push(KeymapError {
+                    span,
+                    key: key_path,
+                    message: format!("unknown action `{name}`"),
+                    hint: Some(action_hint(name)),
+                });
+                continue;
+            };
+            let mut keys = Vec::new();
+            for text in spec.get_ref().keys() {
+                match Key::parse(text) {
+                    Ok(key) => keys.push(key),
+                    Err(message) => errors.push(KeymapError {
+                        span: span.clone(),
+                        key: key_path.clone(),
+                        message,
+                        hint: Some("keys look like `q`, `ctrl+p`, `alt+enter`, `f2`".into()),
+                    }),
+                }
+            }
+            let layers: Vec<(Layer, &'static str)> = bindings
+                .iter()
+                .filter(|b| b.action == action)
+                .map(|b| (b.layer, b.help))
+                .collect::<BTreeMap<_, _>>()
+                .into_iter()
+                .collect();
+            bindings.retain(|b| b.action != action);
+            for (layer, help) in layers {
+                for key in &keys {
+                    bindings.push(Binding {
+                        layer,
+                        key: *key,
+                        action,
+                        help,
+                    });
+                }
+            }
+            origin.insert(action, (span, key_path));
+        }
+        errors.extend(conflicts(&bindings, &origin));
+        if errors.is_empty() {
+            Ok(Self::from_bindings(bindings))
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The action for a key in a layer, falling back to the global layer.
+    pub fn lookup(&self, layer: Layer, key: Key) -> Option<Action> {
+        self.index
+            .get(&(layer, key))
+            .or_else(|| self.index.get(&(Layer::Global, key)))
+            .copied()
+    }
+
+    /// All rows, in table order.
+    pub fn bindings(&self) -> &[Binding] {
+        &self.bindings
+    }
+
+    /// The keys bound to an action in a layer (or globally), for hints.
+    pub fn keys_for(&self, layer: Layer, action: Action) -> Vec<Key> {
+        self.bindings
+            .iter()
+            .filter(|b| b.action == action && (b.layer == layer || b.layer == Layer::Global))
+            .map(|b| b.key)
+            .collect()
+    }
+
+    /// The first key for an action as text (`"?"`, `"Ctrl+P"`), or `"unbound"`.
+    pub fn hint(&self, layer: Layer, action: Action) -> String {
+        self.keys_for(layer, action)
+            .first()
+            .map_or_else(|| "unbound".to_string(), ToString::to_string)
+    }
+}
+
+/// Two actions on one key in a layer, or a layer key that hides a global one.
+fn conflicts(
+    bindings: &[Binding],
+    origin: &HashMap<Action, (Range<usize>, String)>,
+) -> Vec<KeymapError> {
+    let mut seen: HashMap<(Layer, Key), Action> = HashMap::new();
+    let mut errors = Vec::new();
+    for b in bindings {
+        let clash = seen
+            .get(&(b.layer, b.key))
+            .copied()
+            .filter(|other| *other != b.action)
+            .or_else(|| {
+                (b.layer != Layer::Global)
+                    .then(|| seen.get(&(Layer::Global, b.key)).copied())
+                    .flatten()
+                    .filter(|other| *other != b.action)
+            })
+            .or_else(|| {
+                (b.layer == Layer::Global)
+                    .then(|| {
+                        seen.iter()
+                            .find(|((l, k), a)| {
+                                *k == b.key && *l != Layer::Global && **a != b.action
+                            })
+                            .map(|(_, a)| *a)
+                    })
+                    .flatten()
+            });
+        if let Some(other) = clash {
+            let (span, key) = origin
+                .get(&b.action)
+                .or_else(|| origin.get(&other))
+                .cloned()
+                .unwrap_or_else(|| (0..0, "ui.keys".into()));
+            errors.push(KeymapError {
+                span,
+                key,
+                message: format!(
+                    "key {} is bound to both `{}` and `{}` ({})",
+                    b.key,
+                    other.name(),
+                    b.action.name(),
+                    b.layer.title()
+                ),
+                hint: Some(format!(
+                    "pick another key, or rebind `{}` too",
+                    other.name()
+                )),
+            });
+        } else {
+            seen.insert((b.layer, b.key), b.action);
+        }
+    }
+    errors
+}
+
+fn action_hint(name: &str) -> String {
+    let best = Action::ALL
+        .iter()
+        .map(|a| (edit_distance(name, a.name()), a.name()))
+        .min();
+    match best {
+        Some((d, candidate)) if d <= 3 => format!("did you mean `{candidate}`?"),
+        _ => {
+            let names: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
+            format!("actions: {}", names.join(", "))
+        }
+    }
+}
+
+/// Levenshtein distance over chars, for "did you mean" hints.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,26 @@
-//! TODO
+//! The terminal UI. The only module that may use ratatui and crossterm.
+//!
+//! Shape: `State` is plain data; `update(&mut State, Msg) -> Vec<Cmd>` is pure;
+//! `render(&State, &Theme, &mut Frame)` draws; `app` is the runtime that executes
+//! commands and turns terminal events into messages.
+
+pub mod app;
+pub mod boot;
+pub mod composer;
+pub mod input;
+pub mod layout;
+pub mod msg;
+pub mod palette;
+pub mod panes;
+pub mod state;
+pub mod style;
+pub mod term;
+pub mod transcript;
+pub mod typing;
+pub mod ui;
+pub mod update;
+
+pub use app::{TuiOptions, run};
+pub use msg::{Cmd, Msg};
+pub use state::State;
+pub use update::update;

@@ -1,0 +1,180 @@
+//! The runtime: reads terminal events and log lines, feeds them to `update`, executes
+//! the returned commands, and draws when something changed (at most one frame per
+//! ~16 ms).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crossterm::event::EventStream;
+use futures::StreamExt;
+use tokio::sync::mpsc::unbounded_channel;
+
+use crate::logging::{self, LogRecord};
+use crate::theme::{Theme, ThemeSet};
+
+use super::input::to_msg;
+use super::msg::{Cmd, Msg};
+use super::state::{LogLevel, LogLine, NoticeLevel, State};
+use super::{term, ui, update::update};
+
+const FRAME: Duration = Duration::from_millis(16);
+
+/// Everything the TUI needs to start.
+pub struct TuiOptions {
+    pub state: State,
+    pub theme: Theme,
+    pub themes: ThemeSet,
+    pub no_color: bool,
+    pub log_file: PathBuf,
+    pub exit_after_first_frame: bool,
+    pub debug_panic: bool,
+}
+
+pub fn run(options: TuiOptions) -> color_eyre::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(run_loop(options))
+}
+
+struct Runtime {
+    state: State,
+    theme: Theme,
+    themes: ThemeSet,
+    no_color: bool,
+}
+
+impl Runtime {
+    /// Run `update` and the commands it returns; true when a redraw is needed.
+    fn handle(&mut self, msg: Msg) -> bool {
+        let visible = !matches!(msg, Msg::Log(_)) || self.state.show_logs;
+        let mut queue = update(&mut self.state, msg);
+        while let Some(cmd) = queue.pop() {
+            if let Some(reply) = self.execute(cmd) {
+                queue.extend(update(&mut self.state, reply));
+            }
+        }
+        visible
+    }
+
+    fn execute(&mut self, cmd: Cmd) -> Option<Msg> {
+        match cmd {
+            Cmd::Quit => None,
+            Cmd::LoadTheme(name) => Some(match self.themes.load(&name) {
+                Ok(theme) => {
+                    self.theme = if self.no_color {
+                        theme.without_colors()
+                    } else {
+                        theme
+                    };
+                    Msg::ThemeApplied { name, error: None }
+                }
+                Err(e) => Msg::ThemeApplied {
+                    name,
+                    error: Some(e.to_string()),
+                },
+            }),
+            Cmd::SetMouseCapture(on) => {
+                if let Err(e) = term::set_mouse_capture(on) {
+                    tracing::warn!("mouse capture: {e}");
+                }
+                None
+            }
+            Cmd::Submit(text) => {
+                tracing::info!(chars = text.chars().count(), "message submitted");
+                None
+            }
+        }
+    }
+}
+
+fn log_line(record: LogRecord) -> LogLine {
+    let level = match record.level {
+        tracing::Level::ERROR => LogLevel::Error,
+        tracing::Level::WARN => LogLevel::Warn,
+        tracing::Level::INFO => LogLevel::Info,
+        tracing::Level::DEBUG => LogLevel::Debug,
+        tracing::Level::TRACE => LogLevel::Trace,
+    };
+    LogLine {
+        level,
+        target: record.target,
+        message: record.message,
+    }
+}
+
+async fn run_loop(options: TuiOptions) -> color_eyre::Result<()> {
+    let started = Instant::now();
+    let (log_tx, mut log_rx) = unbounded_channel();
+    let mut rt = Runtime {
+        state: options.state,
+        theme: options.theme,
+        themes: options.themes,
+        no_color: options.no_color,
+    };
+    if let Err(e) = logging::init(&options.log_file, Some(log_tx)) {
+        rt.state.notice(
+            NoticeLevel::Warn,
+            format!("cannot write log file {}: {e}", options.log_file.display()),
+        );
+    }
+    term::install_hooks()?;
+    let mut guard = term::enter(rt.state.mouse)?;
+    let size = guard.terminal.size()?;
+    rt.state.size = (size.width, size.height);
+    tracing::info!("switchboard {} started", env!("CARGO_PKG_VERSION"));
+
+    let mut events = EventStream::new();
+    let mut dirty = true;
+    let mut first_frame: Option<Duration> = None;
+    let mut last_draw = Instant::now()
+        .checked_sub(FRAME)
+        .unwrap_or_else(Instant::now);
+    loop {
+        if dirty && last_draw.elapsed() >= FRAME {
+            guard
+                .terminal
+                .draw(|frame| ui::render(&rt.state, &rt.theme, frame))?;
+            dirty = false;
+            last_draw = Instant::now();
+            if first_frame.is_none() {
+                let elapsed = started.elapsed();
+                first_frame = Some(elapsed);
+                tracing::info!("first frame drawn after {elapsed:?}");
+                if options.exit_after_first_frame {
+                    break;
+                }
+                assert!(
+                    !options.debug_panic,
+                    "deliberate panic after the first frame (--debug-panic)"
+                );
+            }
+        }
+        let next_frame = tokio::time::Instant::from_std(last_draw + FRAME);
+        tokio::select! {
+            event = events.next() => match event {
+                Some(Ok(event)) => {
+                    if let Some(msg) = to_msg(event) {
+                        dirty |= rt.handle(msg);
+                    }
+                }
+                Some(Err(e)) => return Err(e.into()),
+                None => break,
+            },
+            Some(record) = log_rx.recv() => {
+                dirty |= rt.handle(Msg::Log(log_line(record)));
+            }
+            () = tokio::time::sleep_until(next_frame), if dirty => {}
+        }
+        if rt.state.quit {
+            break;
+        }
+    }
+    drop(guard);
+    if options.exit_after_first_frame
+        && let Some(elapsed) = first_frame
+    {
+        eprintln!("first frame: {:.1} ms", elapsed.as_secs_f64() * 1000.0);
+    }
+    Ok(())
+}

@@ -1,0 +1,307 @@
+//! The UI state: plain data, no channels, no handles. `update` changes it; `render`
+//! draws it.
+
+use std::collections::VecDeque;
+
+use crate::keymap::{Keymap, Layer};
+
+use super::composer::Composer;
+use super::palette::PaletteState;
+
+/// The panes that can hold focus, in Tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Servers,
+    Catalog,
+    Chat,
+    Composer,
+    Logs,
+}
+
+impl Pane {
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Servers => "Servers",
+            Pane::Catalog => "Catalog",
+            Pane::Chat => "Chat",
+            Pane::Composer => "Message",
+            Pane::Logs => "Logs",
+        }
+    }
+}
+
+/// Something drawn over the panes that takes the keys while open.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Overlay {
+    Help { scroll: u16 },
+    Palette(PaletteState),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CatalogTab {
+    Tools,
+    Resources,
+    Templates,
+    Prompts,
+}
+
+impl CatalogTab {
+    pub const ALL: [CatalogTab; 4] = [
+        CatalogTab::Tools,
+        CatalogTab::Resources,
+        CatalogTab::Templates,
+        CatalogTab::Prompts,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            CatalogTab::Tools => "Tools",
+            CatalogTab::Resources => "Resources",
+            CatalogTab::Templates => "Templates",
+            CatalogTab::Prompts => "Prompts",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        Self::ALL.iter().position(|t| *t == self).unwrap_or(0)
+    }
+
+    pub fn shifted(self, delta: isize) -> CatalogTab {
+        let n = Self::ALL.len().cast_signed();
+        let i = (self.index().cast_signed() + delta).rem_euclid(n);
+        Self::ALL[i.cast_unsigned()]
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServerStatus {
+    /// Built into switchboard; always available.
+    Builtin,
+    /// Configured, not connected.
+    Idle,
+    /// Disabled in the config.
+    Disabled,
+}
+
+/// One row of the Servers pane. Text fields are sanitised when they enter the state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerRow {
+    pub name: String,
+    pub transport: String,
+    pub status: ServerStatus,
+    pub tools: usize,
+    pub detail: Option<String>,
+}
+
+/// One item of a catalog tab.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogEntry {
+    pub server: String,
+    pub name: String,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Catalog {
+    pub tools: Vec<CatalogEntry>,
+    pub resources: Vec<CatalogEntry>,
+    pub templates: Vec<CatalogEntry>,
+    pub prompts: Vec<CatalogEntry>,
+}
+
+impl Catalog {
+    pub fn entries(&self, tab: CatalogTab) -> &[CatalogEntry] {
+        match tab {
+            CatalogTab::Tools => &self.tools,
+            CatalogTab::Resources => &self.resources,
+            CatalogTab::Templates => &self.templates,
+            CatalogTab::Prompts => &self.prompts,
+        }
+    }
+}
+
+/// The catalog's incremental filter.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    pub query: String,
+    /// Keys go to the query while editing.
+    pub editing: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChatKind {
+    User,
+    Assistant,
+    Note,
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatEntry {
+    pub kind: ChatKind,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LogLevel {
+    Error,
+    Warn,
+    Info,
+    Debug,
+    Trace,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    pub level: LogLevel,
+    pub target: String,
+    pub message: String,
+}
+
+/// At most this many log lines are kept in memory (the log file has them all).
+pub const LOG_CAPACITY: usize = 5_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoticeLevel {
+    Info,
+    Warn,
+    Error,
+}
+
+/// A one-line message in the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub level: NoticeLevel,
+    pub text: String,
+}
+
+/// What the status bar reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    pub provider: String,
+    pub model: String,
+    pub step_mode: bool,
+    pub policy_mode: String,
+    pub pending_approvals: usize,
+    pub tokens_in: u64,
+    pub tokens_out: u64,
+    pub notice: Option<Notice>,
+}
+
+/// Lines scrolled up from the newest line; 0 follows the tail.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TailScroll(pub usize);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    pub size: (u16, u16),
+    pub focus: Pane,
+    pub overlay: Option<Overlay>,
+    pub show_logs: bool,
+    pub mouse: bool,
+    pub servers: Vec<ServerRow>,
+    pub server_sel: usize,
+    pub tab: CatalogTab,
+    pub catalog: Catalog,
+    pub catalog_sel: usize,
+    pub filter: Filter,
+    pub chat: Vec<ChatEntry>,
+    pub chat_scroll: TailScroll,
+    pub composer: Composer,
+    pub logs: VecDeque<LogLine>,
+    pub logs_scroll: TailScroll,
+    pub status: Status,
+    pub theme_name: String,
+    pub theme_names: Vec<String>,
+    pub keymap: Keymap,
+    /// Ctrl+C was pressed once while typing; the next one quits.
+    pub interrupt_armed: bool,
+    pub quit: bool,
+}
+
+impl State {
+    pub fn new(keymap: Keymap, theme_name: String, theme_names: Vec<String>) -> Self {
+        Self {
+            size: (100, 30),
+            focus: Pane::Composer,
+            overlay: None,
+            show_logs: false,
+            mouse: true,
+            servers: Vec::new(),
+            server_sel: 0,
+            tab: CatalogTab::Tools,
+            catalog: Catalog::default(),
+            catalog_sel: 0,
+            filter: Filter::default(),
+            chat: Vec::new(),
+            chat_scroll: TailScroll::default(),
+            composer: Composer::default(),
+            logs: VecDeque::new(),
+            logs_scroll: TailScroll::default(),
+            status: Status {
+                provider: "none".into(),
+                model: String::new(),
+                step_mode: false,
+                policy_mode: "ask".into(),
+                pending_approvals: 0,
+                tokens_in: 0,
+                tokens_out: 0,
+                notice: None,
+            },
+            theme_name,
+            theme_names,
+            keymap,
+            interrupt_armed: false,
+            quit: false,
+        }
+    }
+
+    /// The panes in Tab order (Logs only while shown).
+    pub fn focus_order(&self) -> Vec<Pane> {
+        let mut panes = vec![Pane::Servers, Pane::Catalog, Pane::Chat, Pane::Composer];
+        if self.show_logs {
+            panes.push(Pane::Logs);
+        }
+        panes
+    }
+
+    /// The key layer that currently interprets keys.
+    pub fn layer(&self) -> Layer {
+        match &self.overlay {
+            Some(Overlay::Help { .. }) => Layer::Help,
+            Some(Overlay::Palette(_)) => Layer::Palette,
+            None if self.focus == Pane::Composer => Layer::Composer,
+            None if self.focus == Pane::Catalog && self.filter.editing => Layer::Filter,
+            None => Layer::Normal,
+        }
+    }
+
+    /// Catalog entries of the current tab that match the filter, with their indices.
+    pub fn visible_catalog(&self) -> Vec<&CatalogEntry> {
+        let query = self.filter.query.to_lowercase();
+        self.catalog
+            .entries(self.tab)
+            .iter()
+            .filter(|e| query.is_empty() || fuzzy_match(&query, e))
+            .collect()
+    }
+
+    pub fn notice(&mut self, level: NoticeLevel, text: impl Into<String>) {
+        self.status.notice = Some(Notice {
+            level,
+            text: text.into(),
+        });
+    }
+}
+
+/// Subsequence match of the lower-cased query in name, server or description.
+fn fuzzy_match(query: &str, entry: &CatalogEntry) -> bool {
+    [&entry.name, &entry.server, &entry.description]
+        .iter()
+        .any(|field| is_subsequence(query, &field.to_lowercase()))
+}
+
+pub fn is_subsequence(needle: &str, hay: &str) -> bool {
+    let mut hay = hay.chars();
+    needle.chars().all(|c| hay.any(|h| h == c))
+}

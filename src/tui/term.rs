@@ -1,0 +1,98 @@
+//! Entering and leaving the terminal's full-screen mode. The terminal is restored on
+//! normal exit, on error (the guard's Drop) and on panic (the panic hook).
+
+use std::io::{self, Stdout, stdout};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    KeyboardEnhancementFlags, PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
+};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    supports_keyboard_enhancement,
+};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+pub type Term = Terminal<CrosstermBackend<Stdout>>;
+
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+static KEYBOARD_FLAGS: AtomicBool = AtomicBool::new(false);
+
+/// Restores the terminal when dropped.
+pub struct TerminalGuard {
+    pub terminal: Term,
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Raw mode, alternate screen, bracketed paste, optional mouse capture, and
+/// disambiguated keys (so Shift+Enter differs from Enter) where the terminal can.
+pub fn enter(mouse: bool) -> io::Result<TerminalGuard> {
+    enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    let mut out = stdout();
+    execute!(out, EnterAlternateScreen, EnableBracketedPaste)?;
+    if mouse {
+        execute!(out, EnableMouseCapture)?;
+    }
+    if supports_keyboard_enhancement().unwrap_or(false) {
+        execute!(
+            out,
+            PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+        )?;
+        KEYBOARD_FLAGS.store(true, Ordering::SeqCst);
+    }
+    let mut terminal = Terminal::new(CrosstermBackend::new(out))?;
+    terminal.clear()?;
+    Ok(TerminalGuard { terminal })
+}
+
+pub fn set_mouse_capture(on: bool) -> io::Result<()> {
+    if on {
+        execute!(stdout(), EnableMouseCapture)
+    } else {
+        execute!(stdout(), DisableMouseCapture)
+    }
+}
+
+/// Put the terminal back as it was. Safe to call more than once and from a panic hook.
+pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    let mut out = stdout();
+    if KEYBOARD_FLAGS.swap(false, Ordering::SeqCst) {
+        let _ = execute!(out, PopKeyboardEnhancementFlags);
+    }
+    let _ = execute!(
+        out,
+        DisableMouseCapture,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+    let _ = disable_raw_mode();
+}
+
+/// color-eyre for errors; panics restore the terminal first, go to the log, and are
+/// printed once the screen is back to normal.
+pub fn install_hooks() -> color_eyre::Result<()> {
+    let (panic_hook, eyre_hook) = color_eyre::config::HookBuilder::default().into_hooks();
+    eyre_hook.install()?;
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        tracing::error!(
+            "panic: {info}\n{}",
+            std::backtrace::Backtrace::force_capture()
+        );
+        eprintln!("{}", panic_hook.panic_report(info));
+    }));
+    Ok(())
+}

@@ -1,0 +1,163 @@
+//! Layers that take typed text: the composer, the catalog filter and the palette.
+
+use crate::keymap::{Action, Key, KeyCode};
+
+use super::msg::Cmd;
+use super::palette::{PaletteCommand, matching_items};
+use super::state::{ChatEntry, ChatKind, Overlay, Pane, State, TailScroll};
+use super::update::{global_action, quit, toggle_logs};
+
+/// A printable character typed without Ctrl/Alt.
+fn typed_char(key: Key) -> Option<char> {
+    match key.code {
+        KeyCode::Char(c) if !key.mods.ctrl && !key.mods.alt => Some(c),
+        _ => None,
+    }
+}
+
+pub fn composer_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<Cmd> {
+    match action {
+        Some(Action::Send) => submit(state),
+        Some(Action::Newline) => {
+            state.composer.insert_newline();
+            Vec::new()
+        }
+        Some(Action::Close) => {
+            state.focus = Pane::Chat;
+            Vec::new()
+        }
+        Some(other) => global_action(state, other),
+        None => {
+            state.composer.input(key);
+            Vec::new()
+        }
+    }
+}
+
+fn submit(state: &mut State) -> Vec<Cmd> {
+    if state.composer.is_blank() {
+        return Vec::new();
+    }
+    let text = state.composer.take();
+    state.chat.push(ChatEntry {
+        kind: ChatKind::User,
+        text: text.clone(),
+    });
+    if state.status.provider == "none" {
+        state.chat.push(ChatEntry {
+            kind: ChatKind::Note,
+            text: "Not sent: no model provider is connected.".into(),
+        });
+    }
+    state.chat_scroll = TailScroll(0);
+    vec![Cmd::Submit(text)]
+}
+
+pub fn paste(state: &mut State, text: &str) {
+    match (&mut state.overlay, state.focus) {
+        (Some(Overlay::Palette(p)), _) => {
+            p.query.push_str(&crate::sanitize::sanitize_line(text));
+            p.selected = 0;
+        }
+        (Some(_), _) => {}
+        (None, Pane::Catalog) if state.filter.editing => {
+            state
+                .filter
+                .query
+                .push_str(&crate::sanitize::sanitize_line(text));
+            state.catalog_sel = 0;
+        }
+        (None, _) => {
+            state.focus = Pane::Composer;
+            state.composer.paste(text);
+        }
+    }
+}
+
+pub fn filter_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<Cmd> {
+    match action {
+        Some(Action::Close) => {
+            state.filter.query.clear();
+            state.filter.editing = false;
+            state.catalog_sel = 0;
+        }
+        Some(Action::Activate) => state.filter.editing = false,
+        Some(Action::Up) => state.catalog_sel = state.catalog_sel.saturating_sub(1),
+        Some(Action::Down) => {
+            let last = state.visible_catalog().len().saturating_sub(1);
+            state.catalog_sel = (state.catalog_sel + 1).min(last);
+        }
+        Some(other) => return global_action(state, other),
+        None => {
+            if let Some(c) = typed_char(key) {
+                state.filter.query.push(c);
+                state.catalog_sel = 0;
+            } else if key.code == KeyCode::Backspace {
+                state.filter.query.pop();
+                state.catalog_sel = 0;
+            }
+        }
+    }
+    Vec::new()
+}
+
+pub fn palette_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<Cmd> {
+    let Some(Overlay::Palette(palette)) = &state.overlay else {
+        return Vec::new();
+    };
+    let mut palette = palette.clone();
+    let count = matching_items(state, &palette).len();
+    match action {
+        Some(Action::Close) => {
+            state.overlay = None;
+            return Vec::new();
+        }
+        Some(Action::Activate) => {
+            let chosen = matching_items(state, &palette)
+                .into_iter()
+                .nth(palette.selected);
+            state.overlay = None;
+            return chosen.map_or_else(Vec::new, |item| run_command(state, item.command));
+        }
+        Some(Action::Up) => palette.selected = palette.selected.saturating_sub(1),
+        Some(Action::Down) => {
+            palette.selected = (palette.selected + 1).min(count.saturating_sub(1))
+        }
+        Some(other) => return global_action(state, other),
+        None => {
+            if let Some(c) = typed_char(key) {
+                palette.query.push(c);
+                palette.selected = 0;
+            } else if key.code == KeyCode::Backspace {
+                palette.query.pop();
+                palette.selected = 0;
+            }
+        }
+    }
+    state.overlay = Some(Overlay::Palette(palette));
+    Vec::new()
+}
+
+fn run_command(state: &mut State, command: PaletteCommand) -> Vec<Cmd> {
+    match command {
+        PaletteCommand::SwitchTheme(name) => vec![Cmd::LoadTheme(name)],
+        PaletteCommand::ToggleLogs => {
+            toggle_logs(state);
+            Vec::new()
+        }
+        PaletteCommand::ToggleMouse => {
+            state.mouse = !state.mouse;
+            vec![Cmd::SetMouseCapture(state.mouse)]
+        }
+        PaletteCommand::Help => {
+            state.overlay = Some(Overlay::Help { scroll: 0 });
+            Vec::new()
+        }
+        PaletteCommand::ClearChat => {
+            state.chat.clear();
+            state.chat_scroll = TailScroll(0);
+            Vec::new()
+        }
+        PaletteCommand::Quit => quit(state),
+    }
+}

@@ -1,0 +1,57 @@
+//! The help overlay, generated from the keymap table.
+
+use std::collections::BTreeMap;
+
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::keymap::{Action, Layer};
+use crate::theme::{Role, Theme};
+use crate::tui::state::State;
+use crate::tui::style::{pane_block, style};
+
+/// Help lines: one heading per layer, one row per action with all its keys.
+pub fn help_lines(state: &State, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for layer in Layer::ALL {
+        let mut rows: BTreeMap<Action, (Vec<String>, &'static str)> = BTreeMap::new();
+        for b in state.keymap.bindings().iter().filter(|b| b.layer == layer) {
+            let row = rows.entry(b.action).or_insert_with(|| (Vec::new(), b.help));
+            row.0.push(b.key.to_string());
+        }
+        if rows.is_empty() {
+            continue;
+        }
+        if !lines.is_empty() {
+            lines.push(Line::default());
+        }
+        lines.push(Line::styled(layer.title(), style(theme, Role::Title)));
+        let mut rows: Vec<_> = rows.into_iter().collect();
+        rows.sort_by_key(|(a, _)| state.keymap.bindings().iter().position(|b| b.action == *a));
+        for (_, (keys, help)) in rows {
+            let keys = keys.join(" ");
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {keys:<16}"), style(theme, Role::KeyHint)),
+                Span::styled(help, style(theme, Role::Text)),
+            ]));
+        }
+    }
+    lines
+}
+
+pub fn render(state: &State, theme: &Theme, frame: &mut Frame, scroll: u16) {
+    let area = super::popup(frame, 64, frame.area().height.saturating_sub(4));
+    let block = pane_block(theme, "Keys · Esc closes", true);
+    let lines = help_lines(state, theme);
+    let inner_h = block.inner(area).height;
+    let max = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .saturating_sub(inner_h);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .scroll((scroll.min(max), 0)),
+        area,
+    );
+}

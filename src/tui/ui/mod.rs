@@ -1,0 +1,53 @@
+//! Drawing: `render(&State, &Theme, &mut Frame)`, one pane per file.
+
+mod catalog;
+mod chat;
+mod composer;
+mod help;
+mod logs;
+mod palette;
+mod servers;
+mod status;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::widgets::Clear;
+
+use crate::theme::Theme;
+
+use super::layout::layout;
+use super::state::{Overlay, State};
+
+pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
+    let area = frame.area();
+    frame
+        .buffer_mut()
+        .set_style(area, super::style::style(theme, crate::theme::Role::Text));
+    let areas = layout(frame.area(), state.show_logs, state.composer.line_count());
+    servers::render(state, theme, frame, areas.servers);
+    catalog::render(state, theme, frame, areas.catalog);
+    chat::render(state, theme, frame, areas.chat);
+    composer::render(state, theme, frame, areas.composer);
+    if let Some(rect) = areas.logs {
+        logs::render(state, theme, frame, rect);
+    }
+    status::render(state, theme, frame, areas.status);
+    match &state.overlay {
+        Some(Overlay::Help { scroll }) => help::render(state, theme, frame, *scroll),
+        Some(Overlay::Palette(p)) => palette::render(state, theme, frame, p),
+        None => {}
+    }
+}
+
+/// A centred rectangle of at most `width`×`height`, cleared for an overlay.
+fn popup(frame: &mut Frame, width: u16, height: u16) -> Rect {
+    let area = frame.area();
+    let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [rect] = Layout::horizontal([Constraint::Length(width.min(area.width))])
+        .flex(Flex::Center)
+        .areas(row);
+    frame.render_widget(Clear, rect);
+    rect
+}

@@ -1,0 +1,50 @@
+//! The Servers pane: one row per server with a status dot.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{List, ListItem, ListState};
+
+use crate::sanitize::sanitize_line;
+use crate::theme::{Role, Theme};
+use crate::tui::state::{Pane, ServerStatus, State};
+use crate::tui::style::{pane_block, style};
+
+pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let focused = state.focus == Pane::Servers && state.overlay.is_none();
+    let block = pane_block(theme, "Servers", focused);
+    let items: Vec<ListItem> = state
+        .servers
+        .iter()
+        .map(|s| {
+            let (dot, dot_role, label) = match s.status {
+                ServerStatus::Builtin => ("●", Role::ToolOk, format!("{} tools", s.tools)),
+                ServerStatus::Idle => ("○", Role::Dim, "not connected".to_string()),
+                ServerStatus::Disabled => ("◌", Role::Dim, "disabled".to_string()),
+            };
+            let mut lines = vec![Line::from(vec![
+                Span::styled(format!("{dot} "), style(theme, dot_role)),
+                Span::styled(sanitize_line(&s.name), style(theme, Role::Text)),
+                Span::styled(
+                    format!("  {} · {label}", s.transport),
+                    style(theme, Role::Dim),
+                ),
+            ])];
+            if let Some(detail) = &s.detail {
+                lines.push(Line::styled(
+                    format!("  {}", sanitize_line(detail)),
+                    style(theme, Role::Dim),
+                ));
+            }
+            ListItem::new(lines)
+        })
+        .collect();
+    let list = List::new(items)
+        .block(block)
+        .highlight_style(style(theme, Role::Selection));
+    let mut list_state = ListState::default();
+    if focused && !state.servers.is_empty() {
+        list_state.select(Some(state.server_sel));
+    }
+    frame.render_stateful_widget(list, area, &mut list_state);
+}

@@ -1,0 +1,204 @@
+//! `update(&mut State, Msg) -> Vec<Cmd>`: the whole UI behaviour, pure and
+//! synchronous. It never awaits and never does IO; the runtime executes the `Cmd`s.
+
+use crate::keymap::{Action, Key, Layer};
+
+use super::layout::Areas;
+use super::msg::{Cmd, Mouse, MouseKind, Msg};
+use super::panes;
+use super::state::{LOG_CAPACITY, NoticeLevel, Overlay, Pane, State};
+use super::typing;
+
+pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
+    match msg {
+        Msg::Key(key) => on_key(state, key),
+        Msg::Paste(text) => {
+            typing::paste(state, &text);
+            Vec::new()
+        }
+        Msg::Mouse(mouse) => on_mouse(state, mouse),
+        Msg::Resize(w, h) => {
+            state.size = (w, h);
+            panes::clamp_scrolls(state);
+            Vec::new()
+        }
+        Msg::Log(line) => {
+            state.logs.push_back(line);
+            if state.logs.len() > LOG_CAPACITY {
+                state.logs.pop_front();
+            } else if state.logs_scroll.0 > 0 {
+                // Keep the lines the reader is looking at in place.
+                state.logs_scroll.0 += 1;
+            }
+            Vec::new()
+        }
+        Msg::ThemeApplied { name, error } => {
+            match error {
+                None => {
+                    state.notice(NoticeLevel::Info, format!("theme: {name}"));
+                    state.theme_name = name;
+                }
+                Some(error) => state.notice(NoticeLevel::Error, error),
+            }
+            Vec::new()
+        }
+    }
+}
+
+fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
+    let layer = state.layer();
+    let action = state.keymap.lookup(layer, key);
+    if action != Some(Action::Interrupt) && state.interrupt_armed {
+        state.interrupt_armed = false;
+        state.status.notice = None;
+    }
+    match layer {
+        Layer::Composer => typing::composer_key(state, key, action),
+        Layer::Filter => typing::filter_key(state, key, action),
+        Layer::Palette => typing::palette_key(state, key, action),
+        Layer::Help => help_key(state, action),
+        Layer::Normal | Layer::Global | Layer::Approval => match action {
+            Some(action) => normal_action(state, action),
+            None => Vec::new(),
+        },
+    }
+}
+
+/// Actions that work the same in every layer.
+pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
+    match action {
+        Action::Interrupt => {
+            if state.layer() == Layer::Composer && !state.interrupt_armed {
+                state.interrupt_armed = true;
+                let text = if state.composer.is_blank() {
+                    "press Ctrl+C again to quit"
+                } else {
+                    state.composer.take();
+                    "input cleared; press Ctrl+C again to quit"
+                };
+                state.notice(NoticeLevel::Warn, text);
+                Vec::new()
+            } else {
+                quit(state)
+            }
+        }
+        Action::Quit => quit(state),
+        Action::FocusNext => {
+            cycle_focus(state, 1);
+            Vec::new()
+        }
+        Action::FocusPrev => {
+            cycle_focus(state, -1);
+            Vec::new()
+        }
+        Action::Palette => {
+            state.overlay = match state.overlay {
+                Some(Overlay::Palette(_)) => None,
+                _ => Some(Overlay::Palette(super::palette::PaletteState::default())),
+            };
+            Vec::new()
+        }
+        Action::Help => {
+            state.overlay = match state.overlay {
+                Some(Overlay::Help { .. }) => None,
+                _ => Some(Overlay::Help { scroll: 0 }),
+            };
+            Vec::new()
+        }
+        Action::ToggleLogs => {
+            toggle_logs(state);
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+pub fn quit(state: &mut State) -> Vec<Cmd> {
+    state.quit = true;
+    vec![Cmd::Quit]
+}
+
+pub fn toggle_logs(state: &mut State) {
+    state.show_logs = !state.show_logs;
+    if !state.show_logs && state.focus == Pane::Logs {
+        state.focus = Pane::Chat;
+    }
+}
+
+pub fn cycle_focus(state: &mut State, delta: isize) {
+    state.filter.editing = false;
+    state.overlay = None;
+    let order = state.focus_order();
+    let n = order.len().cast_signed();
+    let current = order
+        .iter()
+        .position(|p| *p == state.focus)
+        .unwrap_or(0)
+        .cast_signed();
+    state.focus = order[(current + delta).rem_euclid(n).cast_unsigned()];
+}
+
+fn help_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
+    let Some(Overlay::Help { scroll }) = &mut state.overlay else {
+        return Vec::new();
+    };
+    match action {
+        Some(Action::Close | Action::Help) => state.overlay = None,
+        Some(Action::Up) => *scroll = scroll.saturating_sub(1),
+        Some(Action::Down) => *scroll = scroll.saturating_add(1),
+        Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
+        Some(Action::PageDown) => *scroll = scroll.saturating_add(10),
+        Some(other) => return global_action(state, other),
+        None => {}
+    }
+    Vec::new()
+}
+
+fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
+    match action {
+        Action::FocusComposer => {
+            state.focus = Pane::Composer;
+            Vec::new()
+        }
+        Action::Up
+        | Action::Down
+        | Action::PageUp
+        | Action::PageDown
+        | Action::Top
+        | Action::Bottom
+        | Action::NextTab
+        | Action::PrevTab
+        | Action::Filter
+        | Action::Activate => {
+            panes::pane_action(state, state.focus, action);
+            Vec::new()
+        }
+        other => global_action(state, other),
+    }
+}
+
+fn on_mouse(state: &mut State, mouse: Mouse) -> Vec<Cmd> {
+    if state.overlay.is_some() {
+        return Vec::new();
+    }
+    let Some(pane) = Areas::of(state).pane_at(mouse.column, mouse.row) else {
+        return Vec::new();
+    };
+    match mouse.kind {
+        MouseKind::Click => {
+            state.filter.editing = false;
+            state.focus = pane;
+        }
+        MouseKind::ScrollUp | MouseKind::ScrollDown => {
+            let action = if mouse.kind == MouseKind::ScrollUp {
+                Action::Up
+            } else {
+                Action::Down
+            };
+            for _ in 0..3 {
+                panes::pane_action(state, pane, action);
+            }
+        }
+    }
+    Vec::new()
+}
