@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used)]
 //! `update` as a pure function: state + message in, whole state and commands compared.
 
 use switchboard::keymap::{Key, KeyCode, Keymap, Mods};

@@ -124,11 +124,13 @@ impl Keymap {
 
     /// The keys bound to an action in a layer (or globally), for hints.
     pub fn keys_for(&self, layer: Layer, action: Action) -> Vec<Key> {
-        self.bindings
-            .iter()
-            .filter(|b| b.action == action && (b.layer == layer || b.layer == Layer::Global))
-            .map(|b| b.key)
-            .collect()
+        let in_layer = |l: Layer| {
+            self.bindings
+                .iter()
+                .filter(move |b| b.action == action && b.layer == l)
+                .map(|b| b.key)
+        };
+        in_layer(layer).chain(in_layer(Layer::Global)).collect()
     }
 
     /// The first key for an action as text (`"?"`, `"Ctrl+P"`), or `"unbound"`.

@@ -62,6 +62,16 @@ impl CatalogTab {
         }
     }
 
+    /// A short title for narrow panes.
+    pub fn short_title(self) -> &'static str {
+        match self {
+            CatalogTab::Tools => "Tools",
+            CatalogTab::Resources => "Res",
+            CatalogTab::Templates => "Tpl",
+            CatalogTab::Prompts => "Prm",
+        }
+    }
+
     pub fn index(self) -> usize {
         Self::ALL.iter().position(|t| *t == self).unwrap_or(0)
     }
@@ -188,6 +198,9 @@ pub struct Status {
     pub notice: Option<Notice>,
 }
 
+/// What the status bar shows while no model provider is connected.
+pub const NO_PROVIDER: &str = "no provider";
+
 /// Lines scrolled up from the newest line; 0 follows the tail.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TailScroll(pub usize);
@@ -239,7 +252,7 @@ impl State {
             logs: VecDeque::new(),
             logs_scroll: TailScroll::default(),
             status: Status {
-                provider: "none".into(),
+                provider: NO_PROVIDER.into(),
                 model: String::new(),
                 step_mode: false,
                 policy_mode: "ask".into(),

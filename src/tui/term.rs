@@ -10,8 +10,8 @@ use crossterm::event::{
 };
 use crossterm::execute;
 use crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
-    supports_keyboard_enhancement,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode,
+    enable_raw_mode, supports_keyboard_enhancement,
 };
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -49,8 +49,10 @@ pub fn enter(mouse: bool) -> io::Result<TerminalGuard> {
         )?;
         KEYBOARD_FLAGS.store(true, Ordering::SeqCst);
     }
-    let mut terminal = Terminal::new(CrosstermBackend::new(out))?;
-    terminal.clear()?;
+    // Clear without ratatui's `Terminal::clear`, which asks the terminal for the cursor
+    // position and fails on terminals that do not answer.
+    execute!(out, Clear(ClearType::All))?;
+    let terminal = Terminal::new(CrosstermBackend::new(out))?;
     Ok(TerminalGuard { terminal })
 }
 

@@ -43,7 +43,7 @@ fn submit(state: &mut State) -> Vec<Cmd> {
         kind: ChatKind::User,
         text: text.clone(),
     });
-    if state.status.provider == "none" {
+    if state.status.provider == super::state::NO_PROVIDER {
         state.chat.push(ChatEntry {
             kind: ChatKind::Note,
             text: "Not sent: no model provider is connected.".into(),
@@ -121,7 +121,7 @@ pub fn palette_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<C
         }
         Some(Action::Up) => palette.selected = palette.selected.saturating_sub(1),
         Some(Action::Down) => {
-            palette.selected = (palette.selected + 1).min(count.saturating_sub(1))
+            palette.selected = (palette.selected + 1).min(count.saturating_sub(1));
         }
         Some(other) => return global_action(state, other),
         None => {

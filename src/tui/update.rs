@@ -48,10 +48,11 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
 fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
     let layer = state.layer();
     let action = state.keymap.lookup(layer, key);
-    if action != Some(Action::Interrupt) && state.interrupt_armed {
+    if action != Some(Action::Interrupt) {
         state.interrupt_armed = false;
-        state.status.notice = None;
     }
+    // A notice is read by the next key press.
+    state.status.notice = None;
     match layer {
         Layer::Composer => typing::composer_key(state, key, action),
         Layer::Filter => typing::filter_key(state, key, action),

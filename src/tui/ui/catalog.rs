@@ -24,10 +24,25 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     ])
     .areas(inner);
 
-    let titles = CatalogTab::ALL.iter().map(|t| {
-        let n = state.catalog.entries(*t).len();
-        Line::from(format!("{} {n}", t.title()))
-    });
+    let full: Vec<String> = CatalogTab::ALL
+        .iter()
+        .map(|t| format!("{} {}", t.title(), state.catalog.entries(*t).len()))
+        .collect();
+    let full_width = full.iter().map(|t| t.chars().count() + 1).sum::<usize>();
+    let titles: Vec<Line> = if full_width <= usize::from(tabs_area.width) {
+        full.into_iter().map(Line::from).collect()
+    } else {
+        CatalogTab::ALL
+            .iter()
+            .map(|t| {
+                Line::from(format!(
+                    "{} {}",
+                    t.short_title(),
+                    state.catalog.entries(*t).len()
+                ))
+            })
+            .collect()
+    };
     let tabs = Tabs::new(titles)
         .select(state.tab.index())
         .style(style(theme, Role::TabInactive))

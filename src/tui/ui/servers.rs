@@ -22,13 +22,15 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                 ServerStatus::Idle => ("○", Role::Dim, "not connected".to_string()),
                 ServerStatus::Disabled => ("◌", Role::Dim, "disabled".to_string()),
             };
+            let meta = if s.status == ServerStatus::Builtin {
+                format!("  {label}")
+            } else {
+                format!("  {} · {label}", s.transport)
+            };
             let mut lines = vec![Line::from(vec![
                 Span::styled(format!("{dot} "), style(theme, dot_role)),
                 Span::styled(sanitize_line(&s.name), style(theme, Role::Text)),
-                Span::styled(
-                    format!("  {} · {label}", s.transport),
-                    style(theme, Role::Dim),
-                ),
+                Span::styled(meta, style(theme, Role::Dim)),
             ])];
             if let Some(detail) = &s.detail {
                 lines.push(Line::styled(

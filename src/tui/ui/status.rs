@@ -85,37 +85,33 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         format!("tokens {}↑ {}↓", s.tokens_in, s.tokens_out),
         base,
     ));
-    if let Some(notice) = &s.notice {
+    // A notice takes the place of the key hints until the next key press.
+    let right = if let Some(notice) = &s.notice {
         let role = match notice.level {
             NoticeLevel::Info => Role::Status,
             NoticeLevel::Warn => Role::Warning,
             NoticeLevel::Error => Role::Error,
         };
-        left.push(sep);
-        left.push(Span::styled(
-            sanitize_line(&notice.text),
+        Line::from(Span::styled(
+            format!("  {} ", sanitize_line(&notice.text)),
             style(theme, role),
-        ));
-    }
-
-    let mut right = Vec::new();
-    for (layer, action, label) in hint_actions(state) {
-        right.push(Span::styled(
-            state.keymap.hint(layer, action),
-            style(theme, Role::KeyHint),
-        ));
-        right.push(Span::styled(format!(" {label}  "), base));
-    }
-    let right = Line::from(right);
-    let right_w = u16::try_from(right.width()).unwrap_or(u16::MAX);
-    let left = Line::from(left);
-    let left_w = u16::try_from(left.width()).unwrap_or(u16::MAX);
-    if left_w.saturating_add(right_w) <= area.width {
-        let [l, r] =
-            Layout::horizontal([Constraint::Min(0), Constraint::Length(right_w)]).areas(area);
-        frame.render_widget(left, l);
-        frame.render_widget(right, r);
+        ))
     } else {
-        frame.render_widget(left, area);
-    }
+        let mut spans = vec![Span::styled("  ", base)];
+        for (layer, action, label) in hint_actions(state) {
+            spans.push(Span::styled(
+                state.keymap.hint(layer, action),
+                style(theme, Role::KeyHint),
+            ));
+            spans.push(Span::styled(format!(" {label}  "), base));
+        }
+        Line::from(spans)
+    };
+    // The right side wins when space is short: hints and notices matter most.
+    let right_w = u16::try_from(right.width())
+        .unwrap_or(u16::MAX)
+        .min(area.width);
+    let [l, r] = Layout::horizontal([Constraint::Min(0), Constraint::Length(right_w)]).areas(area);
+    frame.render_widget(Line::from(left), l);
+    frame.render_widget(right.right_aligned(), r);
 }

@@ -1,0 +1,125 @@
+//! The real binary in a real pseudo-terminal: it draws, quits on `q`, and leaves the
+//! terminal in cooked mode — also when it panics.
+#![allow(clippy::unwrap_used)]
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+struct Session {
+    output: Arc<Mutex<Vec<u8>>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    _home: tempfile::TempDir,
+}
+
+/// Run `switchboard ARGS`, then print its exit code and the terminal settings.
+fn spawn(args: &str) -> Session {
+    let home = tempfile::tempdir().unwrap();
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 30,
+            cols: 100,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let bin = env!("CARGO_BIN_EXE_switchboard");
+    let mut cmd = CommandBuilder::new("sh");
+    cmd.arg("-c");
+    cmd.arg(format!("'{bin}' {args}; echo \"EXIT=$?\"; stty -a"));
+    cmd.cwd(home.path());
+    cmd.env("HOME", home.path());
+    cmd.env("XDG_CONFIG_HOME", home.path().join("config"));
+    cmd.env("XDG_STATE_HOME", home.path().join("state"));
+    cmd.env("TERM", "xterm-256color");
+    let child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let writer = pair.master.take_writer().unwrap();
+    let output = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&output);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    // Keep the master alive as long as the session.
+    std::mem::forget(pair.master);
+    Session {
+        output,
+        writer,
+        child,
+        _home: home,
+    }
+}
+
+impl Session {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.output.lock().unwrap()).into_owned()
+    }
+
+    /// Wait (generously; this is a hang guard, not a speed check) for `needle`.
+    fn wait_for(&self, needle: &str) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !self.text().contains(needle) {
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {needle:?}; output so far:\n{}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).unwrap();
+        self.writer.flush().unwrap();
+    }
+}
+
+fn assert_cooked(text: &str) {
+    let stty = text.rsplit("EXIT=").next().unwrap();
+    assert!(stty.contains(" icanon"), "canonical mode restored:\n{stty}");
+    assert!(
+        !stty.contains("-icanon"),
+        "canonical mode restored:\n{stty}"
+    );
+    assert!(!stty.contains("-echo "), "echo restored:\n{stty}");
+    assert!(text.contains("\x1b[?1049l"), "alternate screen left");
+}
+
+#[test]
+fn draws_quits_on_q_and_restores_the_terminal() {
+    let mut s = spawn("");
+    s.wait_for("Servers");
+    s.wait_for("Message");
+    // Focus starts in the composer, where q is typed; Tab moves to a pane first.
+    s.send(b"\t");
+    s.send(b"q");
+    s.wait_for("EXIT=");
+    s.wait_for("eol");
+    let status = s.child.wait().unwrap();
+    assert!(status.success());
+    let text = s.text();
+    assert!(text.contains("EXIT=0"), "{text}");
+    assert_cooked(&text);
+}
+
+#[test]
+fn a_panic_still_restores_the_terminal_and_is_reported() {
+    let mut s = spawn("--debug-panic");
+    s.wait_for("EXIT=");
+    s.wait_for("eol");
+    let _ = s.child.wait();
+    let text = s.text();
+    assert!(text.contains("EXIT=101"), "panics exit with 101:\n{text}");
+    assert!(text.contains("deliberate panic"), "report printed:\n{text}");
+    assert_cooked(&text);
+}
