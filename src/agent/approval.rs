@@ -30,11 +30,17 @@ impl fmt::Display for ApprovalId {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Preview {
     /// A file change as a unified diff.
-    Diff { path: String, unified: String },
+    Diff {
+        path: String,
+        unified: String,
+    },
     /// A command line.
     Command(String),
     /// An HTTP request.
-    Url { method: String, url: String },
+    Url {
+        method: String,
+        url: String,
+    },
     Text(String),
 }
 
@@ -229,6 +235,9 @@ struct Withdraw<'a> {
 
 impl Drop for Withdraw<'_> {
     fn drop(&mut self) {
-        self.broker.lock().pending.retain(|p| p.request.id != self.id);
+        self.broker
+            .lock()
+            .pending
+            .retain(|p| p.request.id != self.id);
     }
 }

@@ -78,7 +78,8 @@ impl AuditLog {
         }
     }
 
-    /// Opens (creating it and its directory) the log at `path` for appending.
+    /// Opens (creating it and its directory) the log at `path` for appending. The default
+    /// path is [`crate::paths::Dirs::default_audit_log`].
     pub fn open(path: &Path, record_arguments: bool) -> Result<Self, AuditOpenError> {
         let open_error = |source| AuditOpenError {
             path: path.to_owned(),
@@ -96,17 +97,6 @@ impl AuditLog {
             file: Some(Mutex::new(file)),
             record_arguments,
         })
-    }
-
-    /// `$XDG_STATE_HOME/switchboard/audit.jsonl`, else `~/.local/state/switchboard/…`.
-    pub fn default_path() -> Option<PathBuf> {
-        let state = std::env::var_os("XDG_STATE_HOME")
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-            .or_else(|| {
-                std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state"))
-            })?;
-        Some(state.join("switchboard").join("audit.jsonl"))
     }
 
     pub fn is_enabled(&self) -> bool {

@@ -83,7 +83,10 @@ mod tests {
             (Mode::FullAuto, [Allow, Allow, Allow, Allow, Allow]),
         ];
         for (mode, verdicts) in table {
-            for (effect, want) in [Read, Compute, Write, Delete, Unknown].into_iter().zip(verdicts) {
+            for (effect, want) in [Read, Compute, Write, Delete, Unknown]
+                .into_iter()
+                .zip(verdicts)
+            {
                 assert_eq!(mode.verdict(effect), want, "{mode} {effect}");
             }
         }

@@ -153,8 +153,7 @@ impl Rule {
                 if pattern.trim().is_empty() {
                     return Err(RuleError::EmptyPattern(text.to_owned()));
                 }
-                let pattern =
-                    SubjectPattern::new(pattern).map_err(|e| glob_error(pattern, e))?;
+                let pattern = SubjectPattern::new(pattern).map_err(|e| glob_error(pattern, e))?;
                 (selector, Some(pattern))
             }
         };

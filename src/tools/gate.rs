@@ -12,9 +12,7 @@ use super::effect::ToolEffect;
 use super::lease::Lease;
 use super::registry::{InvokeError, Registry};
 use super::result::ToolResult;
-use crate::agent::{
-    AgentEvent, ApprovalDecision, ApprovalRequest, CallId, CallOutcome,
-};
+use crate::agent::{AgentEvent, ApprovalDecision, ApprovalRequest, CallId, CallOutcome};
 use crate::policy::{
     AuditRecord, CallFacts, DecidedBy, Decision, DecisionReason, GrantScope, RuleList, Verdict,
     always_rule_for, append_allow_rule, args_sha256, rfc3339, suggested_allow_rule,
@@ -275,15 +273,16 @@ fn headless_refusal(call: &Call<'_>, decision: &Decision) -> Gate {
             list: RuleList::Ask,
             text,
             ..
-        } => format!("the rule ask = {text:?} under [policy] makes it ask; remove it to run such calls"),
+        } => format!(
+            "the rule ask = {text:?} under [policy] makes it ask; remove it to run such calls"
+        ),
         _ => format!(
             "to allow without asking add allow = [{:?}] under [policy]",
             suggested_allow_rule(&call.facts)
         ),
     };
-    let message = format!(
-        "Denied: needs approval ({decision}) but this run is non-interactive; {hint}."
-    );
+    let message =
+        format!("Denied: needs approval ({decision}) but this run is non-interactive; {hint}.");
     Gate::Refuse(ruling, message)
 }
 

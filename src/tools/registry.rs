@@ -151,9 +151,8 @@ impl Registry {
     pub async fn close_all(&self) {
         let all: Vec<Arc<Instance>> = self.write().drain().map(|(_, v)| v).collect();
         futures::future::join_all(all.into_iter().map(Instance::retire)).await;
-        let retiring = std::mem::take(
-            &mut *self.retiring.lock().unwrap_or_else(PoisonError::into_inner),
-        );
+        let retiring =
+            std::mem::take(&mut *self.retiring.lock().unwrap_or_else(PoisonError::into_inner));
         for handle in retiring {
             if let Err(e) = handle.await {
                 tracing::warn!("closing a replaced tool failed: {e}");

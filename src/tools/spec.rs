@@ -95,7 +95,10 @@ impl ToolSpec {
         match &self.subject {
             Subject::None => None,
             Subject::Argument(name) => args.get(name).and_then(Value::as_str).map(str::to_owned),
-            Subject::CommandLine { program, args: rest } => {
+            Subject::CommandLine {
+                program,
+                args: rest,
+            } => {
                 let mut line = args.get(program)?.as_str()?.to_owned();
                 match args.get(rest) {
                     Some(Value::String(s)) if !s.is_empty() => {
