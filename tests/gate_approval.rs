@@ -1,11 +1,10 @@
 //! The approval round trip through the broker.
+#![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
 use std::sync::Arc;
 
 use serde_json::json;
-use switchboard::agent::{
-    AgentEvent, ApprovalBroker, ApprovalDecision, ApprovalRequest, Preview,
-};
+use switchboard::agent::{AgentEvent, ApprovalBroker, ApprovalDecision, ApprovalRequest, Preview};
 use switchboard::policy::{Mode, Policy, RuleList};
 use switchboard::tools::builtin_specs::{fs_spec, shell_spec};
 use switchboard::tools::{InvokeError, Origin, Registry, ToolEffect, ToolResult};
@@ -25,7 +24,11 @@ fn write_call(registry: &Arc<Registry>, run: &str) -> Pending {
     })
 }
 
-async fn interactive() -> (Arc<Registry>, Arc<FakeTool>, tokio::sync::mpsc::UnboundedReceiver<ApprovalRequest>) {
+async fn interactive() -> (
+    Arc<Registry>,
+    Arc<FakeTool>,
+    tokio::sync::mpsc::UnboundedReceiver<ApprovalRequest>,
+) {
     let (registry, tool) = registry_with(Policy::new(Mode::Ask), true, fs_spec()).await;
     let requests = registry.broker().subscribe();
     (registry, tool, requests)
@@ -46,7 +49,7 @@ async fn ask_then_approve_runs_the_tool() {
     assert_eq!(req.session_grant, "fs write calls until switchboard exits");
     assert_eq!(req.args["path"], "docs/a.md");
     assert!(matches!(req.preview, Some(Preview::Text(_))));
-    assert_eq!(registry.broker().pending(), [req.clone()]);
+    assert_eq!(registry.broker().pending(), std::slice::from_ref(&req));
     assert_eq!(tool.calls(), 0);
 
     assert!(registry.broker().decide(req.id, ApprovalDecision::Once));
@@ -72,7 +75,9 @@ async fn deny_with_reason_reaches_the_model() {
     let call = write_call(&registry, "turn-1");
     let req = requests.recv().await.unwrap();
     let reason = Some("docs are frozen until Friday".to_owned());
-    registry.broker().decide(req.id, ApprovalDecision::Deny { reason });
+    registry
+        .broker()
+        .decide(req.id, ApprovalDecision::Deny { reason });
     let result = call.await.unwrap().unwrap();
     assert!(result.is_error);
     let text = result.text_content();
@@ -103,7 +108,9 @@ async fn cancel_aborts_pending_approvals_and_the_tool_never_runs() {
     // the other run is untouched
     let pending = registry.broker().pending();
     assert_eq!(pending.len(), 1);
-    registry.broker().decide(pending[0].id, ApprovalDecision::Once);
+    registry
+        .broker()
+        .decide(pending[0].id, ApprovalDecision::Once);
     assert!(!other.await.unwrap().unwrap().is_error);
     assert_eq!(tool.calls(), 1);
 }
@@ -126,7 +133,13 @@ async fn session_approval_is_remembered_and_revocable() {
     registry.broker().decide(req.id, ApprovalDecision::Session);
     assert!(!call.await.unwrap().unwrap().is_error);
     // the second write runs without asking
-    assert!(!write_call(&registry, "turn-2").await.unwrap().unwrap().is_error);
+    assert!(
+        !write_call(&registry, "turn-2")
+            .await
+            .unwrap()
+            .unwrap()
+            .is_error
+    );
     assert_eq!(tool.calls(), 2);
     let grants = registry.grants().list();
     assert_eq!(grants.len(), 1);
@@ -144,7 +157,10 @@ async fn always_appends_the_rule_to_the_config() {
     std::fs::write(&path, "[ui]\nmouse = true\n").unwrap();
     let broker = Arc::new(ApprovalBroker::new(true));
     let registry = Arc::new(Registry::new(Policy::new(Mode::Ask), broker).with_always_file(&path));
-    registry.register(Arc::new(FakeTool::new(fs_spec()))).await.unwrap();
+    registry
+        .register(Arc::new(FakeTool::new(fs_spec())))
+        .await
+        .unwrap();
     let mut requests = registry.broker().subscribe();
     let call = write_call(&registry, "turn-1");
     let req = requests.recv().await.unwrap();
@@ -154,13 +170,22 @@ async fn always_appends_the_rule_to_the_config() {
     assert!(text.contains(r#""fs(write:docs/a.md)""#), "{text}");
     assert!(text.starts_with("[ui]\nmouse = true\n"), "{text}");
     // and the same call now runs without asking
-    assert!(!write_call(&registry, "turn-2").await.unwrap().unwrap().is_error);
+    assert!(
+        !write_call(&registry, "turn-2")
+            .await
+            .unwrap()
+            .unwrap()
+            .is_error
+    );
 }
 
 #[tokio::test]
 async fn non_interactive_ask_is_a_denial_naming_the_rule() {
     let (registry, tool) = registry_with(Policy::new(Mode::Ask), false, fs_spec()).await;
-    let result = write_call(&Arc::clone(&registry), "run").await.unwrap().unwrap();
+    let result = write_call(&Arc::clone(&registry), "run")
+        .await
+        .unwrap()
+        .unwrap();
     assert!(result.is_error);
     assert_eq!(
         result.text_content(),
@@ -170,11 +195,20 @@ async fn non_interactive_ask_is_a_denial_naming_the_rule() {
     assert_eq!(tool.calls(), 0);
     assert!(registry.broker().pending().is_empty());
 
-    let policy = Policy::new(Mode::FullAuto).with_rule(RuleList::Ask, "shell").unwrap();
+    let policy = Policy::new(Mode::FullAuto)
+        .with_rule(RuleList::Ask, "shell")
+        .unwrap();
     let (registry, _) = registry_with(policy, false, shell_spec()).await;
     let a = args(json!({"program": "ls"}));
-    let text = registry.invoke("shell", a, &ctx("r")).await.unwrap().text_content();
-    assert!(text.contains(r#"the rule ask = "shell" under [policy] makes it ask"#), "{text}");
+    let text = registry
+        .invoke("shell", a, &ctx("r"))
+        .await
+        .unwrap()
+        .text_content();
+    assert!(
+        text.contains(r#"the rule ask = "shell" under [policy] makes it ask"#),
+        "{text}"
+    );
 }
 
 #[tokio::test]

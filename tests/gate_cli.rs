@@ -1,4 +1,5 @@
 //! `switchboard policy explain` against the real binary.
+#![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
 use assert_cmd::Command;
 
@@ -33,7 +34,10 @@ fn stdout_of(config: &str, extra: &[&str]) -> String {
 
 #[test]
 fn explains_an_allow_rule() {
-    let out = stdout_of(CONFIG, &["fs", r#"{"operation":"write","path":"docs/a.md"}"#]);
+    let out = stdout_of(
+        CONFIG,
+        &["fs", r#"{"operation":"write","path":"docs/a.md"}"#],
+    );
     assert_eq!(
         out,
         "fs {\"operation\":\"write\",\"path\":\"docs/a.md\"} → write → allow (rule allow = \"fs(write:docs/**)\")\n"
@@ -42,12 +46,24 @@ fn explains_an_allow_rule() {
 
 #[test]
 fn explains_deny_and_mode() {
-    let out = stdout_of(CONFIG, &["fs", r#"{"operation":"delete","path":"docs/a.md"}"#]);
-    assert!(out.ends_with("→ delete → deny (rule deny = \"fs(delete:*)\")\n"), "{out}");
+    let out = stdout_of(
+        CONFIG,
+        &["fs", r#"{"operation":"delete","path":"docs/a.md"}"#],
+    );
+    assert!(
+        out.ends_with("→ delete → deny (rule deny = \"fs(delete:*)\")\n"),
+        "{out}"
+    );
     let out = stdout_of(CONFIG, &["shell", r#"{"program":"ls"}"#]);
-    assert!(out.ends_with("→ compute → ask (mode ask: compute calls need approval)\n"), "{out}");
+    assert!(
+        out.ends_with("→ compute → ask (mode ask: compute calls need approval)\n"),
+        "{out}"
+    );
     let out = stdout_of(CONFIG, &["http", r#"{"url":"https://x.io"}"#]);
-    assert!(out.ends_with("→ read → allow (mode ask: read calls run)\n"), "{out}");
+    assert!(
+        out.ends_with("→ read → allow (mode ask: read calls run)\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -59,8 +75,14 @@ fn unknown_tools_and_overrides() {
     );
     let out = stdout_of(CONFIG, &["everything__echo", "{}", "--effect", "read"]);
     assert!(out.contains("→ read → allow"), "{out}");
-    let out = stdout_of(CONFIG, &["shell", r#"{"program":"ls"}"#, "--approve", "full-auto"]);
-    assert!(out.ends_with("→ compute → allow (mode full-auto: compute calls run)\n"), "{out}");
+    let out = stdout_of(
+        CONFIG,
+        &["shell", r#"{"program":"ls"}"#, "--approve", "full-auto"],
+    );
+    assert!(
+        out.ends_with("→ compute → allow (mode full-auto: compute calls run)\n"),
+        "{out}"
+    );
 }
 
 #[test]

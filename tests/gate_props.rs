@@ -1,4 +1,5 @@
 //! Properties of the gate over random specs, arguments and rule sets.
+#![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
 use std::sync::Arc;
 

@@ -1,9 +1,10 @@
 //! Rules: parsing, matching, precedence, config errors, grants and "always".
+#![allow(clippy::unwrap_used)] // helpers outside #[test] fns unwrap too
 
 use switchboard::config::Config;
 use switchboard::policy::{
-    CallFacts, DecisionReason, GrantScope, Mode, Policy, Rule, RuleError, RuleList,
-    SessionGrants, Verdict, always_rule_for, append_allow_rule, suggested_allow_rule,
+    CallFacts, DecisionReason, GrantScope, Mode, Policy, Rule, RuleError, RuleList, SessionGrants,
+    Verdict, always_rule_for, append_allow_rule, suggested_allow_rule,
 };
 use switchboard::tools::{SubjectStyle, ToolEffect};
 
@@ -36,13 +37,19 @@ fn selector_and_path_globs() {
     let write_doc = fs("write", ToolEffect::Write, "docs/a.md");
     assert!(rule("fs(write:docs/**)").matches(&write_doc));
     assert!(rule("fs(WRITE:docs/*)").matches(&write_doc));
-    assert!(rule("fs(write:*)").matches(&write_doc), "a lone * matches any subject");
+    assert!(
+        rule("fs(write:*)").matches(&write_doc),
+        "a lone * matches any subject"
+    );
     assert!(rule("fs(*:docs/**)").matches(&write_doc));
     assert!(rule("fs(docs/a.md)").matches(&write_doc));
     assert!(!rule("fs(delete:*)").matches(&write_doc));
     assert!(!rule("fs(write:src/**)").matches(&write_doc));
     let nested = fs("write", ToolEffect::Write, "docs/deep/a.md");
-    assert!(!rule("fs(write:docs/*)").matches(&nested), "* stops at / in paths");
+    assert!(
+        !rule("fs(write:docs/*)").matches(&nested),
+        "* stops at / in paths"
+    );
     assert!(rule("fs(write:docs/**)").matches(&nested));
 }
 
@@ -54,7 +61,10 @@ fn selector_also_matches_the_effect_name() {
     assert!(rule("memory(write:*)").matches(&create));
     assert!(rule("memory(create:*)").matches(&create));
     let delete = CallFacts::new("memory", ToolEffect::Delete).with_selector("delete");
-    assert!(rule("memory(delete:*)").matches(&delete), "missing subject matches *");
+    assert!(
+        rule("memory(delete:*)").matches(&delete),
+        "missing subject matches *"
+    );
 }
 
 #[test]
@@ -78,12 +88,21 @@ fn urls_are_not_selectors() {
 #[test]
 fn invalid_rules() {
     assert_eq!(Rule::parse("  "), Err(RuleError::Empty));
-    assert!(matches!(Rule::parse("fs(write:x"), Err(RuleError::Unclosed(_))));
+    assert!(matches!(
+        Rule::parse("fs(write:x"),
+        Err(RuleError::Unclosed(_))
+    ));
     assert!(matches!(Rule::parse("fs)"), Err(RuleError::StrayParen(_))));
     assert!(matches!(Rule::parse("(x)"), Err(RuleError::NoToolName(_))));
     assert!(matches!(Rule::parse("f s"), Err(RuleError::SpaceInName(_))));
-    assert!(matches!(Rule::parse("fs()"), Err(RuleError::EmptyPattern(_))));
-    assert!(matches!(Rule::parse("fs(write:)"), Err(RuleError::EmptyPattern(_))));
+    assert!(matches!(
+        Rule::parse("fs()"),
+        Err(RuleError::EmptyPattern(_))
+    ));
+    assert!(matches!(
+        Rule::parse("fs(write:)"),
+        Err(RuleError::EmptyPattern(_))
+    ));
     let err = Rule::parse("fs(write:docs/[a)").unwrap_err();
     assert!(matches!(err, RuleError::Glob { .. }), "{err:?}");
     assert!(err.to_string().contains("docs/[a"), "{err}");
@@ -184,17 +203,26 @@ fn shell_grants_remember_the_command() {
     let grants = SessionGrants::new();
     let status = shell("git status");
     let offered = GrantScope::offered_for(&status);
-    assert_eq!(offered.to_string(), "shell compute calls matching git status");
+    assert_eq!(
+        offered.to_string(),
+        "shell compute calls matching git status"
+    );
     grants.add(offered);
     let policy = Policy::new(Mode::Ask);
     assert_eq!(policy.decide_with(&status, &grants).verdict, Verdict::Allow);
-    assert_eq!(policy.decide_with(&shell("git push"), &grants).verdict, Verdict::Ask);
+    assert_eq!(
+        policy.decide_with(&shell("git push"), &grants).verdict,
+        Verdict::Ask
+    );
 }
 
 #[test]
 fn always_rules_are_exact_and_parse_back() {
     let cases = [
-        (fs("write", ToolEffect::Write, "docs/a.md"), "fs(write:docs/a.md)"),
+        (
+            fs("write", ToolEffect::Write, "docs/a.md"),
+            "fs(write:docs/a.md)",
+        ),
         (shell("git status"), "shell(git status)"),
         (shell("ls *.rs"), r"shell(ls \*.rs)"),
         (
@@ -203,7 +231,10 @@ fn always_rules_are_exact_and_parse_back() {
                 .with_subject("https://x.io/a", SubjectStyle::Path),
             "http(POST:https://x.io/a)",
         ),
-        (CallFacts::new("srv__echo", ToolEffect::Unknown), "srv__echo"),
+        (
+            CallFacts::new("srv__echo", ToolEffect::Unknown),
+            "srv__echo",
+        ),
         (
             CallFacts::new("memory", ToolEffect::Delete).with_selector("delete"),
             "memory(delete:*)",
@@ -226,7 +257,8 @@ fn always_rules_are_exact_and_parse_back() {
 fn append_allow_rule_preserves_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("switchboard.toml");
-    let original = "# my config\ndefault_provider = \"scripted\" # keep me\n\n[ui]\nmouse = false\n";
+    let original =
+        "# my config\ndefault_provider = \"scripted\" # keep me\n\n[ui]\nmouse = false\n";
     std::fs::write(&path, original).unwrap();
     append_allow_rule(&path, "fs(write:docs/a.md)").unwrap();
     append_allow_rule(&path, "shell(git status)").unwrap();
@@ -234,7 +266,12 @@ fn append_allow_rule_preserves_the_file() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with(original), "{text}");
     let config: Config = toml::from_str(&text).unwrap();
-    let allow: Vec<&str> = config.policy.allow.iter().map(|s| s.get_ref().as_str()).collect();
+    let allow: Vec<&str> = config
+        .policy
+        .allow
+        .iter()
+        .map(|s| s.get_ref().as_str())
+        .collect();
     assert_eq!(allow, ["fs(write:docs/a.md)", "shell(git status)"]);
 
     // an existing [policy] table and array are extended in place

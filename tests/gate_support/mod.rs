@@ -1,5 +1,5 @@
 //! Test tools for the gate tests.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -35,7 +35,7 @@ impl FakeTool {
     }
 
     pub fn labelled(mut self, label: &str, journal: &Journal) -> Self {
-        self.label = label.to_owned();
+        label.clone_into(&mut self.label);
         self.journal = Arc::clone(journal);
         self
     }
