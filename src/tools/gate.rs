@@ -36,10 +36,16 @@ enum Gate {
 /// Everything about one call the gate's steps share.
 struct Call<'a> {
     id: CallId,
-    name: &'a str,
     ctx: &'a ToolContext,
-    effect: ToolEffect,
+    /// Tool name (the registry key), effect, selector and subject.
     facts: CallFacts,
+    started: Instant,
+}
+
+/// What the audit log keeps of the arguments, taken before they move into the tool.
+struct AuditedArgs {
+    sha256: String,
+    args: Option<Value>,
 }
 
 impl Registry {
@@ -58,27 +64,7 @@ impl Registry {
         let lease = self.lease(name).ok_or_else(|| InvokeError::NotFound {
             name: name.to_owned(),
         })?;
-        let spec = lease.spec();
-        let effect = self
-            .policy
-            .effect_override(name)
-            .unwrap_or_else(|| spec.effect_for(&args));
-        let mut facts = CallFacts::from_spec(spec, &args, effect);
-        name.clone_into(&mut facts.tool);
-        let call = Call {
-            id: CallId(self.next_call.fetch_add(1, Ordering::Relaxed) + 1),
-            name,
-            ctx,
-            effect,
-            facts,
-        };
-        self.emit(AgentEvent::ToolCallStarted {
-            call_id: call.id,
-            run_id: ctx.run_id.clone(),
-            tool: name.to_owned(),
-            effect,
-            origin: ctx.origin,
-        });
+        let call = self.classify(name, &lease, &args, ctx, started);
         let gate = match self.authorise(&call, &lease, &args).await {
             Gate::Run(ruling) => match self.budget.consume(name) {
                 Ok(()) => Gate::Run(ruling),
@@ -86,11 +72,13 @@ impl Registry {
             },
             other => other,
         };
-        let digest = self.audit.is_enabled().then(|| args_sha256(&args));
-        let logged_args = self
-            .audit
-            .records_arguments()
-            .then(|| Value::Object(args.clone()));
+        let audited = self.audit.is_enabled().then(|| AuditedArgs {
+            sha256: args_sha256(&args),
+            args: self
+                .audit
+                .records_arguments()
+                .then(|| Value::Object(args.clone())),
+        });
         let (result, ruling, outcome) = match gate {
             Gate::Run(ruling) => (Ok(lease.invoke(args, ctx).await), ruling, CallOutcome::Ran),
             Gate::Refuse(ruling, message) => {
@@ -110,42 +98,88 @@ impl Registry {
             }
         };
         drop(lease);
-        if let Some(args_sha256) = digest {
+        self.report(&call, ruling, outcome, &result, audited);
+        result
+    }
+
+    /// Effect (a `[policy] effects` override wins over the spec) and the facts rules see;
+    /// announces the call.
+    fn classify<'a>(
+        &self,
+        name: &str,
+        lease: &Lease,
+        args: &Map<String, Value>,
+        ctx: &'a ToolContext,
+        started: Instant,
+    ) -> Call<'a> {
+        let spec = lease.spec();
+        let effect = self
+            .policy
+            .effect_override(name)
+            .unwrap_or_else(|| spec.effect_for(args));
+        let mut facts = CallFacts::from_spec(spec, args, effect);
+        name.clone_into(&mut facts.tool);
+        let call = Call {
+            id: CallId(self.next_call.fetch_add(1, Ordering::Relaxed) + 1),
+            ctx,
+            facts,
+            started,
+        };
+        self.emit(AgentEvent::ToolCallStarted {
+            call_id: call.id,
+            run_id: ctx.run_id.clone(),
+            tool: name.to_owned(),
+            effect,
+            origin: ctx.origin,
+        });
+        call
+    }
+
+    /// Audit line and `ToolCallFinished`.
+    fn report(
+        &self,
+        call: &Call<'_>,
+        ruling: Ruling,
+        outcome: CallOutcome,
+        result: &Result<ToolResult, InvokeError>,
+        audited: Option<AuditedArgs>,
+    ) {
+        let is_error = result.as_ref().map_or(true, |r| r.is_error);
+        if let Some(audited) = audited {
+            let decision = match outcome {
+                CallOutcome::Ran => Verdict::Allow,
+                CallOutcome::Denied | CallOutcome::Aborted => Verdict::Deny,
+            };
             self.audit.append(&AuditRecord {
                 time: rfc3339(SystemTime::now()),
-                run_id: ctx.run_id.clone(),
-                step_id: ctx.step_id.clone(),
-                origin: ctx.origin,
-                tool: name.to_owned(),
-                effect,
-                decision: if outcome == CallOutcome::Ran {
-                    Verdict::Allow
-                } else {
-                    Verdict::Deny
-                },
+                run_id: call.ctx.run_id.clone(),
+                step_id: call.ctx.step_id.clone(),
+                origin: call.ctx.origin,
+                tool: call.facts.tool.clone(),
+                effect: call.facts.effect,
+                decision,
                 rule: ruling.rule.clone(),
                 decided_by: ruling.decided_by,
                 answer: ruling.answer.map(str::to_owned),
-                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-                is_error: result.as_ref().map_or(true, |r| r.is_error),
-                args_sha256,
-                args: logged_args,
+                duration_ms: u64::try_from(call.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                is_error,
+                args_sha256: audited.sha256,
+                args: audited.args,
             });
         }
         self.emit(AgentEvent::ToolCallFinished {
             call_id: call.id,
-            run_id: ctx.run_id.clone(),
-            tool: name.to_owned(),
-            is_error: result.as_ref().map_or(true, |r| r.is_error),
-            summary: summary_of(&result),
+            run_id: call.ctx.run_id.clone(),
+            tool: call.facts.tool.clone(),
+            is_error,
+            summary: summary_of(result),
             outcome,
             decided_by: ruling.rule,
         });
-        result
     }
 
     async fn authorise(&self, call: &Call<'_>, lease: &Lease, args: &Map<String, Value>) -> Gate {
-        if call.ctx.scope == Scope::ReadOnly && call.effect != ToolEffect::Read {
+        if call.ctx.scope == Scope::ReadOnly && call.facts.effect != ToolEffect::Read {
             let ruling = Ruling {
                 rule: "read-only scope".into(),
                 decided_by: DecidedBy::Scope,
@@ -153,11 +187,11 @@ impl Registry {
             };
             let message = format!(
                 "Denied: this context is read-only and this {} call is a {} call, not a read.",
-                call.name, call.effect
+                call.facts.tool, call.facts.effect
             );
             return Gate::Refuse(ruling, message);
         }
-        if let Err(spent) = self.budget.check(call.name) {
+        if let Err(spent) = self.budget.check(&call.facts.tool) {
             return Gate::Refuse(budget_ruling(), format!("Denied: {spent}."));
         }
         let decision = self.policy.decide_with(&call.facts, &self.grants);
@@ -188,13 +222,14 @@ impl Registry {
             run_id: call.ctx.run_id.clone(),
             origin: call.ctx.origin,
             server: Some(
-                call.name
+                call.facts
+                    .tool
                     .split_once("__")
                     .map_or("builtin", |(server, _)| server)
                     .to_owned(),
             ),
-            tool: call.name.to_owned(),
-            effect: call.effect,
+            tool: call.facts.tool.clone(),
+            effect: call.facts.effect,
             args: Value::Object(args.clone()),
             reason: decision.to_string(),
             preview: lease.preview(args),

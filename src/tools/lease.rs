@@ -54,7 +54,7 @@ impl Instance {
 }
 
 /// A call's hold on one tool instance.
-pub struct Lease {
+pub(super) struct Lease {
     instance: Arc<Instance>,
 }
 

@@ -15,7 +15,6 @@ mod tool;
 pub use context::{Origin, Scope, ToolContext};
 pub use effect::{ParseEffectError, ToolEffect};
 pub use hints::{AnnotationHints, effect_from_hints};
-pub use lease::Lease;
 pub use registry::{InvokeError, Registry};
 pub use result::{ContentBlock, ToolResult};
 pub use spec::{Subject, SubjectStyle, ToolSpec, ToolSpecBuilder};

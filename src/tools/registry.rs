@@ -178,8 +178,9 @@ impl Registry {
         names
     }
 
-    /// A lease on the current instance of `name`.
-    pub fn lease(&self, name: &str) -> Option<Lease> {
+    /// A lease on the current instance of `name`. Only the gate takes leases: nothing
+    /// outside it can reach a registered tool's `invoke`.
+    pub(super) fn lease(&self, name: &str) -> Option<Lease> {
         self.read().get(name).map(Instance::lease)
     }
 
