@@ -87,6 +87,15 @@ pub enum RuleList {
 }
 
 impl RuleList {
+    /// The verdict a matching rule of this list gives.
+    pub fn verdict(self) -> Verdict {
+        match self {
+            Self::Allow => Verdict::Allow,
+            Self::Ask => Verdict::Ask,
+            Self::Deny => Verdict::Deny,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Allow => "allow",

@@ -137,11 +137,6 @@ impl Policy {
     /// Deny rule > ask rule > allow rule > session grant > mode.
     pub fn decide_with(&self, call: &CallFacts, grants: &SessionGrants) -> Decision {
         for list in [RuleList::Deny, RuleList::Ask, RuleList::Allow] {
-            let verdict = match list {
-                RuleList::Deny => Verdict::Deny,
-                RuleList::Ask => Verdict::Ask,
-                RuleList::Allow => Verdict::Allow,
-            };
             if let Some((index, rule)) = self
                 .rules(list)
                 .iter()
@@ -153,7 +148,10 @@ impl Policy {
                     index,
                     text: rule.text().to_owned(),
                 };
-                return Decision { verdict, reason };
+                return Decision {
+                    verdict: list.verdict(),
+                    reason,
+                };
             }
         }
         if let Some(grant) = grants.find(call) {
