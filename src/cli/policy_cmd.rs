@@ -1,8 +1,16 @@
 //! `switchboard policy …`
 
+use std::io::Write as _;
+
 use clap::Subcommand;
+use serde_json::{Map, Value};
 
 use super::Cli;
+use crate::config::{self, ConfigError};
+use crate::paths::Dirs;
+use crate::policy::{CallFacts, Mode, Policy};
+use crate::tools::ToolEffect;
+use crate::tools::builtin_specs::builtin_spec;
 
 #[derive(Debug, Subcommand)]
 pub enum PolicyCommand {
@@ -13,9 +21,89 @@ pub enum PolicyCommand {
         /// Arguments as a JSON object.
         #[arg(default_value = "{}")]
         args: String,
+        /// Classify the call as this effect (read, compute, write, delete, unknown)
+        /// instead of deriving it from the tool and arguments.
+        #[arg(long, value_name = "EFFECT")]
+        effect: Option<ToolEffect>,
+        /// Decide in this mode instead of the configured one
+        /// (read-only, ask, auto-edit, full-auto).
+        #[arg(long, value_name = "MODE")]
+        approve: Option<Mode>,
     },
 }
 
-pub fn run(_cli: &Cli, _cmd: &PolicyCommand) -> color_eyre::Result<()> {
-    color_eyre::eyre::bail!("not yet implemented")
+pub fn run(cli: &Cli, cmd: &PolicyCommand) -> color_eyre::Result<()> {
+    match cmd {
+        PolicyCommand::Explain {
+            tool,
+            args,
+            effect,
+            approve,
+        } => {
+            let args: Map<String, Value> = serde_json::from_str(args)
+                .map_err(|e| color_eyre::eyre::eyre!("ARGS must be a JSON object ({e}): {args}"))?;
+            let mut policy = load_policy(cli);
+            if let Some(mode) = approve {
+                policy = policy.with_mode(*mode);
+            }
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "{}", explain(&policy, tool, &args, *effect))?;
+            stdout.flush()?;
+            Ok(())
+        }
+    }
+}
+
+/// The configured policy; config errors are printed as `file:line:col` and exit 1.
+fn load_policy(cli: &Cli) -> Policy {
+    let fail = |errors: &[ConfigError]| -> ! {
+        for e in errors {
+            eprintln!("{e}");
+        }
+        std::process::exit(1)
+    };
+    let loaded = match config::load(&Dirs::from_env(), cli.config.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(e) => fail(&[e]),
+    };
+    Policy::from_config(&loaded.config.policy).unwrap_or_else(|errors| {
+        let path = loaded
+            .source
+            .as_ref()
+            .map(|s| s.path.clone())
+            .unwrap_or_default();
+        let errors: Vec<ConfigError> = errors
+            .into_iter()
+            .map(|e| ConfigError::at(&path, &loaded.text, e.span, e.key, e.message, None))
+            .collect();
+        fail(&errors)
+    })
+}
+
+/// `fs {"operation":"write","path":"docs/a.md"} → write → allow (rule allow = "fs(write:docs/**)")`
+///
+/// The effect is `effect` when given, else the `[policy] effects` override, else the
+/// built-in tool's classification, else `unknown`.
+pub fn explain(
+    policy: &Policy,
+    tool: &str,
+    args: &Map<String, Value>,
+    effect: Option<ToolEffect>,
+) -> String {
+    let spec = builtin_spec(tool);
+    let effect = effect
+        .or_else(|| policy.effect_override(tool))
+        .or_else(|| spec.as_ref().map(|s| s.effect_for(args)))
+        .unwrap_or(ToolEffect::Unknown);
+    let facts = match &spec {
+        Some(spec) => CallFacts::from_spec(spec, args, effect),
+        None => CallFacts::new(tool, effect),
+    };
+    let decision = policy.decide(&facts);
+    format!(
+        "{tool} {} → {effect} → {} ({})",
+        Value::Object(args.clone()),
+        decision.verdict,
+        decision.reason
+    )
 }

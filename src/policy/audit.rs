@@ -1,0 +1,201 @@
+//! The audit log: one JSON line per decided call, appended and flushed per line.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use super::decision::Verdict;
+use crate::tools::{Origin, ToolEffect};
+
+/// Who made the final decision about a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DecidedBy {
+    /// A rule, a session grant or the mode, without asking.
+    Policy,
+    /// The user, in an approval prompt.
+    User,
+    /// The context's read-only scope.
+    Scope,
+    /// A spent `max_calls` budget.
+    Budget,
+    /// A non-interactive run that could not ask.
+    Headless,
+}
+
+/// One line of the audit log.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AuditRecord {
+    /// RFC 3339, UTC.
+    pub time: String,
+    pub run_id: String,
+    pub step_id: Option<String>,
+    pub origin: Origin,
+    pub tool: String,
+    pub effect: ToolEffect,
+    /// `allow` when the tool ran, `deny` when it did not.
+    pub decision: Verdict,
+    /// The rule, grant or mode that decided (or the user's answer).
+    pub rule: String,
+    pub decided_by: DecidedBy,
+    /// The user's answer when asked: once, session, always, deny, abort.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    pub duration_ms: u64,
+    pub is_error: bool,
+    pub args_sha256: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<Value>,
+}
+
+/// Could not open the audit log.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot open audit log {path}: {source}")]
+pub struct AuditOpenError {
+    pub path: PathBuf,
+    pub source: std::io::Error,
+}
+
+/// Where records go. Disabled logs accept and drop records.
+#[derive(Debug)]
+pub struct AuditLog {
+    file: Option<Mutex<File>>,
+    record_arguments: bool,
+}
+
+impl AuditLog {
+    /// A log that records nothing.
+    pub fn disabled() -> Self {
+        Self {
+            file: None,
+            record_arguments: false,
+        }
+    }
+
+    /// Opens (creating it and its directory) the log at `path` for appending. The default
+    /// path is [`crate::paths::Dirs::default_audit_log`].
+    pub fn open(path: &Path, record_arguments: bool) -> Result<Self, AuditOpenError> {
+        let open_error = |source| AuditOpenError {
+            path: path.to_owned(),
+            source,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(open_error)?;
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(open_error)?;
+        Ok(Self {
+            file: Some(Mutex::new(file)),
+            record_arguments,
+        })
+    }
+
+    pub fn is_enabled(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// Whether records carry the arguments themselves.
+    pub fn records_arguments(&self) -> bool {
+        self.record_arguments
+    }
+
+    /// Appends one line and flushes it. Failures are logged, never fatal to the call.
+    pub fn append(&self, record: &AuditRecord) {
+        let Some(file) = &self.file else { return };
+        let mut line = match serde_json::to_vec(record) {
+            Ok(line) => line,
+            Err(e) => {
+                tracing::warn!("audit record not serialisable: {e}");
+                return;
+            }
+        };
+        line.push(b'\n');
+        let mut file = file.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Err(e) = file.write_all(&line).and_then(|()| file.flush()) {
+            tracing::warn!("cannot append to the audit log: {e}");
+        }
+    }
+}
+
+/// Hex SHA-256 of the arguments' JSON text.
+pub fn args_sha256(args: &Map<String, Value>) -> String {
+    let bytes = serde_json::to_vec(args).unwrap_or_default();
+    let digest = Sha256::digest(&bytes);
+    let mut hex = String::with_capacity(64);
+    for b in digest {
+        hex.push(char::from(HEX[usize::from(b >> 4)]));
+        hex.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    hex
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Formats a time as RFC 3339 UTC with milliseconds: `2026-11-03T14:05:09.123Z`.
+pub fn rfc3339(time: SystemTime) -> String {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = since.as_secs();
+    let days = i64::try_from(secs / 86_400).unwrap_or(i64::MAX);
+    let rem = secs % 86_400;
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        since.subsec_millis()
+    )
+}
+
+/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (H. Hinnant).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        year,
+        u32::try_from(month).unwrap_or(1),
+        u32::try_from(day).unwrap_or(1),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn formats_known_instants() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let t = UNIX_EPOCH + Duration::from_millis(951_782_400_123); // leap day 2000
+        assert_eq!(rfc3339(t), "2000-02-29T00:00:00.123Z");
+        let t = UNIX_EPOCH + Duration::from_secs(1_794_000_000);
+        assert_eq!(rfc3339(t), "2026-11-06T21:20:00.000Z");
+    }
+
+    #[test]
+    fn hash_is_hex_sha256() {
+        let h = args_sha256(&Map::new());
+        // sha256("{}")
+        assert_eq!(
+            h,
+            "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"
+        );
+    }
+}

@@ -1,0 +1,100 @@
+//! Approval modes: what happens to a call no rule or grant speaks about.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::decision::Verdict;
+use crate::tools::ToolEffect;
+
+/// The `[policy] mode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Only Read calls run; everything else is denied.
+    ReadOnly,
+    /// Read calls run; Compute, Write, Delete and Unknown ask.
+    #[default]
+    Ask,
+    /// Read and Write calls run; Compute, Delete and Unknown ask.
+    AutoEdit,
+    /// Everything runs unless a rule says otherwise.
+    FullAuto,
+}
+
+impl Mode {
+    pub const ALL: [Self; 4] = [Self::ReadOnly, Self::Ask, Self::AutoEdit, Self::FullAuto];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ReadOnly => "read-only",
+            Self::Ask => "ask",
+            Self::AutoEdit => "auto-edit",
+            Self::FullAuto => "full-auto",
+        }
+    }
+
+    /// The verdict of this mode for a call with `effect`.
+    pub fn verdict(self, effect: ToolEffect) -> Verdict {
+        use ToolEffect::{Read, Write};
+        match (self, effect) {
+            (_, Read) | (Self::AutoEdit, Write) | (Self::FullAuto, _) => Verdict::Allow,
+            (Self::ReadOnly, _) => Verdict::Deny,
+            (Self::Ask | Self::AutoEdit, _) => Verdict::Ask,
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A string that names no mode.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown mode {0:?}: expected read-only, ask, auto-edit or full-auto")]
+pub struct ParseModeError(pub String);
+
+impl FromStr for Mode {
+    type Err = ParseModeError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s.trim())
+            .ok_or_else(|| ParseModeError(s.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mode_table() {
+        use ToolEffect::{Compute, Delete, Read, Unknown, Write};
+        use Verdict::{Allow, Ask, Deny};
+        let table = [
+            (Mode::ReadOnly, [Allow, Deny, Deny, Deny, Deny]),
+            (Mode::Ask, [Allow, Ask, Ask, Ask, Ask]),
+            (Mode::AutoEdit, [Allow, Ask, Allow, Ask, Ask]),
+            (Mode::FullAuto, [Allow, Allow, Allow, Allow, Allow]),
+        ];
+        for (mode, verdicts) in table {
+            for (effect, want) in [Read, Compute, Write, Delete, Unknown]
+                .into_iter()
+                .zip(verdicts)
+            {
+                assert_eq!(mode.verdict(effect), want, "{mode} {effect}");
+            }
+        }
+    }
+
+    #[test]
+    fn parses_kebab_names() {
+        assert_eq!("auto-edit".parse::<Mode>(), Ok(Mode::AutoEdit));
+        assert!("yolo".parse::<Mode>().is_err());
+    }
+}

@@ -1,0 +1,205 @@
+//! The registry: the set of callable tools and the gate every call passes
+//! ([`Registry::invoke`], in `gate.rs`).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+use tokio::sync::broadcast;
+use tokio::task::JoinHandle;
+
+use super::lease::{Instance, Lease};
+use super::spec::ToolSpec;
+use super::tool::{Tool, ToolError};
+use crate::agent::{AgentEvent, ApprovalBroker};
+use crate::policy::{AuditLog, CallBudget, Policy, SessionGrants};
+
+/// A call could not go through the gate at all. Refusals are not errors: they are
+/// `Ok(ToolResult { is_error: true, .. })` the model can read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InvokeError {
+    #[error("unknown tool {name:?}")]
+    NotFound { name: String },
+    #[error("call to {tool} aborted: the turn was cancelled")]
+    Aborted { tool: String },
+}
+
+const EVENT_CAPACITY: usize = 1024;
+
+/// Tools by qualified name, plus everything the gate needs to authorise a call.
+pub struct Registry {
+    tools: RwLock<HashMap<String, Arc<Instance>>>,
+    pub(super) policy: Arc<Policy>,
+    pub(super) grants: SessionGrants,
+    pub(super) budget: CallBudget,
+    pub(super) broker: Arc<ApprovalBroker>,
+    pub(super) audit: AuditLog,
+    pub(super) always_file: Option<PathBuf>,
+    pub(super) events: broadcast::Sender<AgentEvent>,
+    pub(super) next_call: AtomicU64,
+    retiring: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry")
+            .field("tools", &self.names())
+            .field("policy", &self.policy)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Registry {
+    /// An empty registry deciding with `policy` and asking through `broker`.
+    /// The audit log is disabled until [`Registry::with_audit`].
+    pub fn new(policy: Policy, broker: Arc<ApprovalBroker>) -> Self {
+        let budget = CallBudget::new(policy.max_calls().clone());
+        Self {
+            tools: RwLock::default(),
+            policy: Arc::new(policy),
+            grants: SessionGrants::new(),
+            budget,
+            broker,
+            audit: AuditLog::disabled(),
+            always_file: None,
+            events: broadcast::channel(EVENT_CAPACITY).0,
+            next_call: AtomicU64::new(0),
+            retiring: Mutex::default(),
+        }
+    }
+
+    #[must_use]
+    pub fn with_audit(mut self, audit: AuditLog) -> Self {
+        self.audit = audit;
+        self
+    }
+
+    /// The config file "always" approvals append their rule to.
+    #[must_use]
+    pub fn with_always_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.always_file = Some(path.into());
+        self
+    }
+
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    pub fn grants(&self) -> &SessionGrants {
+        &self.grants
+    }
+
+    pub fn broker(&self) -> &Arc<ApprovalBroker> {
+        &self.broker
+    }
+
+    /// Tool-call and approval events from now on.
+    pub fn subscribe_events(&self) -> broadcast::Receiver<AgentEvent> {
+        self.events.subscribe()
+    }
+
+    /// Starts the tool and adds it under its spec name.
+    pub async fn register(&self, tool: Arc<dyn Tool>) -> Result<(), ToolError> {
+        let name = tool.spec().name.clone();
+        if self.read().contains_key(&name) {
+            return Err(ToolError::Duplicate { tool: name });
+        }
+        tool.start().await?;
+        let inserted = {
+            let mut tools = self.write();
+            let vacant = !tools.contains_key(&name);
+            if vacant {
+                tools.insert(name.clone(), Instance::new(Arc::clone(&tool)));
+            }
+            vacant
+        };
+        if inserted {
+            Ok(())
+        } else {
+            tool.close().await;
+            Err(ToolError::Duplicate { tool: name })
+        }
+    }
+
+    /// Starts `tool`, then puts it in place of the instance called `name` (or adds it).
+    /// Calls in flight finish on the old instance, which is closed after its last call.
+    pub async fn replace(&self, name: &str, tool: Arc<dyn Tool>) -> Result<(), ToolError> {
+        if tool.spec().name != name {
+            return Err(ToolError::NameMismatch {
+                expected: name.to_owned(),
+                found: tool.spec().name.clone(),
+            });
+        }
+        tool.start().await?;
+        let old = self.write().insert(name.to_owned(), Instance::new(tool));
+        if let Some(old) = old {
+            self.retire(old);
+        }
+        Ok(())
+    }
+
+    /// Removes a tool; it is closed after its last call (on the current tokio runtime).
+    /// False when absent.
+    pub fn unregister(&self, name: &str) -> bool {
+        let old = self.write().remove(name);
+        old.map(|old| self.retire(old)).is_some()
+    }
+
+    /// Removes every tool and waits until all of them (and earlier replaced ones) are
+    /// closed.
+    pub async fn close_all(&self) {
+        let all: Vec<Arc<Instance>> = self.write().drain().map(|(_, v)| v).collect();
+        futures::future::join_all(all.into_iter().map(Instance::retire)).await;
+        let retiring =
+            std::mem::take(&mut *self.retiring.lock().unwrap_or_else(PoisonError::into_inner));
+        for handle in retiring {
+            if let Err(e) = handle.await {
+                tracing::warn!("closing a replaced tool failed: {e}");
+            }
+        }
+    }
+
+    /// Specs of all tools, sorted by name.
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        let mut specs: Vec<ToolSpec> = self
+            .read()
+            .values()
+            .map(|i| i.tool().spec().clone())
+            .collect();
+        specs.sort_by(|a, b| a.name.cmp(&b.name));
+        specs
+    }
+
+    /// Names of all tools, sorted.
+    pub fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.read().keys().cloned().collect();
+        names.sort();
+        names
+    }
+
+    /// A lease on the current instance of `name`. Only the gate takes leases: nothing
+    /// outside it can reach a registered tool's `invoke`.
+    pub(super) fn lease(&self, name: &str) -> Option<Lease> {
+        self.read().get(name).map(Instance::lease)
+    }
+
+    fn retire(&self, old: Arc<Instance>) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            tracing::warn!("no async runtime: a removed tool is dropped without close()");
+            return;
+        };
+        let handle = runtime.spawn(old.retire());
+        let mut retiring = self.retiring.lock().unwrap_or_else(PoisonError::into_inner);
+        retiring.retain(|h| !h.is_finished());
+        retiring.push(handle);
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, Arc<Instance>>> {
+        self.tools.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Arc<Instance>>> {
+        self.tools.write().unwrap_or_else(PoisonError::into_inner)
+    }
+}
