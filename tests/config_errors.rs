@@ -221,7 +221,7 @@ fn first_problem_in_the_file_is_reported() {
 
 #[test]
 fn other_modules_report_through_at() {
-    let text = "[policy]\nallow = [\"ok\", \"bad rule\"]\n";
+    let text = "[policy]\nallow = [\"ok\", \"bad__rule\"]\n";
     let config = parse_str(text, Path::new("c.toml")).unwrap();
     let rule = &config.policy.allow[1];
     let err = ConfigError::at(
@@ -235,5 +235,24 @@ fn other_modules_report_through_at() {
     assert_eq!(
         err.to_string(),
         "c.toml:2:16: `policy.allow[1]`: rules cannot contain spaces\n  hint: write `server.tool`"
+    );
+}
+
+#[test]
+fn invalid_policy_rule_is_located() {
+    let text = "[policy]\nallow = [\"fs(write:\"]\n";
+    let err = switchboard::config::parse_str(text, std::path::Path::new("sb.toml")).unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.starts_with("sb.toml:2:10: `policy.allow[0]`"), "{msg}");
+}
+
+#[test]
+fn conflicting_key_binding_is_located() {
+    let text = "[ui.keys]\nhelp = \"q\"\n";
+    let err = switchboard::config::parse_str(text, std::path::Path::new("sb.toml")).unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with("sb.toml:2:8: `ui.keys.help`: key q is bound to both"),
+        "{msg}"
     );
 }

@@ -29,7 +29,7 @@ fn full_file_parses_every_section() {
     assert!(config.ui.show_logs);
     assert_eq!(
         config.ui.keys["send"].get_ref(),
-        &KeyBindingSpec::Many(vec!["enter".into(), "ctrl+j".into()])
+        &KeyBindingSpec::Many(vec!["enter".into(), "ctrl+s".into()])
     );
     assert_eq!(config.ui.keys["quit"].get_ref().keys(), vec!["ctrl+q"]);
 
@@ -68,9 +68,9 @@ fn full_file_parses_every_section() {
         policy.mode.as_ref().map(|m| m.get_ref().as_str()),
         Some("ask")
     );
-    assert_eq!(policy.allow[0].get_ref(), "weather.*");
-    assert_eq!(policy.ask[0].get_ref(), "search.fetch");
-    assert_eq!(policy.deny[0].get_ref(), "weather.delete_forecast");
+    assert_eq!(policy.allow[0].get_ref(), "weather__*");
+    assert_eq!(policy.ask[0].get_ref(), "search__fetch");
+    assert_eq!(policy.deny[0].get_ref(), "weather__delete_forecast");
     assert_eq!(policy.effects["search.fetch"].get_ref(), "compute");
     assert_eq!(
         policy.confirm_delete.as_ref().map(|c| c.get_ref().as_str()),
@@ -90,7 +90,7 @@ fn spans_point_into_the_source() {
     let text = fs::read_to_string(&path).unwrap();
     let config = parse_str(&text, &path).unwrap();
     let allow = &config.policy.allow[0];
-    assert_eq!(&text[allow.span()], "\"weather.*\"");
+    assert_eq!(&text[allow.span()], "\"weather__*\"");
 }
 
 #[test]

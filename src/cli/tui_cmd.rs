@@ -1,8 +1,6 @@
 //! `switchboard` with no subcommand: load the configuration, then start the TUI.
 //! Configuration errors are printed before the screen is touched.
 
-use std::path::Path;
-
 use super::Cli;
 use crate::config::{self, ConfigError};
 use crate::keymap::Keymap;
@@ -10,28 +8,17 @@ use crate::paths::Dirs;
 use crate::theme::{Theme, ThemeSet};
 use crate::tui::{self, TuiOptions, boot::initial_state, state::NoticeLevel};
 
-/// Print configuration errors plainly and exit 1.
-fn fail(errors: &[ConfigError]) -> ! {
-    for e in errors {
-        eprintln!("{e}");
-    }
+/// Print a configuration error plainly and exit 1.
+fn fail(error: &ConfigError) -> ! {
+    eprintln!("{error}");
     std::process::exit(1)
 }
 
 pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     let dirs = Dirs::from_env();
-    let loaded = config::load(&dirs, cli.config.as_deref()).unwrap_or_else(|e| fail(&[e]));
-    let config_path = loaded.source.as_ref().map_or_else(
-        || Path::new("switchboard.toml").to_path_buf(),
-        |c| c.path.clone(),
-    );
-    let keymap = Keymap::with_overrides(&loaded.config.ui.keys).unwrap_or_else(|errors| {
-        let errors: Vec<ConfigError> = errors
-            .into_iter()
-            .map(|e| ConfigError::at(&config_path, &loaded.text, e.span, e.key, e.message, e.hint))
-            .collect();
-        fail(&errors)
-    });
+    let loaded = config::load(&dirs, cli.config.as_deref()).unwrap_or_else(|e| fail(&e));
+    // The loader has validated the bindings already.
+    let keymap = Keymap::with_overrides(&loaded.config.ui.keys).unwrap_or_default();
 
     let no_color = cli.no_color || std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let themes = ThemeSet::new(Some(dirs.user_theme_dir()));

@@ -38,12 +38,28 @@ pub fn validate(config: &Config, path: &Path, text: &str) -> Result<(), ConfigEr
     check_default_provider(config, &map, &mut report);
     check_servers(config, &map, &mut report);
     check_policy(config, &mut report);
+    check_rules_and_keys(config, &mut report);
     match problems
         .into_iter()
         .min_by_key(|e| e.located_detail().map_or(usize::MAX, |l| l.span.start))
     {
         Some(first) => Err(first),
         None => Ok(()),
+    }
+}
+
+/// Policy rules and key bindings are parsed by their own modules; their errors carry
+/// the value's span.
+fn check_rules_and_keys(config: &Config, report: &mut Report<'_>) {
+    if let Err(errors) = crate::policy::Policy::from_config(&config.policy) {
+        for e in errors {
+            report(e.span, e.key, e.message, None);
+        }
+    }
+    if let Err(errors) = crate::keymap::Keymap::with_overrides(&config.ui.keys) {
+        for e in errors {
+            report(e.span, e.key, e.message, e.hint);
+        }
     }
 }
 

@@ -43,7 +43,11 @@ pub fn wrap(line: &str, width: usize) -> Vec<String> {
     let mut current = String::new();
     let mut current_w = 0;
     for word in line.split_inclusive(' ') {
-        let word_w: usize = word.chars().map(|c| c.width().unwrap_or(0)).sum();
+        let word_w: usize = word
+            .trim_end_matches(' ')
+            .chars()
+            .map(|c| c.width().unwrap_or(0))
+            .sum();
         if current_w + word_w.min(width) > width && current_w > 0 {
             lines.push(current.trim_end().to_string());
             current.clear();
@@ -51,6 +55,9 @@ pub fn wrap(line: &str, width: usize) -> Vec<String> {
         }
         for c in word.chars() {
             let cw = c.width().unwrap_or(0);
+            if c == ' ' && current_w + cw > width {
+                continue; // a space at the wrap point disappears
+            }
             if current_w + cw > width && current_w > 0 {
                 lines.push(std::mem::take(&mut current));
                 current_w = 0;
