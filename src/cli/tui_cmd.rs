@@ -1,17 +1,43 @@
 //! `switchboard` with no subcommand: load the configuration, then start the TUI.
 //! Configuration errors are printed before the screen is touched.
 
+use std::path::Path;
+use std::sync::Arc;
+
 use super::Cli;
-use crate::config::{self, ConfigError};
+use crate::agent::ApprovalBroker;
+use crate::config::{self, ConfigError, LoadedConfig};
 use crate::keymap::Keymap;
 use crate::paths::Dirs;
+use crate::policy::{AuditLog, Mode, Policy};
 use crate::theme::{Theme, ThemeSet};
+use crate::tools::Registry;
 use crate::tui::{self, TuiOptions, boot::initial_state, state::NoticeLevel};
 
 /// Print a configuration error plainly and exit 1.
 fn fail(error: &ConfigError) -> ! {
     eprintln!("{error}");
     std::process::exit(1)
+}
+
+/// The gate for this UI: the configured policy, an interactive broker, the audit log,
+/// and the file "always" appends rules to.
+fn registry(loaded: &LoadedConfig, dirs: &Dirs, always_file: &Path) -> Registry {
+    let config = &loaded.config;
+    // The loader has validated the rules already.
+    let policy = Policy::from_config(&config.policy).unwrap_or_else(|_| Policy::new(Mode::Ask));
+    let audit_path = config
+        .policy
+        .audit_log
+        .clone()
+        .unwrap_or_else(|| dirs.default_audit_log());
+    let audit = AuditLog::open(&audit_path, config.policy.audit_arguments).unwrap_or_else(|e| {
+        tracing::warn!("audit log {}: {e}", audit_path.display());
+        AuditLog::disabled()
+    });
+    Registry::new(policy, Arc::new(ApprovalBroker::new(true)))
+        .with_audit(audit)
+        .with_always_file(always_file)
 }
 
 pub fn run(cli: &Cli) -> color_eyre::Result<()> {
@@ -41,12 +67,20 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     } else {
         theme_name
     };
+    let always_file = loaded
+        .source
+        .as_ref()
+        .map_or_else(|| dirs.cwd.join("switchboard.toml"), |c| c.path.clone());
+    let registry = Arc::new(registry(&loaded, &dirs, &always_file));
     let mut state = initial_state(&loaded.config, keymap, shown_name, themes.names());
+    state.always_file = always_file.display().to_string();
+    state.status.policy_mode = registry.policy().mode().to_string();
     if let Some(e) = theme_error {
         state.notice(NoticeLevel::Error, format!("{e}; using the default theme"));
     }
     tui::run(TuiOptions {
         state,
+        registry,
         theme,
         themes,
         no_color,

@@ -2,6 +2,7 @@
 //! gate every tool call passes.
 
 pub mod builtin_specs;
+mod call_line;
 mod context;
 mod effect;
 mod gate;
@@ -12,6 +13,7 @@ mod result;
 mod spec;
 mod tool;
 
+pub use call_line::{CallLine, parse_call_line};
 pub use context::{Origin, Scope, ToolContext};
 pub use effect::{ParseEffectError, ToolEffect};
 pub use hints::{AnnotationHints, effect_from_hints};

@@ -3,18 +3,23 @@
 //! ~16 ms).
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crossterm::event::EventStream;
 use futures::StreamExt;
-use tokio::sync::mpsc::unbounded_channel;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
+use crate::agent::AgentEvent;
 use crate::logging::{self, LogRecord};
 use crate::theme::{Theme, ThemeSet};
+use crate::tools::{Origin, Registry, ToolContext};
 
 use super::input::to_msg;
 use super::msg::{Cmd, Msg};
-use super::state::{LogLevel, LogLine, NoticeLevel, State};
+use super::state::{GrantView, LogLevel, LogLine, NoticeLevel, State};
 use super::{term, ui, update::update};
 
 const FRAME: Duration = Duration::from_millis(16);
@@ -22,6 +27,8 @@ const FRAME: Duration = Duration::from_millis(16);
 /// Everything the TUI needs to start.
 pub struct TuiOptions {
     pub state: State,
+    /// The tool gate: every call from this UI goes through it.
+    pub registry: Arc<Registry>,
     pub theme: Theme,
     pub themes: ThemeSet,
     pub no_color: bool,
@@ -39,6 +46,10 @@ pub fn run(options: TuiOptions) -> color_eyre::Result<()> {
 
 struct Runtime {
     state: State,
+    registry: Arc<Registry>,
+    /// Results of background work, back into `update`.
+    inbox: UnboundedSender<Msg>,
+    manual_calls: AtomicU64,
     theme: Theme,
     themes: ThemeSet,
     no_color: bool,
@@ -84,7 +95,58 @@ impl Runtime {
                 tracing::info!(chars = text.chars().count(), "message submitted");
                 None
             }
+            Cmd::Decide { id, decision } => {
+                if !self.registry.broker().decide(id, decision) {
+                    tracing::warn!("approval {id} was no longer pending");
+                }
+                None
+            }
+            Cmd::AbortRun(run_id) => {
+                let aborted = self.registry.broker().cancel_run(&run_id);
+                tracing::info!("run {run_id} aborted ({aborted} pending approvals)");
+                None
+            }
+            Cmd::RevokeGrant(id) => {
+                self.registry.grants().revoke(id);
+                Some(self.grants())
+            }
+            Cmd::CallTool { tool, args } => {
+                let n = self.manual_calls.fetch_add(1, Ordering::Relaxed) + 1;
+                let registry = Arc::clone(&self.registry);
+                let inbox = self.inbox.clone();
+                tokio::spawn(async move {
+                    let ctx = ToolContext::new(format!("manual-{n}"), Origin::Manual);
+                    let msg = match registry.invoke(&tool, args, &ctx).await {
+                        Ok(result) => Msg::CallDone {
+                            tool,
+                            text: result.text_content(),
+                            is_error: result.is_error,
+                        },
+                        Err(e) => Msg::CallDone {
+                            tool,
+                            text: e.to_string(),
+                            is_error: true,
+                        },
+                    };
+                    let _ = inbox.send(msg);
+                });
+                None
+            }
         }
+    }
+
+    fn grants(&self) -> Msg {
+        Msg::Grants(
+            self.registry
+                .grants()
+                .list()
+                .into_iter()
+                .map(|g| GrantView {
+                    id: g.id,
+                    text: g.scope.to_string(),
+                })
+                .collect(),
+        )
     }
 }
 
@@ -106,8 +168,14 @@ fn log_line(record: LogRecord) -> LogLine {
 async fn run_loop(options: TuiOptions) -> color_eyre::Result<()> {
     let started = Instant::now();
     let (log_tx, mut log_rx) = unbounded_channel();
+    let (inbox, mut inbox_rx) = unbounded_channel();
+    let mut approvals_rx = options.registry.broker().subscribe();
+    let mut gate_rx = options.registry.subscribe_events();
     let mut rt = Runtime {
         state: options.state,
+        registry: options.registry,
+        inbox,
+        manual_calls: AtomicU64::new(0),
         theme: options.theme,
         themes: options.themes,
         no_color: options.no_color,
@@ -164,6 +232,24 @@ async fn run_loop(options: TuiOptions) -> color_eyre::Result<()> {
             Some(record) = log_rx.recv() => {
                 dirty |= rt.handle(Msg::Log(log_line(record)));
             }
+            Some(msg) = inbox_rx.recv() => {
+                dirty |= rt.handle(msg);
+            }
+            Some(request) = approvals_rx.recv() => {
+                dirty |= rt.handle(Msg::Agent(Box::new(AgentEvent::ApprovalRequested(request))));
+            }
+            event = gate_rx.recv() => match event {
+                Ok(event) => {
+                    let finished = matches!(event, AgentEvent::ToolCallFinished { .. });
+                    dirty |= rt.handle(Msg::Agent(Box::new(event)));
+                    if finished {
+                        let grants = rt.grants();
+                        dirty |= rt.handle(grants);
+                    }
+                }
+                Err(RecvError::Lagged(n)) => tracing::warn!("UI missed {n} gate events"),
+                Err(RecvError::Closed) => {}
+            },
             () = tokio::time::sleep_until(next_frame), if dirty => {}
         }
         if rt.state.quit {

@@ -54,6 +54,11 @@ pub fn initial_state(
     if let Some(mode) = &config.policy.mode {
         state.status.policy_mode.clone_from(mode.get_ref());
     }
+    state.confirm_delete_double = config
+        .policy
+        .confirm_delete
+        .as_ref()
+        .is_some_and(|c| c.get_ref() == "double");
     state.chat.push(ChatEntry {
         kind: ChatKind::Note,
         text: OFFLINE_NOTE.into(),

@@ -5,8 +5,10 @@
 //! commands and turns terminal events into messages.
 
 pub mod app;
+pub mod approvals;
 pub mod boot;
 pub mod composer;
+pub mod events;
 pub mod input;
 pub mod layout;
 pub mod msg;

@@ -1,8 +1,12 @@
 //! Messages into `update` and commands out of it.
 
-use crate::keymap::Key;
+use serde_json::{Map, Value};
 
-use super::state::LogLine;
+use crate::agent::{AgentEvent, ApprovalDecision, ApprovalId};
+use crate::keymap::Key;
+use crate::policy::GrantId;
+
+use super::state::{GrantView, LogLine};
 
 /// Everything that can change the UI state.
 #[derive(Debug, Clone, PartialEq)]
@@ -13,6 +17,16 @@ pub enum Msg {
     Mouse(Mouse),
     Resize(u16, u16),
     Log(LogLine),
+    /// Something happened in a session or at the tool gate.
+    Agent(Box<AgentEvent>),
+    /// The session grants changed.
+    Grants(Vec<GrantView>),
+    /// A call started from the composer finished.
+    CallDone {
+        tool: String,
+        text: String,
+        is_error: bool,
+    },
     /// The runtime tried to switch the theme.
     ThemeApplied {
         name: String,
@@ -35,7 +49,7 @@ pub enum MouseKind {
 }
 
 /// Work for the runtime. `update` never does IO itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Cmd {
     Quit,
     /// Load a theme by name and use it; answers with `Msg::ThemeApplied`.
@@ -44,4 +58,17 @@ pub enum Cmd {
     SetMouseCapture(bool),
     /// The user sent a message from the composer.
     Submit(String),
+    /// Answer a pending approval.
+    Decide {
+        id: ApprovalId,
+        decision: ApprovalDecision,
+    },
+    /// Cancel a run: its pending approvals abort and its tools stop.
+    AbortRun(String),
+    RevokeGrant(GrantId),
+    /// Call a tool through the gate, on the person's behalf (`/call`).
+    CallTool {
+        tool: String,
+        args: Map<String, Value>,
+    },
 }

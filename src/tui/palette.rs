@@ -16,6 +16,7 @@ pub enum PaletteCommand {
     ToggleMouse,
     Help,
     ClearChat,
+    RevokeGrant(crate::policy::GrantId),
     Quit,
 }
 
@@ -49,6 +50,12 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
     } else {
         "Mouse: on"
     };
+    for grant in &state.grants {
+        items.push(PaletteItem {
+            label: format!("Revoke session grant: {}", grant.text),
+            command: PaletteCommand::RevokeGrant(grant.id),
+        });
+    }
     for (label, command) in [
         (logs, PaletteCommand::ToggleLogs),
         (mouse, PaletteCommand::ToggleMouse),

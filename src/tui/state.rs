@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use crate::keymap::{Keymap, Layer};
 
+use super::approvals::PendingApproval;
 use super::composer::Composer;
 use super::palette::PaletteState;
 
@@ -142,6 +143,7 @@ pub struct Filter {
 pub enum ChatKind {
     User,
     Assistant,
+    Tool,
     Note,
     Error,
 }
@@ -201,6 +203,13 @@ pub struct Status {
 /// What the status bar shows while no model provider is connected.
 pub const NO_PROVIDER: &str = "no provider";
 
+/// A session grant as the palette lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrantView {
+    pub id: crate::policy::GrantId,
+    pub text: String,
+}
+
 /// Lines scrolled up from the newest line; 0 follows the tail.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TailScroll(pub usize);
@@ -227,6 +236,13 @@ pub struct State {
     pub theme_name: String,
     pub theme_names: Vec<String>,
     pub keymap: Keymap,
+    /// Tool calls waiting for the person; the front one is shown.
+    pub approvals: VecDeque<PendingApproval>,
+    /// `[policy] confirm_delete = "double"`.
+    pub confirm_delete_double: bool,
+    /// Where "always" writes its rule (shown before it does).
+    pub always_file: String,
+    pub grants: Vec<GrantView>,
     /// Ctrl+C was pressed once while typing; the next one quits.
     pub interrupt_armed: bool,
     pub quit: bool,
@@ -264,6 +280,10 @@ impl State {
             theme_name,
             theme_names,
             keymap,
+            approvals: VecDeque::new(),
+            confirm_delete_double: false,
+            always_file: "switchboard.toml".into(),
+            grants: Vec::new(),
             interrupt_armed: false,
             quit: false,
         }
@@ -283,6 +303,7 @@ impl State {
         match &self.overlay {
             Some(Overlay::Help { .. }) => Layer::Help,
             Some(Overlay::Palette(_)) => Layer::Palette,
+            None if !self.approvals.is_empty() => Layer::Approval,
             None if self.focus == Pane::Composer => Layer::Composer,
             None if self.focus == Pane::Catalog && self.filter.editing => Layer::Filter,
             None => Layer::Normal,

@@ -43,6 +43,22 @@ fn submit(state: &mut State) -> Vec<Cmd> {
         kind: ChatKind::User,
         text: text.clone(),
     });
+    state.chat_scroll = TailScroll(0);
+    if let Some(line) = text.trim().strip_prefix("/call") {
+        return match crate::tools::parse_call_line(line) {
+            Ok(call) => vec![Cmd::CallTool {
+                tool: call.tool,
+                args: call.args,
+            }],
+            Err(e) => {
+                state.chat.push(ChatEntry {
+                    kind: ChatKind::Error,
+                    text: format!("/call: {e}"),
+                });
+                Vec::new()
+            }
+        };
+    }
     if state.status.provider == super::state::NO_PROVIDER {
         state.chat.push(ChatEntry {
             kind: ChatKind::Note,
@@ -158,6 +174,7 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Vec<Cmd> {
             state.chat_scroll = TailScroll(0);
             Vec::new()
         }
+        PaletteCommand::RevokeGrant(id) => vec![Cmd::RevokeGrant(id)],
         PaletteCommand::Quit => quit(state),
     }
 }

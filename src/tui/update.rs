@@ -3,6 +3,7 @@
 
 use crate::keymap::{Action, Key, Layer};
 
+use super::approvals;
 use super::layout::Areas;
 use super::msg::{Cmd, Mouse, MouseKind, Msg};
 use super::panes;
@@ -32,6 +33,22 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             }
             Vec::new()
         }
+        Msg::Agent(event) => {
+            super::events::on_agent_event(state, *event);
+            Vec::new()
+        }
+        Msg::Grants(grants) => {
+            state.grants = grants;
+            Vec::new()
+        }
+        Msg::CallDone {
+            tool,
+            text,
+            is_error,
+        } => {
+            super::events::on_call_done(state, &tool, &text, is_error);
+            Vec::new()
+        }
         Msg::ThemeApplied { name, error } => {
             match error {
                 None => {
@@ -58,7 +75,8 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Filter => typing::filter_key(state, key, action),
         Layer::Palette => typing::palette_key(state, key, action),
         Layer::Help => help_key(state, action),
-        Layer::Normal | Layer::Global | Layer::Approval => match action {
+        Layer::Approval => approvals::approval_key(state, key, action),
+        Layer::Normal | Layer::Global => match action {
             Some(action) => normal_action(state, action),
             None => Vec::new(),
         },

@@ -15,6 +15,7 @@ fn role_of(kind: ChatKind) -> (Role, &'static str) {
     match kind {
         ChatKind::User => (Role::User, "you"),
         ChatKind::Assistant => (Role::Assistant, "assistant"),
+        ChatKind::Tool => (Role::Tool, "tool"),
         ChatKind::Note => (Role::Dim, "switchboard"),
         ChatKind::Error => (Role::Error, "error"),
     }

@@ -1,5 +1,6 @@
 //! Drawing: `render(&State, &Theme, &mut Frame)`, one pane per file.
 
+pub mod approval;
 mod catalog;
 mod chat;
 mod composer;
@@ -32,6 +33,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
         logs::render(state, theme, frame, rect);
     }
     status::render(state, theme, frame, areas.status);
+    approval::render(state, theme, frame);
     match &state.overlay {
         Some(Overlay::Help { scroll }) => help::render(state, theme, frame, *scroll),
         Some(Overlay::Palette(p)) => palette::render(state, theme, frame, p),

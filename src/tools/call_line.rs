@@ -1,0 +1,141 @@
+//! A tool call written on one line, as people type it: `TOOL key=value …` or
+//! `TOOL {"json": "object"}`. Used by the composer's `/call` and by scripts.
+
+use serde_json::{Map, Value};
+
+/// A parsed call line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallLine {
+    pub tool: String,
+    pub args: Map<String, Value>,
+}
+
+/// Parse `TOOL {json}` or `TOOL key=value key="quoted value" n=3 flag=true`.
+/// Values that parse as JSON (numbers, booleans, arrays, objects, null) keep their
+/// type; anything else is a string.
+pub fn parse_call_line(line: &str) -> Result<CallLine, String> {
+    let line = line.trim();
+    let (tool, rest) = line
+        .split_once(char::is_whitespace)
+        .map_or((line, ""), |(t, r)| (t, r.trim()));
+    if tool.is_empty() {
+        return Err("name a tool: TOOL key=value … or TOOL {json}".into());
+    }
+    let args = if rest.starts_with('{') {
+        match serde_json::from_str::<Value>(rest) {
+            Ok(Value::Object(map)) => map,
+            Ok(_) => return Err("the arguments must be a JSON object".into()),
+            Err(e) => return Err(format!("arguments are not valid JSON: {e}")),
+        }
+    } else {
+        let mut map = Map::new();
+        for word in split_words(rest)? {
+            let Some((key, value)) = word.split_once('=') else {
+                return Err(format!("expected key=value, got `{word}`"));
+            };
+            if key.is_empty() {
+                return Err(format!("missing key before `={value}`"));
+            }
+            let value = serde_json::from_str::<Value>(value)
+                .ok()
+                .filter(|v| !v.is_string())
+                .unwrap_or_else(|| Value::String(value.to_string()));
+            map.insert(key.to_string(), value);
+        }
+        map
+    };
+    Ok(CallLine {
+        tool: tool.to_string(),
+        args,
+    })
+}
+
+/// Split on spaces, keeping double-quoted values (with `\"` escapes) together.
+fn split_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut in_quotes = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            // A quote opens only at the start of a value; elsewhere it is literal
+            // (so `tags=["x"]` stays JSON).
+            '"' if in_quotes => in_quotes = false,
+            '"' if current.is_empty() || current.ends_with('=') => in_quotes = true,
+            '\\' if in_quotes => {
+                if let Some(next) = chars.next() {
+                    current.push(match next {
+                        'n' => '\n',
+                        't' => '\t',
+                        other => other,
+                    });
+                }
+            }
+            c if c.is_whitespace() && !in_quotes => {
+                if !current.is_empty() {
+                    words.push(std::mem::take(&mut current));
+                }
+            }
+            c => current.push(c),
+        }
+    }
+    if in_quotes {
+        return Err("unterminated quote".into());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn key_values_keep_json_types_and_quotes() {
+        let call =
+            parse_call_line(r#"fs operation=write path="docs/a b.md" n=3 ok=true tags=["x"]"#)
+                .unwrap();
+        assert_eq!(call.tool, "fs");
+        assert_eq!(
+            Value::Object(call.args),
+            json!({"operation": "write", "path": "docs/a b.md", "n": 3, "ok": true, "tags": ["x"]})
+        );
+    }
+
+    #[test]
+    fn json_object_arguments() {
+        let call = parse_call_line(r#"weather__get {"city": "Oslo"}"#).unwrap();
+        assert_eq!(call.tool, "weather__get");
+        assert_eq!(Value::Object(call.args), json!({"city": "Oslo"}));
+        assert_eq!(parse_call_line("echo").unwrap().args, Map::new());
+    }
+
+    #[test]
+    fn mistakes_are_explained() {
+        assert_eq!(
+            parse_call_line(""),
+            Err("name a tool: TOOL key=value … or TOOL {json}".into())
+        );
+        assert_eq!(
+            parse_call_line("fs path"),
+            Err("expected key=value, got `path`".into())
+        );
+        assert_eq!(
+            parse_call_line("fs a=\"x"),
+            Err("unterminated quote".into())
+        );
+        assert!(
+            parse_call_line("fs {bad")
+                .unwrap_err()
+                .starts_with("arguments are not valid JSON")
+        );
+        assert_eq!(
+            parse_call_line("fs [1]"),
+            Err("expected key=value, got `[1]`".into())
+        );
+    }
+}

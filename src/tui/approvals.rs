@@ -1,0 +1,156 @@
+//! The approval queue: requests waiting for the person, and the keys that answer them.
+
+use crate::agent::{ApprovalDecision, ApprovalRequest};
+use crate::keymap::{Action, Key, KeyCode};
+use crate::tools::ToolEffect;
+
+use super::msg::Cmd;
+use super::state::State;
+use super::update::global_action;
+
+/// Where the person is in answering the front request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApprovalStage {
+    Choose,
+    /// `confirm_delete = "double"`: the first `y` on a Delete arms this.
+    ConfirmDelete,
+    /// `a` shows the rule that would be written; `a` again writes it.
+    ConfirmAlways,
+    /// `N`: typing the reason the model will read.
+    Reason(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingApproval {
+    pub request: ApprovalRequest,
+    /// Lines scrolled in the preview and arguments.
+    pub scroll: u16,
+    pub stage: ApprovalStage,
+}
+
+impl PendingApproval {
+    pub fn new(request: ApprovalRequest) -> Self {
+        Self {
+            request,
+            scroll: 0,
+            stage: ApprovalStage::Choose,
+        }
+    }
+}
+
+/// A request arrived: queue it (the pane takes the keys while anything waits).
+pub fn push(state: &mut State, request: ApprovalRequest) {
+    if state.approvals.iter().all(|p| p.request.id != request.id) {
+        state.approvals.push_back(PendingApproval::new(request));
+    }
+    state.status.pending_approvals = state.approvals.len();
+}
+
+/// A request was resolved elsewhere (cancelled turn, another front end).
+pub fn remove(state: &mut State, id: crate::agent::ApprovalId) {
+    state.approvals.retain(|p| p.request.id != id);
+    state.status.pending_approvals = state.approvals.len();
+}
+
+fn answer(state: &mut State, decision: ApprovalDecision) -> Vec<Cmd> {
+    let abort = decision == ApprovalDecision::Abort;
+    let Some(front) = state.approvals.pop_front() else {
+        return Vec::new();
+    };
+    state.status.pending_approvals = state.approvals.len();
+    let mut cmds = vec![Cmd::Decide {
+        id: front.request.id,
+        decision,
+    }];
+    if abort {
+        cmds.push(Cmd::AbortRun(front.request.run_id.clone()));
+        // Everything else of that turn goes too; the broker aborts it.
+        state
+            .approvals
+            .retain(|p| p.request.run_id != front.request.run_id);
+        state.status.pending_approvals = state.approvals.len();
+    }
+    cmds
+}
+
+pub fn approval_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<Cmd> {
+    let double_delete = state.confirm_delete_double;
+    let Some(front) = state.approvals.front_mut() else {
+        return Vec::new();
+    };
+    // Typing a reason: keys are text, not commands.
+    if let ApprovalStage::Reason(text) = &mut front.stage {
+        match key.code {
+            KeyCode::Enter => {
+                let reason = text.trim().to_string();
+                let reason = (!reason.is_empty()).then_some(reason);
+                return answer(state, ApprovalDecision::Deny { reason });
+            }
+            KeyCode::Esc => front.stage = ApprovalStage::Choose,
+            KeyCode::Backspace => {
+                text.pop();
+            }
+            KeyCode::Char(c) if !key.mods.ctrl && !key.mods.alt => text.push(c),
+            _ if action == Some(Action::Interrupt) => {
+                return global_action(state, Action::Interrupt);
+            }
+            _ => {}
+        }
+        return Vec::new();
+    }
+    let stage = front.stage.clone();
+    match (stage, action) {
+        (ApprovalStage::ConfirmDelete, Some(Action::ApproveOnce)) => {
+            answer(state, ApprovalDecision::Once)
+        }
+        (ApprovalStage::ConfirmAlways, Some(Action::ApproveAlways)) => {
+            answer(state, ApprovalDecision::Always)
+        }
+        (ApprovalStage::ConfirmDelete | ApprovalStage::ConfirmAlways, Some(Action::AbortTurn))
+        | (_, None) => {
+            // Backing out of a confirmation (Esc, or any unbound key).
+            front.stage = ApprovalStage::Choose;
+            Vec::new()
+        }
+        (_, Some(Action::ApproveOnce)) => {
+            if double_delete && front.request.effect == ToolEffect::Delete {
+                front.stage = ApprovalStage::ConfirmDelete;
+                Vec::new()
+            } else {
+                answer(state, ApprovalDecision::Once)
+            }
+        }
+        (_, Some(Action::ApproveSession)) => answer(state, ApprovalDecision::Session),
+        (_, Some(Action::ApproveAlways)) => {
+            front.stage = ApprovalStage::ConfirmAlways;
+            Vec::new()
+        }
+        (_, Some(Action::Deny)) => answer(state, ApprovalDecision::Deny { reason: None }),
+        (_, Some(Action::DenyWithReason)) => {
+            front.stage = ApprovalStage::Reason(String::new());
+            Vec::new()
+        }
+        (_, Some(Action::AbortTurn)) => answer(state, ApprovalDecision::Abort),
+        (_, Some(Action::Up)) => {
+            front.scroll = front.scroll.saturating_sub(1);
+            Vec::new()
+        }
+        (_, Some(Action::Down)) => {
+            front.scroll = front.scroll.saturating_add(1);
+            Vec::new()
+        }
+        (_, Some(Action::PageUp)) => {
+            front.scroll = front.scroll.saturating_sub(10);
+            Vec::new()
+        }
+        (_, Some(Action::PageDown)) => {
+            front.scroll = front.scroll.saturating_add(10);
+            Vec::new()
+        }
+        (_, Some(other)) => {
+            // A confirmation is cancelled by anything else.
+            front.stage = ApprovalStage::Choose;
+            global_action(state, other)
+        }
+    }
+}
