@@ -78,6 +78,11 @@ impl Session {
         }
     }
 
+    fn log_file(&self) -> String {
+        let path = self._home.path().join("state/switchboard/switchboard.log");
+        std::fs::read_to_string(&path).unwrap_or_default()
+    }
+
     fn send(&mut self, bytes: &[u8]) {
         self.writer.write_all(bytes).unwrap();
         self.writer.flush().unwrap();
@@ -110,6 +115,10 @@ fn draws_quits_on_q_and_restores_the_terminal() {
     let text = s.text();
     assert!(text.contains("EXIT=0"), "{text}");
     assert_cooked(&text);
+    assert!(
+        s.log_file().contains("first frame drawn"),
+        "logs go to the file"
+    );
 }
 
 #[test]
@@ -122,4 +131,10 @@ fn a_panic_still_restores_the_terminal_and_is_reported() {
     assert!(text.contains("EXIT=101"), "panics exit with 101:\n{text}");
     assert!(text.contains("deliberate panic"), "report printed:\n{text}");
     assert_cooked(&text);
+    let log = s.log_file();
+    assert!(
+        log.contains("panic: "),
+        "panic written to the log file:\n{log}"
+    );
+    assert!(log.contains("deliberate panic"), "{log}");
 }
