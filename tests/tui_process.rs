@@ -12,7 +12,7 @@ struct Session {
     output: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
-    _home: tempfile::TempDir,
+    home: tempfile::TempDir,
 }
 
 /// Run `switchboard ARGS`, then print its exit code and the terminal settings.
@@ -56,7 +56,7 @@ fn spawn(args: &str) -> Session {
         output,
         writer,
         child,
-        _home: home,
+        home: home,
     }
 }
 
@@ -79,7 +79,7 @@ impl Session {
     }
 
     fn log_file(&self) -> String {
-        let path = self._home.path().join("state/switchboard/switchboard.log");
+        let path = self.home.path().join("state/switchboard/switchboard.log");
         std::fs::read_to_string(&path).unwrap_or_default()
     }
 

@@ -219,3 +219,64 @@ fn no_color_keeps_focus_visible_without_colours() {
     assert_eq!(cell(&terminal, 30, 28).symbol(), "┗");
     let _ = Modifier::BOLD;
 }
+
+fn weather_tool() -> switchboard::tui::state::CatalogEntry {
+    switchboard::tui::state::CatalogEntry {
+        server: "weather".into(),
+        name: "weather__forecast".into(),
+        title: Some("Forecast".into()),
+        description: "Forecast for a city.\x1b]52;c;ZXZpbA==\x07 Days are counted from today."
+            .into(),
+        effect: Some(switchboard::tools::ToolEffect::Read),
+        schema: Some(serde_json::json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "City name, e.g. Oslo"},
+                "units": {"type": "string", "enum": ["metric", "imperial"], "default": "metric"},
+                "options": {"type": "object", "properties": {
+                    "days": {"type": "integer", "description": "1 to 14"},
+                    "hourly": {"type": "boolean"}
+                }, "required": ["days"]}
+            },
+            "required": ["city"]
+        })),
+        facts: vec![("annotations".into(), "readOnlyHint".into())],
+    }
+}
+
+#[test]
+fn catalog_with_tools_filter_and_detail() {
+    let mut state = fresh(&Config::default());
+    state.focus = Pane::Catalog;
+    state.catalog.tools = switchboard::tools::builtin_specs::BUILTIN_NAMES
+        .iter()
+        .filter_map(|n| switchboard::tools::builtin_specs::builtin_spec(n))
+        .map(|s| switchboard::tui::boot::tool_entry(&s))
+        .chain([weather_tool()])
+        .collect();
+    insta::assert_snapshot!(
+        "catalog_tools",
+        draw(&state, &default_theme(), 100, 30).backend()
+    );
+    state.filter.query = "fore".into();
+    state.filter.editing = true;
+    insta::assert_snapshot!(
+        "catalog_filtered",
+        draw(&state, &default_theme(), 100, 30).backend()
+    );
+    state.overlay = Some(Overlay::Detail {
+        scroll: 0,
+        raw: false,
+    });
+    let detail = draw(&state, &default_theme(), 100, 30);
+    assert!(!format!("{}", detail.backend()).contains('\x1b'));
+    insta::assert_snapshot!("tool_detail_nested_schema", detail.backend());
+    state.overlay = Some(Overlay::Detail {
+        scroll: 0,
+        raw: true,
+    });
+    insta::assert_snapshot!(
+        "tool_detail_raw_60x20",
+        draw(&state, &default_theme(), 60, 20).backend()
+    );
+}

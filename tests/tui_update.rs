@@ -218,6 +218,7 @@ fn entries(n: usize) -> Vec<CatalogEntry> {
             } else {
                 String::new()
             },
+            ..CatalogEntry::default()
         })
         .collect()
 }
@@ -239,12 +240,12 @@ fn catalog_selection_tabs_and_filter() {
 
     run(&mut s, [key('/')]);
     assert!(s.filter.editing);
-    run(&mut s, "wthr".chars().map(key));
+    run(&mut s, "weat".chars().map(key));
     let names: Vec<_> = s.visible_catalog().iter().map(|e| e.name.clone()).collect();
-    assert_eq!(names, vec!["tool_7"], "fuzzy match on the description");
+    assert_eq!(names, vec!["tool_7"], "substring match on the description");
     run(&mut s, [code(KeyCode::Enter)]);
     assert!(!s.filter.editing);
-    assert_eq!(s.filter.query, "wthr");
+    assert_eq!(s.filter.query, "weat");
     run(&mut s, [key('/'), code(KeyCode::Esc)]);
     assert_eq!(s.filter.query, "");
 }
@@ -315,4 +316,53 @@ fn mouse_click_focuses_and_wheel_scrolls_the_pane_under_the_pointer() {
     );
     assert_eq!(s.catalog_sel, 3);
     assert_eq!(s.focus, Pane::Servers, "the wheel does not move focus");
+}
+
+#[test]
+fn enter_opens_the_detail_and_c_prepares_a_call() {
+    let mut s = state();
+    s.focus = Pane::Catalog;
+    s.catalog.tools = vec![switchboard::tui::boot::tool_entry(
+        &switchboard::tools::builtin_specs::fs_spec(),
+    )];
+    run(&mut s, [code(KeyCode::Enter)]);
+    assert_eq!(
+        s.overlay,
+        Some(Overlay::Detail {
+            scroll: 0,
+            raw: false
+        })
+    );
+    run(&mut s, [key('r'), key('j')]);
+    assert_eq!(
+        s.overlay,
+        Some(Overlay::Detail {
+            scroll: 1,
+            raw: true
+        })
+    );
+    run(&mut s, [key('c')]);
+    assert_eq!(s.overlay, None);
+    assert_eq!(s.focus, Pane::Composer);
+    assert_eq!(s.composer.text(), "/call fs operation=read path=");
+}
+
+#[test]
+fn filter_ranks_name_matches_before_description_matches() {
+    let mut s = state();
+    let e = |name: &str, description: &str| CatalogEntry {
+        server: "srv".into(),
+        name: name.into(),
+        description: description.into(),
+        ..CatalogEntry::default()
+    };
+    s.catalog.tools = vec![
+        e("files", "read a forecast file"),
+        e("srv__get_forecast", "weather"),
+        e("fmt_ore", "formats ore"),
+        e("list", "lists files under the workspace"),
+    ];
+    s.filter.query = "fore".into();
+    let names: Vec<_> = s.visible_catalog().iter().map(|e| e.name.clone()).collect();
+    assert_eq!(names, vec!["srv__get_forecast", "fmt_ore", "files"]);
 }

@@ -74,6 +74,15 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     let registry = Arc::new(registry(&loaded, &dirs, &always_file));
     let mut state = initial_state(&loaded.config, keymap, shown_name, themes.names());
     state.always_file = always_file.display().to_string();
+    state.catalog.tools = registry.specs().iter().map(tui::boot::tool_entry).collect();
+    if let Some(builtin) = state.servers.first_mut() {
+        builtin.tools = state
+            .catalog
+            .tools
+            .iter()
+            .filter(|t| t.server == "builtin")
+            .count();
+    }
     state.status.policy_mode = registry.policy().mode().to_string();
     if let Some(e) = theme_error {
         state.notice(NoticeLevel::Error, format!("{e}; using the default theme"));

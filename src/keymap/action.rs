@@ -18,10 +18,12 @@ pub enum Layer {
     Help,
     /// The approval pane.
     Approval,
+    /// The detail view of a catalog item.
+    Detail,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 7] = [
+    pub const ALL: [Layer; 8] = [
         Layer::Global,
         Layer::Normal,
         Layer::Composer,
@@ -29,6 +31,7 @@ impl Layer {
         Layer::Palette,
         Layer::Help,
         Layer::Approval,
+        Layer::Detail,
     ];
 
     pub fn title(self) -> &'static str {
@@ -40,6 +43,7 @@ impl Layer {
             Layer::Palette => "Command palette",
             Layer::Help => "Help",
             Layer::Approval => "Approval",
+            Layer::Detail => "Catalog detail",
         }
     }
 }
@@ -93,4 +97,6 @@ actions! {
     Deny => "deny",
     DenyWithReason => "deny_with_reason",
     AbortTurn => "abort_turn",
+    ToggleRaw => "toggle_raw",
+    CallTool => "call_tool",
 }

@@ -10,6 +10,7 @@ mod hints;
 mod lease;
 mod registry;
 mod result;
+mod schema_fields;
 mod spec;
 mod tool;
 
@@ -19,5 +20,6 @@ pub use effect::{ParseEffectError, ToolEffect};
 pub use hints::{AnnotationHints, effect_from_hints};
 pub use registry::{InvokeError, Registry};
 pub use result::{ContentBlock, ToolResult};
+pub use schema_fields::{SchemaField, call_skeleton, schema_fields};
 pub use spec::{Subject, SubjectStyle, ToolSpec, ToolSpecBuilder};
 pub use tool::{Tool, ToolError};

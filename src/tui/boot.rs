@@ -65,3 +65,37 @@ pub fn initial_state(
     });
     state
 }
+
+/// A catalog entry for a tool the registry holds. MCP tools are named `SERVER__TOOL`;
+/// the rest are built-ins.
+pub fn tool_entry(spec: &crate::tools::ToolSpec) -> super::state::CatalogEntry {
+    let server = spec
+        .name
+        .split_once("__")
+        .map_or("builtin", |(server, _)| server)
+        .to_string();
+    let mut facts = Vec::new();
+    let effect = if let Some(arg) = &spec.effect_argument {
+        let mapping: Vec<String> = spec
+            .effect_mapping()
+            .iter()
+            .map(|(value, effect)| format!("{value} → {effect}"))
+            .collect();
+        facts.push((format!("effect by `{arg}`"), mapping.join(", ")));
+        None
+    } else {
+        Some(spec.default_effect)
+    };
+    if spec.output_schema.is_some() {
+        facts.push(("output".into(), "structured (has an output schema)".into()));
+    }
+    super::state::CatalogEntry {
+        server,
+        name: spec.name.clone(),
+        title: spec.title.clone(),
+        description: spec.description.clone(),
+        effect,
+        schema: Some(spec.input_schema.clone()),
+        facts,
+    }
+}

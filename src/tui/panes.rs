@@ -20,6 +20,14 @@ pub fn pane_action(state: &mut State, pane: Pane, action: Action) {
                 state.catalog_sel = 0;
             }
             Action::Filter => state.filter.editing = true,
+            Action::Activate => {
+                if state.selected_entry().is_some() {
+                    state.overlay = Some(super::state::Overlay::Detail {
+                        scroll: 0,
+                        raw: false,
+                    });
+                }
+            }
             _ => {
                 let len = state.visible_catalog().len();
                 state.catalog_sel = moved(state.catalog_sel, len, action, page(state, pane));

@@ -34,7 +34,14 @@ impl Pane {
 /// Something drawn over the panes that takes the keys while open.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Overlay {
-    Help { scroll: u16 },
+    Help {
+        scroll: u16,
+    },
+    /// The selected catalog item in full; `raw` shows the schema as JSON.
+    Detail {
+        scroll: u16,
+        raw: bool,
+    },
     Palette(PaletteState),
 }
 
@@ -104,12 +111,20 @@ pub struct ServerRow {
     pub detail: Option<String>,
 }
 
-/// One item of a catalog tab.
-#[derive(Debug, Clone, PartialEq)]
+/// One item of a catalog tab. Text is sanitised when drawn.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct CatalogEntry {
     pub server: String,
+    /// The name calls use (for tools, the qualified name the gate and rules see).
     pub name: String,
+    pub title: Option<String>,
     pub description: String,
+    /// Tools: the effect the gate classifies calls with by default.
+    pub effect: Option<crate::tools::ToolEffect>,
+    /// Tools: the input schema; prompts and templates: their arguments as a schema.
+    pub schema: Option<serde_json::Value>,
+    /// Further facts shown in the detail view (annotations, URI, MIME type…).
+    pub facts: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -303,6 +318,7 @@ impl State {
         match &self.overlay {
             Some(Overlay::Help { .. }) => Layer::Help,
             Some(Overlay::Palette(_)) => Layer::Palette,
+            Some(Overlay::Detail { .. }) => Layer::Detail,
             None if !self.approvals.is_empty() => Layer::Approval,
             None if self.focus == Pane::Composer => Layer::Composer,
             None if self.focus == Pane::Catalog && self.filter.editing => Layer::Filter,
@@ -310,14 +326,24 @@ impl State {
         }
     }
 
-    /// Catalog entries of the current tab that match the filter, with their indices.
+    /// The selected catalog entry, if any.
+    pub fn selected_entry(&self) -> Option<&CatalogEntry> {
+        self.visible_catalog().get(self.catalog_sel).copied()
+    }
+
+    /// Catalog entries of the current tab that match the filter, best matches first
+    /// (catalog order when there is no filter).
     pub fn visible_catalog(&self) -> Vec<&CatalogEntry> {
         let query = self.filter.query.to_lowercase();
-        self.catalog
-            .entries(self.tab)
-            .iter()
-            .filter(|e| query.is_empty() || fuzzy_match(&query, e))
-            .collect()
+        let entries = self.catalog.entries(self.tab).iter();
+        if query.is_empty() {
+            return entries.collect();
+        }
+        let mut ranked: Vec<(u8, &CatalogEntry)> = entries
+            .filter_map(|e| match_rank(&query, e).map(|rank| (rank, e)))
+            .collect();
+        ranked.sort_by_key(|(rank, _)| *rank);
+        ranked.into_iter().map(|(_, e)| e).collect()
     }
 
     pub fn notice(&mut self, level: NoticeLevel, text: impl Into<String>) {
@@ -328,11 +354,30 @@ impl State {
     }
 }
 
-/// Subsequence match of the lower-cased query in name, server or description.
-fn fuzzy_match(query: &str, entry: &CatalogEntry) -> bool {
-    [&entry.name, &entry.server, &entry.description]
-        .iter()
-        .any(|field| is_subsequence(query, &field.to_lowercase()))
+/// How well the lower-cased query matches an entry (lower is better): fuzzy on the
+/// name and title, plain substring on the server and description (a subsequence over
+/// a sentence matches nearly anything).
+pub fn match_rank(query: &str, entry: &CatalogEntry) -> Option<u8> {
+    let name = entry.name.to_lowercase();
+    let title = entry.title.as_deref().unwrap_or_default().to_lowercase();
+    if name.starts_with(query)
+        || name
+            .split("__")
+            .nth(1)
+            .is_some_and(|t| t.starts_with(query))
+    {
+        Some(0)
+    } else if name.contains(query) || title.contains(query) {
+        Some(1)
+    } else if is_subsequence(query, &name) || is_subsequence(query, &title) {
+        Some(2)
+    } else if entry.server.to_lowercase().contains(query)
+        || entry.description.to_lowercase().contains(query)
+    {
+        Some(3)
+    } else {
+        None
+    }
 }
 
 pub fn is_subsequence(needle: &str, hay: &str) -> bool {

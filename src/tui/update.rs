@@ -75,6 +75,7 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Filter => typing::filter_key(state, key, action),
         Layer::Palette => typing::palette_key(state, key, action),
         Layer::Help => help_key(state, action),
+        Layer::Detail => detail_key(state, action),
         Layer::Approval => approvals::approval_key(state, key, action),
         Layer::Normal | Layer::Global => match action {
             Some(action) => normal_action(state, action),
@@ -167,6 +168,42 @@ fn help_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
         Some(Action::Down) => *scroll = scroll.saturating_add(1),
         Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
         Some(Action::PageDown) => *scroll = scroll.saturating_add(10),
+        Some(other) => return global_action(state, other),
+        None => {}
+    }
+    Vec::new()
+}
+
+fn detail_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
+    let Some(Overlay::Detail { scroll, raw }) = &mut state.overlay else {
+        return Vec::new();
+    };
+    match action {
+        Some(Action::Close) => state.overlay = None,
+        Some(Action::Up) => *scroll = scroll.saturating_sub(1),
+        Some(Action::Down) => *scroll = scroll.saturating_add(1),
+        Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
+        Some(Action::PageDown) => *scroll = scroll.saturating_add(10),
+        Some(Action::ToggleRaw) => {
+            *raw = !*raw;
+            *scroll = 0;
+        }
+        Some(Action::CallTool) => {
+            let line = state
+                .selected_entry()
+                .filter(|_| state.tab == super::state::CatalogTab::Tools)
+                .map(|e| {
+                    crate::tools::call_skeleton(
+                        &e.name,
+                        e.schema.as_ref().unwrap_or(&serde_json::Value::Null),
+                    )
+                });
+            if let Some(line) = line {
+                state.overlay = None;
+                state.composer = super::composer::Composer::with_text(&format!("/call {line}"));
+                state.focus = Pane::Composer;
+            }
+        }
         Some(other) => return global_action(state, other),
         None => {}
     }

@@ -4,6 +4,7 @@ pub mod approval;
 mod catalog;
 mod chat;
 mod composer;
+mod detail;
 mod help;
 mod logs;
 mod palette;
@@ -37,6 +38,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
     match &state.overlay {
         Some(Overlay::Help { scroll }) => help::render(state, theme, frame, *scroll),
         Some(Overlay::Palette(p)) => palette::render(state, theme, frame, p),
+        Some(Overlay::Detail { scroll, raw }) => detail::render(state, theme, frame, *scroll, *raw),
         None => {}
     }
 }
