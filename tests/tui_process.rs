@@ -56,7 +56,7 @@ fn spawn(args: &str) -> Session {
         output,
         writer,
         child,
-        home: home,
+        home,
     }
 }
 
