@@ -37,12 +37,23 @@ pub async fn bench(toml: &str) -> Bench {
 }
 
 pub async fn bench_with(toml: &str, policy: Policy, interactive: bool) -> Bench {
+    bench_prepared(toml, policy, interactive, |_| {}).await
+}
+
+/// Like [`bench_with`]; `prepare` gets the workspace before the tools are registered.
+pub async fn bench_prepared(
+    toml: &str,
+    policy: Policy,
+    interactive: bool,
+    prepare: impl FnOnce(&Path),
+) -> Bench {
     let tmp = tempfile::tempdir().unwrap();
     let workspace = tmp.path().join("ws");
     let outside = tmp.path().join("outside");
     std::fs::create_dir_all(&workspace).unwrap();
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::write(outside.join("secret.txt"), "top secret\n").unwrap();
+    prepare(&workspace);
     let dirs = Dirs::new(
         &workspace,
         tmp.path().join("config"),
