@@ -10,6 +10,7 @@ pub mod logging;
 pub mod paths;
 pub mod policy;
 pub mod sanitize;
+pub mod skills;
 pub mod theme;
 pub mod tools;
 pub mod tui;

@@ -59,7 +59,7 @@ fn unknown_key_top_level_with_suggestion() {
 fn unknown_key_lists_expected_keys_when_nothing_is_close() {
     assert_eq!(
         message("[skills]\nzzzzzz = 1\n"),
-        "switchboard.toml:2:1: unknown key `zzzzzz` in [skills]\n  hint: expected keys: `paths`, `allow`"
+        "switchboard.toml:2:1: unknown key `zzzzzz` in [skills]\n  hint: expected keys: `enabled`, `paths`, `allow`"
     );
 }
 

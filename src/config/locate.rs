@@ -37,6 +37,14 @@ impl<'i> SourceMap<'i> {
         self.entry(path).map(|(k, _)| k.span())
     }
 
+    /// Span of element `index` of the array at `path`; the whole value when it is not an
+    /// array (or too short), else the nearest enclosing table.
+    pub fn element_span(&self, path: &[&str], index: usize) -> Range<usize> {
+        self.entry(path)
+            .and_then(|(_, v)| v.get_ref().as_array()?.get(index).map(Spanned::span))
+            .unwrap_or_else(|| self.nearest_span(path))
+    }
+
     /// Span of the deepest existing prefix of `path`: the value itself when present,
     /// else its nearest enclosing table, else the start of the file.
     pub fn nearest_span(&self, path: &[&str]) -> Range<usize> {

@@ -13,6 +13,7 @@ mod load;
 mod locate;
 mod model;
 mod suggest;
+mod tools;
 mod validate;
 
 pub use error::{ConfigError, ErrorKind, Located, line_column};

@@ -9,6 +9,10 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+pub use super::tools::{
+    FsToolConfig, HTTP_METHODS, HttpToolConfig, MemoryToolConfig, ShellToolConfig, ToolsConfig,
+};
+
 /// The whole `switchboard.toml`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
@@ -21,6 +25,7 @@ pub struct Config {
     pub providers: BTreeMap<String, ProviderConfig>,
     pub policy: PolicyConfig,
     pub skills: SkillsConfig,
+    pub tools: ToolsConfig,
 }
 
 /// `[ui]`
@@ -154,11 +159,25 @@ pub struct PolicyConfig {
 }
 
 /// `[skills]`
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SkillsConfig {
-    /// Extra skill roots besides the shipped `skills/`.
+    /// Register the `skills` tool.
+    pub enabled: bool,
+    /// Skill roots, searched in order; when empty: the project's `./skills/`, then
+    /// `$XDG_CONFIG_HOME/switchboard/skills/`. Relative paths are taken from the
+    /// workspace.
     pub paths: Vec<PathBuf>,
     /// Skills the model may read; all when absent.
     pub allow: Option<Vec<String>>,
+}
+
+impl Default for SkillsConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            paths: Vec::new(),
+            allow: None,
+        }
+    }
 }

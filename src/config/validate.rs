@@ -11,7 +11,7 @@ use toml::Spanned;
 use super::error::ConfigError;
 use super::key_path::KeyPath;
 use super::locate::SourceMap;
-use super::model::Config;
+use super::model::{Config, HTTP_METHODS};
 use super::suggest;
 
 /// Accepted `policy.mode` values.
@@ -38,6 +38,7 @@ pub fn validate(config: &Config, path: &Path, text: &str) -> Result<(), ConfigEr
     check_default_provider(config, &map, &mut report);
     check_servers(config, &map, &mut report);
     check_policy(config, &mut report);
+    check_tools(config, &map, &mut report);
     check_rules_and_keys(config, &mut report);
     match problems
         .into_iter()
@@ -154,4 +155,125 @@ fn check_one_of(value: &Spanned<String>, key: String, accepted: &[&str], report:
         format!("unknown value `{text}`"),
         suggest::hint(text, accepted, "accepted values"),
     );
+}
+
+/// `[tools.*]` and `[skills]`: values that parse but cannot work or would be unsafe.
+fn check_tools(config: &Config, map: &SourceMap<'_>, report: &mut Report<'_>) {
+    let tools = &config.tools;
+    let limits: [(&str, &str, u64); 9] = [
+        ("fs", "max_read_bytes", tools.fs.max_read_bytes),
+        ("fs", "max_write_bytes", tools.fs.max_write_bytes),
+        ("fs", "max_list_entries", tools.fs.max_list_entries),
+        ("shell", "timeout_secs", tools.shell.timeout_secs),
+        ("shell", "max_timeout_secs", tools.shell.max_timeout_secs),
+        ("shell", "max_output_bytes", tools.shell.max_output_bytes),
+        ("http", "max_request_bytes", tools.http.max_request_bytes),
+        ("http", "max_response_bytes", tools.http.max_response_bytes),
+        ("http", "timeout_secs", tools.http.timeout_secs),
+    ];
+    for (table, key, value) in limits {
+        if value == 0 {
+            let path = ["tools", table, key];
+            report(
+                map.nearest_span(&path),
+                KeyPath::new(&path).to_string(),
+                "must be greater than 0".into(),
+                Some("a limit of 0 would refuse every call; disable the tool with `enabled = false` instead".into()),
+            );
+        }
+    }
+    if tools.shell.timeout_secs > tools.shell.max_timeout_secs {
+        let path = ["tools", "shell", "timeout_secs"];
+        report(
+            map.nearest_span(&path),
+            KeyPath::new(&path).to_string(),
+            format!(
+                "the default timeout ({}s) is above `max_timeout_secs` ({}s)",
+                tools.shell.timeout_secs, tools.shell.max_timeout_secs
+            ),
+            None,
+        );
+    }
+    let mut each = |table: &str, key: &str, items: &[String], check: fn(&str) -> Option<String>| {
+        let path = ["tools", table, key];
+        for (i, item) in items.iter().enumerate() {
+            if let Some(message) = check(item) {
+                report(
+                    map.element_span(&path, i),
+                    format!("{}[{i}]", KeyPath::new(&path)),
+                    message,
+                    None,
+                );
+            }
+        }
+    };
+    each("shell", "allow", &tools.shell.allow, shell_program_problem);
+    each("shell", "env", &tools.shell.env, env_name_problem);
+    each("http", "allow_hosts", &tools.http.allow_hosts, host_problem);
+    each(
+        "http",
+        "allow_methods",
+        &tools.http.allow_methods,
+        method_problem,
+    );
+    each(
+        "http",
+        "allow_headers",
+        &tools.http.allow_headers,
+        header_problem,
+    );
+}
+
+fn shell_program_problem(name: &str) -> Option<String> {
+    if name.is_empty() || name == "." || name == ".." {
+        return Some(format!("`{name}` is not a program name"));
+    }
+    if name.contains('/') {
+        return Some(format!(
+            "`{name}` holds a `/`: list bare program names (found on PATH), not paths"
+        ));
+    }
+    name.chars()
+        .any(|c| c.is_whitespace() || c.is_control())
+        .then(|| format!("`{name}` holds whitespace: list one program name, no arguments"))
+}
+
+fn env_name_problem(name: &str) -> Option<String> {
+    let mut chars = name.chars();
+    let ok = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (!ok).then(|| format!("`{name}` is not an environment variable name"))
+}
+
+fn host_problem(host: &str) -> Option<String> {
+    if host.contains("://") {
+        return Some(format!(
+            "`{host}` holds a scheme: list host names only (`example.com`); `allow_http` decides the scheme"
+        ));
+    }
+    let bad = host.is_empty()
+        || host
+            .chars()
+            .any(|c| matches!(c, '/' | '@' | '?' | '#' | '*') || c.is_whitespace())
+        || (host.contains(':') && !host.starts_with('['));
+    bad.then(|| format!("`{host}` is not a host name: no paths, ports, wildcards or user info"))
+}
+
+fn method_problem(method: &str) -> Option<String> {
+    (!HTTP_METHODS.contains(&method)).then(|| {
+        format!(
+            "unknown method `{method}`: use one of {}",
+            suggest::backticked(HTTP_METHODS)
+        )
+    })
+}
+
+fn header_problem(name: &str) -> Option<String> {
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c));
+    (!ok).then(|| format!("`{name}` is not a header name"))
 }

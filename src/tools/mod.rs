@@ -1,6 +1,7 @@
 //! Tools: the `Tool` trait, specs and effects, and the registry whose `invoke` is the one
 //! gate every tool call passes.
 
+pub mod builtin;
 pub mod builtin_specs;
 mod call_line;
 mod context;
