@@ -12,6 +12,7 @@ use crate::paths::Dirs;
 use crate::policy::{AuditLog, Mode, Policy};
 use crate::theme::{Theme, ThemeSet};
 use crate::tools::Registry;
+use crate::tools::builtin::register_builtins;
 use crate::tui::{self, TuiOptions, boot::initial_state, state::NoticeLevel};
 
 /// Print a configuration error plainly and exit 1.
@@ -74,30 +75,44 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     let registry = Arc::new(registry(&loaded, &dirs, &always_file));
     let mut state = initial_state(&loaded.config, keymap, shown_name, themes.names());
     state.always_file = always_file.display().to_string();
-    state.catalog.tools = registry.specs().iter().map(tui::boot::tool_entry).collect();
-    if let Some(builtin) = state.servers.first_mut() {
-        builtin.tools = state
-            .catalog
-            .tools
-            .iter()
-            .filter(|t| t.server == "builtin")
-            .count();
-    }
     state.status.policy_mode = registry.policy().mode().to_string();
     if let Some(e) = theme_error {
         state.notice(NoticeLevel::Error, format!("{e}; using the default theme"));
     }
-    tui::run(TuiOptions {
-        state,
-        registry,
-        theme,
-        themes,
-        no_color,
-        log_file: cli
-            .log_file
-            .clone()
-            .unwrap_or_else(|| dirs.default_log_file()),
-        exit_after_first_frame: cli.exit_after_first_frame,
-        debug_panic: cli.debug_panic,
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let builtins = register_builtins(&registry, &loaded.config, &dirs, &dirs.cwd).await;
+        let memory_dir = match builtins {
+            Ok(summary) => {
+                tui::boot::show_builtins(
+                    &mut state,
+                    &summary,
+                    loaded.config.skills.allow.as_deref(),
+                );
+                summary.memory_dir
+            }
+            Err(e) => {
+                state.notice(NoticeLevel::Error, format!("built-in tools: {e}"));
+                None
+            }
+        };
+        state.catalog.tools = registry.specs().iter().map(tui::boot::tool_entry).collect();
+        tui::app::run_async(TuiOptions {
+            state,
+            registry,
+            memory_dir,
+            theme,
+            themes,
+            no_color,
+            log_file: cli
+                .log_file
+                .clone()
+                .unwrap_or_else(|| dirs.default_log_file()),
+            exit_after_first_frame: cli.exit_after_first_frame,
+            debug_panic: cli.debug_panic,
+        })
+        .await
     })
 }

@@ -20,10 +20,12 @@ pub enum Layer {
     Approval,
     /// The detail view of a catalog item.
     Detail,
+    /// The Skills and Memory panes.
+    Browse,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 8] = [
+    pub const ALL: [Layer; 9] = [
         Layer::Global,
         Layer::Normal,
         Layer::Composer,
@@ -32,6 +34,7 @@ impl Layer {
         Layer::Help,
         Layer::Approval,
         Layer::Detail,
+        Layer::Browse,
     ];
 
     pub fn title(self) -> &'static str {
@@ -44,6 +47,7 @@ impl Layer {
             Layer::Help => "Help",
             Layer::Approval => "Approval",
             Layer::Detail => "Catalog detail",
+            Layer::Browse => "Skills and Memory",
         }
     }
 }
@@ -98,5 +102,7 @@ actions! {
     DenyWithReason => "deny_with_reason",
     AbortTurn => "abort_turn",
     ToggleRaw => "toggle_raw",
+    ShowSkills => "show_skills",
+    ShowMemory => "show_memory",
     CallTool => "call_tool",
 }

@@ -29,6 +29,8 @@ pub struct TuiOptions {
     pub state: State,
     /// The tool gate: every call from this UI goes through it.
     pub registry: Arc<Registry>,
+    /// Where `/memories` lives, for the Memory pane.
+    pub memory_dir: Option<PathBuf>,
     pub theme: Theme,
     pub themes: ThemeSet,
     pub no_color: bool,
@@ -41,7 +43,7 @@ pub fn run(options: TuiOptions) -> color_eyre::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(run_loop(options))
+    runtime.block_on(run_async(options))
 }
 
 struct Runtime {
@@ -50,6 +52,7 @@ struct Runtime {
     /// Results of background work, back into `update`.
     inbox: UnboundedSender<Msg>,
     manual_calls: AtomicU64,
+    memory_dir: Option<PathBuf>,
     theme: Theme,
     themes: ThemeSet,
     no_color: bool,
@@ -110,6 +113,21 @@ impl Runtime {
                 self.registry.grants().revoke(id);
                 Some(self.grants())
             }
+            Cmd::ListMemory => Some(Msg::MemoryFiles(
+                self.memory_dir
+                    .as_deref()
+                    .map(crate::tools::builtin::list_memory_files)
+                    .unwrap_or_default(),
+            )),
+            Cmd::ReadMemory(path) => {
+                let text = match self.memory_dir.as_deref() {
+                    Some(dir) => {
+                        crate::tools::builtin::read_memory_file(dir, &path).unwrap_or_else(|e| e)
+                    }
+                    None => "the memory tool is disabled".into(),
+                };
+                Some(Msg::MemoryFile { path, text })
+            }
             Cmd::CallTool { tool, args } => {
                 let n = self.manual_calls.fetch_add(1, Ordering::Relaxed) + 1;
                 let registry = Arc::clone(&self.registry);
@@ -132,6 +150,13 @@ impl Runtime {
                 });
                 None
             }
+        }
+    }
+
+    fn handle_cmd(&mut self, cmd: Cmd) -> bool {
+        match self.execute(cmd) {
+            Some(msg) => self.handle(msg),
+            None => false,
         }
     }
 
@@ -165,7 +190,7 @@ fn log_line(record: LogRecord) -> LogLine {
     }
 }
 
-async fn run_loop(options: TuiOptions) -> color_eyre::Result<()> {
+pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     let started = Instant::now();
     let (log_tx, mut log_rx) = unbounded_channel();
     let (inbox, mut inbox_rx) = unbounded_channel();
@@ -176,6 +201,7 @@ async fn run_loop(options: TuiOptions) -> color_eyre::Result<()> {
         registry: options.registry,
         inbox,
         manual_calls: AtomicU64::new(0),
+        memory_dir: options.memory_dir,
         theme: options.theme,
         themes: options.themes,
         no_color: options.no_color,
@@ -241,10 +267,14 @@ async fn run_loop(options: TuiOptions) -> color_eyre::Result<()> {
             event = gate_rx.recv() => match event {
                 Ok(event) => {
                     let finished = matches!(event, AgentEvent::ToolCallFinished { .. });
+                    let memory_changed = matches!(&event, AgentEvent::ToolCallFinished { tool, .. } if tool == "memory");
                     dirty |= rt.handle(Msg::Agent(Box::new(event)));
                     if finished {
                         let grants = rt.grants();
                         dirty |= rt.handle(grants);
+                    }
+                    if memory_changed {
+                        dirty |= rt.handle_cmd(Cmd::ListMemory);
                     }
                 }
                 Err(RecvError::Lagged(n)) => tracing::warn!("UI missed {n} gate events"),

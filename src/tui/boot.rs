@@ -99,3 +99,49 @@ pub fn tool_entry(spec: &crate::tools::ToolSpec) -> super::state::CatalogEntry {
         facts,
     }
 }
+
+/// Fill the built-in server row, the Skills pane and the Memory pane from what the
+/// built-in tools registered.
+pub fn show_builtins(
+    state: &mut State,
+    summary: &crate::tools::builtin::BuiltinSummary,
+    allow: Option<&[String]>,
+) {
+    if let Some(row) = state
+        .servers
+        .iter_mut()
+        .find(|s| s.status == ServerStatus::Builtin)
+    {
+        row.tools = summary.tools.len();
+        row.detail = summary
+            .fs_root
+            .as_ref()
+            .map(|root| format!("workspace {}", root.display()));
+    }
+    let visible: Vec<&str> = summary
+        .skills
+        .visible(allow)
+        .map(|s| s.name.as_str())
+        .collect();
+    state.library.skills = summary
+        .skills
+        .skills
+        .iter()
+        .map(|s| super::browse::SkillRow {
+            name: s.name.clone(),
+            description: s.description.clone(),
+            version: s.version.clone(),
+            sha256: s.sha256.clone(),
+            path: s.path.display().to_string(),
+            visible: visible.contains(&s.name.as_str()),
+            body: s.body.clone(),
+        })
+        .collect();
+    state.library.skipped = summary
+        .skills
+        .skipped
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    state.library.memory_dir = summary.memory_dir.as_ref().map(|d| d.display().to_string());
+}

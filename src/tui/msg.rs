@@ -27,6 +27,12 @@ pub enum Msg {
         text: String,
         is_error: bool,
     },
+    MemoryFiles(Vec<(String, u64)>),
+    /// A memory file's text, or why it could not be read.
+    MemoryFile {
+        path: String,
+        text: String,
+    },
     /// The runtime tried to switch the theme.
     ThemeApplied {
         name: String,
@@ -66,6 +72,10 @@ pub enum Cmd {
     /// Cancel a run: its pending approvals abort and its tools stop.
     AbortRun(String),
     RevokeGrant(GrantId),
+    /// List the memory directory (answers `Msg::MemoryFiles`).
+    ListMemory,
+    /// Read one memory file (answers `Msg::MemoryFile`).
+    ReadMemory(String),
     /// Call a tool through the gate, on the person's behalf (`/call`).
     CallTool {
         tool: String,

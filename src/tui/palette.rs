@@ -15,6 +15,8 @@ pub enum PaletteCommand {
     ToggleLogs,
     ToggleMouse,
     Help,
+    Skills,
+    Memory,
     ClearChat,
     RevokeGrant(crate::policy::GrantId),
     Quit,
@@ -60,6 +62,8 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
         (logs, PaletteCommand::ToggleLogs),
         (mouse, PaletteCommand::ToggleMouse),
         ("Help: keys", PaletteCommand::Help),
+        ("Skills", PaletteCommand::Skills),
+        ("Memory files", PaletteCommand::Memory),
         ("Clear chat transcript", PaletteCommand::ClearChat),
         ("Quit", PaletteCommand::Quit),
     ] {

@@ -37,6 +37,12 @@ pub enum Overlay {
     Help {
         scroll: u16,
     },
+    /// The Skills or Memory pane.
+    Browse {
+        kind: super::browse::BrowseKind,
+        sel: usize,
+        scroll: u16,
+    },
     /// The selected catalog item in full; `raw` shows the schema as JSON.
     Detail {
         scroll: u16,
@@ -258,6 +264,8 @@ pub struct State {
     /// Where "always" writes its rule (shown before it does).
     pub always_file: String,
     pub grants: Vec<GrantView>,
+    /// Skills and memory files, for their panes.
+    pub library: super::browse::Library,
     /// Ctrl+C was pressed once while typing; the next one quits.
     pub interrupt_armed: bool,
     pub quit: bool,
@@ -299,6 +307,7 @@ impl State {
             confirm_delete_double: false,
             always_file: "switchboard.toml".into(),
             grants: Vec::new(),
+            library: super::browse::Library::default(),
             interrupt_armed: false,
             quit: false,
         }
@@ -319,6 +328,7 @@ impl State {
             Some(Overlay::Help { .. }) => Layer::Help,
             Some(Overlay::Palette(_)) => Layer::Palette,
             Some(Overlay::Detail { .. }) => Layer::Detail,
+            Some(Overlay::Browse { .. }) => Layer::Browse,
             None if !self.approvals.is_empty() => Layer::Approval,
             None if self.focus == Pane::Composer => Layer::Composer,
             None if self.focus == Pane::Catalog && self.filter.editing => Layer::Filter,

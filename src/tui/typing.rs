@@ -169,6 +169,8 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Vec<Cmd> {
             state.overlay = Some(Overlay::Help { scroll: 0 });
             Vec::new()
         }
+        PaletteCommand::Skills => super::browse::open(state, super::browse::BrowseKind::Skills),
+        PaletteCommand::Memory => super::browse::open(state, super::browse::BrowseKind::Memory),
         PaletteCommand::ClearChat => {
             state.chat.clear();
             state.chat_scroll = TailScroll(0);

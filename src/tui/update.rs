@@ -49,6 +49,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::events::on_call_done(state, &tool, &text, is_error);
             Vec::new()
         }
+        Msg::MemoryFiles(files) => {
+            state.library.memory_files = files;
+            Vec::new()
+        }
+        Msg::MemoryFile { path, text } => {
+            state.library.memory_open = Some((path, text));
+            Vec::new()
+        }
         Msg::ThemeApplied { name, error } => {
             match error {
                 None => {
@@ -76,6 +84,7 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Palette => typing::palette_key(state, key, action),
         Layer::Help => help_key(state, action),
         Layer::Detail => detail_key(state, action),
+        Layer::Browse => super::browse::browse_key(state, action),
         Layer::Approval => approvals::approval_key(state, key, action),
         Layer::Normal | Layer::Global => match action {
             Some(action) => normal_action(state, action),
@@ -129,6 +138,8 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
             toggle_logs(state);
             Vec::new()
         }
+        Action::ShowSkills => super::browse::open(state, super::browse::BrowseKind::Skills),
+        Action::ShowMemory => super::browse::open(state, super::browse::BrowseKind::Memory),
         _ => Vec::new(),
     }
 }

@@ -1,6 +1,7 @@
 //! Drawing: `render(&State, &Theme, &mut Frame)`, one pane per file.
 
 pub mod approval;
+mod browse;
 mod catalog;
 mod chat;
 mod composer;
@@ -39,6 +40,9 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
         Some(Overlay::Help { scroll }) => help::render(state, theme, frame, *scroll),
         Some(Overlay::Palette(p)) => palette::render(state, theme, frame, p),
         Some(Overlay::Detail { scroll, raw }) => detail::render(state, theme, frame, *scroll, *raw),
+        Some(Overlay::Browse { kind, sel, scroll }) => {
+            browse::render(state, theme, frame, *kind, *sel, *scroll);
+        }
         None => {}
     }
 }

@@ -29,6 +29,11 @@ fn hint_actions(state: &State) -> Vec<(Layer, Action, &'static str)> {
             (layer, Action::Close, "close"),
         ],
         Layer::Help => vec![(layer, Action::Close, "close")],
+        Layer::Browse => vec![
+            (layer, Action::Activate, "open"),
+            (layer, Action::PageDown, "scroll"),
+            (layer, Action::Close, "close"),
+        ],
         Layer::Detail => vec![
             (layer, Action::CallTool, "call"),
             (layer, Action::ToggleRaw, "raw"),

@@ -1,0 +1,98 @@
+//! The Skills and Memory panes: read-only lists with a text view.
+
+use crate::keymap::Action;
+
+use super::msg::Cmd;
+use super::state::{Overlay, State};
+use super::update::global_action;
+
+/// A skill as the Skills pane lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillRow {
+    pub name: String,
+    pub description: String,
+    pub version: Option<String>,
+    pub sha256: String,
+    pub path: String,
+    /// On `[skills] allow` (the model may read it).
+    pub visible: bool,
+    pub body: String,
+}
+
+/// What the Skills and Memory panes show.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Library {
+    pub skills: Vec<SkillRow>,
+    /// `path: reason` for every skipped skill entry.
+    pub skipped: Vec<String>,
+    /// The directory `/memories` maps to; `None` when the memory tool is off.
+    pub memory_dir: Option<String>,
+    pub memory_files: Vec<(String, u64)>,
+    /// The memory file being shown: path and text (or the error reading it).
+    pub memory_open: Option<(String, String)>,
+}
+
+/// Which of the two panes, with its selection and text scroll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BrowseKind {
+    Skills,
+    Memory,
+}
+
+pub fn open(state: &mut State, kind: BrowseKind) -> Vec<Cmd> {
+    state.overlay = Some(Overlay::Browse {
+        kind,
+        sel: 0,
+        scroll: 0,
+    });
+    match kind {
+        BrowseKind::Memory => vec![Cmd::ListMemory],
+        BrowseKind::Skills => Vec::new(),
+    }
+}
+
+fn len(state: &State, kind: BrowseKind) -> usize {
+    match kind {
+        BrowseKind::Skills => state.library.skills.len(),
+        BrowseKind::Memory => state.library.memory_files.len(),
+    }
+}
+
+pub fn browse_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
+    let Some(Overlay::Browse { kind, sel, scroll }) = state.overlay else {
+        return Vec::new();
+    };
+    let last = len(state, kind).saturating_sub(1);
+    let (mut sel, mut scroll) = (sel, scroll);
+    let mut cmds = Vec::new();
+    match action {
+        Some(Action::Close) => {
+            state.overlay = None;
+            return Vec::new();
+        }
+        Some(Action::Up) => {
+            sel = sel.saturating_sub(1);
+            scroll = 0;
+        }
+        Some(Action::Down) => {
+            sel = (sel + 1).min(last);
+            scroll = 0;
+        }
+        Some(Action::PageUp) => scroll = scroll.saturating_sub(10),
+        Some(Action::PageDown) => scroll = scroll.saturating_add(10),
+        Some(Action::Activate) => {
+            if kind == BrowseKind::Memory
+                && let Some((path, _)) = state.library.memory_files.get(sel)
+            {
+                cmds.push(Cmd::ReadMemory(path.clone()));
+            }
+        }
+        Some(other) => return global_action(state, other),
+        None => {}
+    }
+    if kind == BrowseKind::Memory && matches!(action, Some(Action::Up | Action::Down)) {
+        state.library.memory_open = None;
+    }
+    state.overlay = Some(Overlay::Browse { kind, sel, scroll });
+    cmds
+}
