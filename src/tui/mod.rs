@@ -12,6 +12,7 @@ pub mod composer;
 pub mod events;
 pub mod input;
 pub mod layout;
+pub mod markdown;
 pub mod msg;
 pub mod palette;
 pub mod panes;

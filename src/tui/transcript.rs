@@ -3,6 +3,7 @@
 
 use unicode_width::UnicodeWidthChar;
 
+use super::markdown::{MdLine, MdStyle, markdown_lines};
 use super::state::{ChatEntry, ChatKind};
 
 /// One display line of the transcript.
@@ -10,7 +11,8 @@ use super::state::{ChatEntry, ChatKind};
 pub enum TranscriptLine {
     /// The role label that opens an entry.
     Header(ChatKind),
-    Body(ChatKind, String),
+    /// Styled pieces; assistant text is Markdown, everything else plain.
+    Body(ChatKind, MdLine),
     Blank,
 }
 
@@ -25,9 +27,18 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16) -> Vec<TranscriptLin
             out.push(TranscriptLine::Blank);
         }
         out.push(TranscriptLine::Header(entry.kind));
+        if entry.kind == ChatKind::Assistant {
+            for line in markdown_lines(&entry.text, width) {
+                out.push(TranscriptLine::Body(entry.kind, line));
+            }
+            continue;
+        }
         for line in entry.text.lines() {
             for piece in wrap(line, width) {
-                out.push(TranscriptLine::Body(entry.kind, piece));
+                out.push(TranscriptLine::Body(
+                    entry.kind,
+                    vec![(MdStyle::Text, piece)],
+                ));
             }
         }
     }
@@ -101,11 +112,11 @@ mod tests {
             lines,
             vec![
                 TranscriptLine::Header(ChatKind::User),
-                TranscriptLine::Body(ChatKind::User, "hi".into()),
+                TranscriptLine::Body(ChatKind::User, vec![(MdStyle::Text, "hi".into())]),
                 TranscriptLine::Blank,
                 TranscriptLine::Header(ChatKind::Note),
-                TranscriptLine::Body(ChatKind::Note, "a".into()),
-                TranscriptLine::Body(ChatKind::Note, "b".into()),
+                TranscriptLine::Body(ChatKind::Note, vec![(MdStyle::Text, "a".into())]),
+                TranscriptLine::Body(ChatKind::Note, vec![(MdStyle::Text, "b".into())]),
             ]
         );
     }

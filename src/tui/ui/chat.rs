@@ -7,6 +7,7 @@ use ratatui::widgets::Paragraph;
 
 use crate::sanitize::sanitize;
 use crate::theme::{Role, Theme};
+use crate::tui::markdown::MdStyle;
 use crate::tui::state::{ChatEntry, ChatKind, Pane, State};
 use crate::tui::style::{pane_block, style};
 use crate::tui::transcript::{INDENT, TranscriptLine, layout_transcript};
@@ -18,6 +19,18 @@ fn role_of(kind: ChatKind) -> (Role, &'static str) {
         ChatKind::Tool => (Role::Tool, "tool"),
         ChatKind::Note => (Role::Dim, "switchboard"),
         ChatKind::Error => (Role::Error, "error"),
+    }
+}
+
+fn md_style(theme: &Theme, base: Role, md: MdStyle) -> ratatui::style::Style {
+    use ratatui::style::Modifier;
+    match md {
+        MdStyle::Text => style(theme, base),
+        MdStyle::Strong => style(theme, base).add_modifier(Modifier::BOLD),
+        MdStyle::Emphasis => style(theme, base).add_modifier(Modifier::ITALIC),
+        MdStyle::Code | MdStyle::CodeBlock => style(theme, Role::Code),
+        MdStyle::Heading => style(theme, Role::Title).add_modifier(Modifier::BOLD),
+        MdStyle::Marker | MdStyle::Quote => style(theme, Role::Dim),
     }
 }
 
@@ -56,16 +69,19 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                     Span::styled(label, style(theme, role)),
                 ])
             }
-            TranscriptLine::Body(kind, text) => {
-                let role = match kind {
+            TranscriptLine::Body(kind, pieces) => {
+                let base = match kind {
                     ChatKind::Note => Role::Dim,
                     ChatKind::Error => Role::Error,
                     _ => Role::Text,
                 };
-                Line::from(vec![
-                    Span::raw(indent.clone()),
-                    Span::styled(text.clone(), style(theme, role)),
-                ])
+                let mut spans = vec![Span::raw(indent.clone())];
+                spans.extend(
+                    pieces
+                        .iter()
+                        .map(|(md, text)| Span::styled(text.clone(), md_style(theme, base, *md))),
+                );
+                Line::from(spans)
             }
             TranscriptLine::Blank => Line::default(),
         })
