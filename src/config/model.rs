@@ -9,6 +9,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+pub use super::agent::AgentConfig;
+
 /// The whole `switchboard.toml`.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
@@ -21,6 +23,7 @@ pub struct Config {
     pub providers: BTreeMap<String, ProviderConfig>,
     pub policy: PolicyConfig,
     pub skills: SkillsConfig,
+    pub agent: AgentConfig,
 }
 
 /// `[ui]`
