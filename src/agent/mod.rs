@@ -5,6 +5,7 @@
 pub mod approval;
 mod cancel;
 pub mod event;
+pub mod headless;
 pub mod op;
 mod prompt;
 pub mod session;

@@ -137,10 +137,17 @@ async fn invoke(
     forward.drain(&mut env.registry_events, true);
     match outcome? {
         Ok(result) => Some(answer_of(&result)),
-        Err(InvokeError::NotFound { name }) => Some(Answer::error(format!(
-            "There is no tool named {name:?}. Available tools: {}.",
-            registry.names().join(", ")
-        ))),
+        Err(InvokeError::NotFound { name }) => {
+            let names = registry.names();
+            let available = if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            };
+            Some(Answer::error(format!(
+                "There is no tool named {name:?}. Available tools: {available}."
+            )))
+        }
         Err(InvokeError::Aborted { .. }) => None,
     }
 }
