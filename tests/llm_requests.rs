@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 use switchboard::llm::{
-    ChatRequest, Endpoint, Message, RequestOptions, SYNTHETIC_ID_PREFIX, ToolCall,
-    ToolDeclaration, anthropic, gemini, openai,
+    ChatRequest, Endpoint, Message, RequestOptions, SYNTHETIC_ID_PREFIX, ToolCall, ToolDeclaration,
+    anthropic, gemini, openai,
 };
 
 fn endpoint() -> Endpoint {
@@ -34,7 +34,12 @@ fn conversation() -> ChatRequest {
             Message::user("What is here, and the weather?"),
             Message::assistant("Looking.", vec![list, weather]),
             Message::tool("call_1", "fs", "a.txt\nb.txt", false),
-            Message::tool(format!("{SYNTHETIC_ID_PREFIX}2"), "weather__get", "no such city", true),
+            Message::tool(
+                format!("{SYNTHETIC_ID_PREFIX}2"),
+                "weather__get",
+                "no such city",
+                true,
+            ),
             Message::user("thanks"),
         ],
         tools: vec![ToolDeclaration {
@@ -55,7 +60,10 @@ fn openai_body() {
     assert_eq!(body["max_tokens"], 1000);
     let m = body["messages"].as_array().unwrap();
     assert_eq!(m.len(), 6);
-    assert_eq!(m[0], json!({"role": "system", "content": "You are helpful."}));
+    assert_eq!(
+        m[0],
+        json!({"role": "system", "content": "You are helpful."})
+    );
     assert_eq!(m[2]["role"], "assistant");
     assert_eq!(m[2]["content"], "Looking.");
     // Arguments are a JSON *string*.
