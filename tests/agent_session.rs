@@ -1,7 +1,7 @@
 //! End to end through the session API: the scripted provider, the real gate and a
 //! test `fs` tool. Reads run, writes ask (approve runs, deny reaches the model,
 //! interrupt aborts), step mode pauses, max_steps ends the loop, sessions reload.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -2,6 +2,7 @@
 //! collection and assembly.
 #![allow(dead_code, clippy::unwrap_used)]
 
+use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -83,13 +84,18 @@ pub fn assemble(events: &[LlmEvent]) -> Assembled {
 
 /// `data: …` lines, each followed by a blank line.
 pub fn data_lines(chunks: &[&str]) -> String {
-    chunks.iter().map(|c| format!("data: {c}\n\n")).collect()
+    let mut out = String::new();
+    for c in chunks {
+        let _ = write!(out, "data: {c}\n\n");
+    }
+    out
 }
 
 /// `event: NAME` + `data: …` pairs.
 pub fn named_events(events: &[(&str, &str)]) -> String {
-    events
-        .iter()
-        .map(|(name, data)| format!("event: {name}\ndata: {data}\n\n"))
-        .collect()
+    let mut out = String::new();
+    for (name, data) in events {
+        let _ = write!(out, "event: {name}\ndata: {data}\n\n");
+    }
+    out
 }
