@@ -395,3 +395,34 @@ async fn a_session_resumes_from_its_history() {
         })
     ));
 }
+
+#[tokio::test]
+async fn resuming_a_saved_session_continues_its_file_and_turn_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SessionStore::new(dir.path());
+    let (registry, _) = setup(true).await;
+    let provider: Arc<dyn Provider> = Arc::new(ScriptedProvider::new());
+    let mut options = SessionOptions::new(Arc::clone(&provider), Arc::clone(&registry));
+    options.store = Some(store.clone());
+    options.session_id = Some("r1".into());
+    let mut h = Session::spawn(options);
+    h.send(Op::UserTurn {
+        text: "first".into(),
+    });
+    until(&mut h, is_done).await;
+    drop(h);
+
+    let loaded = store.load("r1").unwrap();
+    let options =
+        switchboard::agent::resume(SessionOptions::new(provider, registry), &store, &loaded);
+    assert_eq!(options.history.len(), 2);
+    let mut h = Session::spawn(options);
+    h.send(Op::UserTurn {
+        text: "second".into(),
+    });
+    let events = until(&mut h, is_done).await;
+    assert!(matches!(events.last(), Some(AgentEvent::TurnDone { run_id, .. }) if run_id == "r1-2"));
+    drop(h);
+    let again = store.load("r1").unwrap();
+    assert_eq!(again.messages().len(), 4);
+}

@@ -21,7 +21,7 @@ pub use cancel::Cancel;
 pub use event::{AgentEvent, CallId, CallOutcome, TurnEnd};
 pub use op::Op;
 pub use prompt::builtin_system_prompt;
-pub use session::{Session, SessionHandle, SessionOptions};
+pub use session::{Session, SessionHandle, SessionOptions, resume};
 pub use step::StepPause;
 pub use store::{LoadedSession, SessionStore, SessionSummary, StoreError, StoredEvent};
 pub use turn::declarations;

@@ -43,6 +43,20 @@ pub struct SessionOptions {
     pub history: Vec<Message>,
 }
 
+/// Options that continue a saved session: its id (events append to its file) and its
+/// conversation. `--resume ID` loads `store.load(ID)`, `--continue` loads
+/// `store.latest()`.
+pub fn resume(
+    mut options: SessionOptions,
+    store: &SessionStore,
+    loaded: &super::store::LoadedSession,
+) -> SessionOptions {
+    options.history = loaded.messages();
+    options.session_id = Some(loaded.id.clone());
+    options.store = Some(store.clone());
+    options
+}
+
 impl std::fmt::Debug for SessionOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SessionOptions")

@@ -47,6 +47,23 @@ pub struct LoadedSession {
     pub notice: Option<String>,
 }
 
+impl LoadedSession {
+    /// The events alone, without their times.
+    pub fn agent_events(&self) -> impl Iterator<Item = &AgentEvent> {
+        self.events.iter().map(|e| &e.event)
+    }
+
+    /// The conversation to continue (`SessionOptions::history`).
+    pub fn messages(&self) -> Vec<crate::llm::Message> {
+        super::transcript::messages_from_events(self.agent_events())
+    }
+
+    /// Tokens used over the session's finished turns.
+    pub fn usage(&self) -> crate::llm::Usage {
+        super::transcript::session_usage(self.agent_events())
+    }
+}
+
 /// A line in `switchboard sessions`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionSummary {

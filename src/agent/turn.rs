@@ -41,12 +41,18 @@ pub struct Conversation {
 }
 
 impl Conversation {
+    /// Turn numbers continue after the user messages of `history`, so a resumed
+    /// session appending to its file never reuses a run id.
     pub fn new(session_id: String, history: Vec<Message>) -> Self {
+        let turns = history
+            .iter()
+            .filter(|m| matches!(m, Message::User { .. }))
+            .count();
         Self {
             session_id,
             messages: history,
             usage: Usage::default(),
-            turns: 0,
+            turns: u32::try_from(turns).unwrap_or(u32::MAX),
         }
     }
 }

@@ -58,3 +58,52 @@ impl AgentConfig {
             .map_err(|source| SystemPromptError { path, source })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::config::{ErrorKind, parse_str};
+
+    #[test]
+    fn agent_table_parses_and_defaults() {
+        let c = parse_str(
+            "[agent]\nmax_steps = 5\nsystem_prompt = \"hi\"\n",
+            Path::new("t.toml"),
+        )
+        .unwrap();
+        assert_eq!(c.agent.max_steps, 5);
+        assert_eq!(
+            c.agent.max_tool_result_chars,
+            super::DEFAULT_MAX_TOOL_RESULT_CHARS
+        );
+        assert_eq!(
+            c.agent
+                .custom_system_prompt(Path::new("/"))
+                .unwrap()
+                .as_deref(),
+            Some("hi")
+        );
+        let e = parse_str("[agent]\nmax_step = 5\n", Path::new("t.toml")).unwrap_err();
+        assert_eq!(e.located_detail().unwrap().kind, ErrorKind::UnknownKey);
+    }
+
+    #[test]
+    fn prompt_file_is_read_relative_to_cwd() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("p.md"), "from file").unwrap();
+        let c = super::AgentConfig {
+            system_prompt_file: Some("p.md".into()),
+            ..super::AgentConfig::default()
+        };
+        assert_eq!(
+            c.custom_system_prompt(dir.path()).unwrap().as_deref(),
+            Some("from file")
+        );
+        let missing = super::AgentConfig {
+            system_prompt_file: Some("nope.md".into()),
+            ..super::AgentConfig::default()
+        };
+        assert!(missing.custom_system_prompt(dir.path()).is_err());
+    }
+}
