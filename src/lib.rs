@@ -6,6 +6,7 @@ pub mod agent;
 pub mod cli;
 pub mod config;
 pub mod keymap;
+pub mod llm;
 pub mod logging;
 pub mod paths;
 pub mod policy;

@@ -114,15 +114,9 @@ fn enter_sends_and_alt_enter_adds_a_line() {
     );
     assert_eq!(s.composer.text(), "a\nb");
     let cmds = run(&mut s, [code(KeyCode::Enter)]);
-    assert_eq!(cmds, vec![Cmd::Submit("a\nb".into())]);
+    assert_eq!(cmds, vec![Cmd::Op(switchboard::agent::Op::UserTurn { text: "a\nb".into() })]);
     assert_eq!(s.composer, Composer::default());
-    assert_eq!(
-        s.chat,
-        vec![ChatEntry {
-            kind: ChatKind::User,
-            text: "a\nb".into()
-        }]
-    );
+    assert_eq!(s.chat, vec![ChatEntry::new(ChatKind::User, "a\nb")]);
     // Blank input sends nothing.
     assert_eq!(run(&mut s, [key(' '), code(KeyCode::Enter)]), vec![]);
 }
@@ -255,10 +249,7 @@ fn chat_scrolls_back_and_clamps_to_its_content() {
     let mut s = state();
     s.focus = Pane::Chat;
     s.chat = (0..40)
-        .map(|i| ChatEntry {
-            kind: ChatKind::User,
-            text: format!("message {i}"),
-        })
+        .map(|i| ChatEntry::new(ChatKind::User, format!("message {i}")))
         .collect();
     run(&mut s, [code(KeyCode::Up), code(KeyCode::Up)]);
     assert_eq!(s.chat_scroll, TailScroll(2));

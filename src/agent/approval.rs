@@ -11,13 +11,15 @@ use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::tools::{Origin, ToolEffect};
 
 /// Identifies a pending approval.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct ApprovalId(pub u64);
 
 impl fmt::Display for ApprovalId {
@@ -27,7 +29,8 @@ impl fmt::Display for ApprovalId {
 }
 
 /// What an approval pane shows about a call.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Preview {
     /// A file change as a unified diff.
     Diff {
@@ -45,7 +48,7 @@ pub enum Preview {
 }
 
 /// A call waiting for the user.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ApprovalRequest {
     pub id: ApprovalId,
     pub run_id: String,
@@ -66,7 +69,8 @@ pub struct ApprovalRequest {
 }
 
 /// The user's answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ApprovalDecision {
     /// Run this call.
     Once,

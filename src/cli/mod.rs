@@ -7,6 +7,8 @@ use clap::{Parser, Subcommand};
 mod completions;
 mod config_cmd;
 mod policy_cmd;
+pub mod run_cmd;
+mod sessions_cmd;
 mod tui_cmd;
 
 /// A full-screen terminal workbench for AI agents and MCP servers.
@@ -25,6 +27,21 @@ pub struct Cli {
     /// Disable colours (also honoured: the NO_COLOR environment variable).
     #[arg(long, global = true)]
     pub no_color: bool,
+    /// Pause before every model request and tool run (toggle with Ctrl+T).
+    #[arg(long)]
+    pub step: bool,
+    /// Provider for the TUI's session (a `[providers.NAME]`, or `scripted`).
+    #[arg(long, value_name = "NAME")]
+    pub provider: Option<String>,
+    /// Model for that provider.
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+    /// Reopen a saved session (see `switchboard sessions`).
+    #[arg(long, value_name = "ID", conflicts_with = "continue_last")]
+    pub resume: Option<String>,
+    /// Reopen the most recent session.
+    #[arg(long = "continue")]
+    pub continue_last: bool,
     /// Draw the first frame, then exit (start-up measurement).
     #[arg(long, hide = true)]
     pub exit_after_first_frame: bool,
@@ -43,6 +60,17 @@ pub enum Command {
     /// Explain permission decisions.
     #[command(subcommand)]
     Policy(policy_cmd::PolicyCommand),
+    /// Run one agent turn without the screen and print the answer (or JSONL events).
+    Run(run_cmd::RunArgs),
+    /// List saved sessions, newest first.
+    Sessions,
+    /// Print a saved session as Markdown or JSON.
+    Export {
+        /// The session id (see `switchboard sessions`).
+        id: String,
+        #[arg(long, value_enum, default_value = "md")]
+        format: sessions_cmd::ExportFormat,
+    },
     /// Print shell completions.
     Completions {
         /// bash, zsh, fish, elvish or powershell
@@ -57,6 +85,9 @@ pub fn main() -> color_eyre::Result<()> {
         None => tui_cmd::run(&cli),
         Some(Command::Config(ref cmd)) => config_cmd::run(&cli, cmd),
         Some(Command::Policy(ref cmd)) => policy_cmd::run(&cli, cmd),
+        Some(Command::Run(ref args)) => run_cmd::run(&cli, args),
+        Some(Command::Sessions) => sessions_cmd::list(),
+        Some(Command::Export { ref id, format }) => sessions_cmd::export(id, format),
         Some(Command::Completions { shell }) => {
             completions::run(shell);
             Ok(())

@@ -5,14 +5,16 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::Cli;
-use crate::agent::ApprovalBroker;
-use crate::config::{self, ConfigError, LoadedConfig};
+use crate::agent::{ApprovalBroker, Session, SessionHandle, SessionStore, resume, session_options};
+use crate::config::{self, Config, ConfigError, LoadedConfig};
 use crate::keymap::Keymap;
+use crate::llm::{ProviderChoice, RetryPolicy, provider_from_config};
 use crate::paths::Dirs;
 use crate::policy::{AuditLog, Mode, Policy};
 use crate::theme::{Theme, ThemeSet};
 use crate::tools::Registry;
 use crate::tools::builtin::register_builtins;
+use crate::tui::state::{ChatEntry, ChatKind};
 use crate::tui::{self, TuiOptions, boot::initial_state, state::NoticeLevel};
 
 /// Print a configuration error plainly and exit 1.
@@ -39,6 +41,69 @@ fn registry(loaded: &LoadedConfig, dirs: &Dirs, always_file: &Path) -> Registry 
     Registry::new(policy, Arc::new(ApprovalBroker::new(true)))
         .with_audit(audit)
         .with_always_file(always_file)
+}
+
+/// The agent session behind the composer: the chosen provider (the offline scripted
+/// one by default), `[agent]` options, saved to the state directory; `--resume` /
+/// `--continue` reopen a saved one and replay its transcript into the UI.
+fn start_session(
+    cli: &Cli,
+    config: &Config,
+    dirs: &Dirs,
+    registry: &Arc<Registry>,
+    state: &mut tui::State,
+) -> Option<SessionHandle> {
+    let choice = ProviderChoice {
+        name: cli.provider.clone(),
+        model: cli.model.clone(),
+    };
+    let env = |name: &str| std::env::var(name).ok();
+    let provider = match provider_from_config(config, &choice, &env, RetryPolicy::default()) {
+        Ok(provider) => provider,
+        Err(e) => {
+            state.status.provider = tui::state::NO_PROVIDER.into();
+            state
+                .chat
+                .push(ChatEntry::new(ChatKind::Error, format!("provider: {e}")));
+            return None;
+        }
+    };
+    let mut options = match session_options(
+        config,
+        dirs,
+        &dirs.cwd,
+        provider,
+        Arc::clone(registry),
+        true,
+    ) {
+        Ok(options) => options,
+        Err(e) => {
+            state
+                .chat
+                .push(ChatEntry::new(ChatKind::Error, e.to_string()));
+            return None;
+        }
+    };
+    options.step_mode = cli.step;
+    options.request_options.model.clone_from(&cli.model);
+    let store = SessionStore::from_dirs(dirs);
+    let wanted = match (&cli.resume, cli.continue_last) {
+        (Some(id), _) => Some(Ok(id.clone())),
+        (None, true) => store.latest().transpose(),
+        (None, false) => None,
+    };
+    if let Some(id) = wanted {
+        match id.and_then(|id| store.load(&id)) {
+            Ok(loaded) => {
+                tui::boot::replay(state, &loaded);
+                options = resume(options, &store, &loaded);
+            }
+            Err(e) => state
+                .chat
+                .push(ChatEntry::new(ChatKind::Error, format!("resume: {e}"))),
+        }
+    }
+    Some(Session::spawn(options))
 }
 
 pub fn run(cli: &Cli) -> color_eyre::Result<()> {
@@ -99,9 +164,11 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             }
         };
         state.catalog.tools = registry.specs().iter().map(tui::boot::tool_entry).collect();
+        let session = start_session(cli, &loaded.config, &dirs, &registry, &mut state);
         tui::app::run_async(TuiOptions {
             state,
             registry,
+            session,
             memory_dir,
             theme,
             themes,

@@ -6,6 +6,7 @@
 //! - [`ConfigError`] renders as `PATH:LINE:COL: MESSAGE` (+ `  hint: …`); other
 //!   modules report their own located problems with [`ConfigError::at`].
 
+mod agent;
 mod decode;
 mod error;
 mod key_path;
@@ -16,6 +17,7 @@ mod suggest;
 mod tools;
 mod validate;
 
+pub use agent::{DEFAULT_MAX_STEPS, DEFAULT_MAX_TOOL_RESULT_CHARS, SystemPromptError};
 pub use error::{ConfigError, ErrorKind, Located, line_column};
 pub use key_path::KeyPath;
 pub use load::{LoadedConfig, find_source, load, parse_str};

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+pub use super::agent::AgentConfig;
 pub use super::tools::{
     FsToolConfig, HTTP_METHODS, HttpToolConfig, MemoryToolConfig, ShellToolConfig, ToolsConfig,
 };
@@ -26,6 +27,7 @@ pub struct Config {
     pub policy: PolicyConfig,
     pub skills: SkillsConfig,
     pub tools: ToolsConfig,
+    pub agent: AgentConfig,
 }
 
 /// `[ui]`

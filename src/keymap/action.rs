@@ -22,10 +22,12 @@ pub enum Layer {
     Detail,
     /// The Skills and Memory panes.
     Browse,
+    /// A turn paused by step mode.
+    Step,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 9] = [
+    pub const ALL: [Layer; 10] = [
         Layer::Global,
         Layer::Normal,
         Layer::Composer,
@@ -35,6 +37,7 @@ impl Layer {
         Layer::Approval,
         Layer::Detail,
         Layer::Browse,
+        Layer::Step,
     ];
 
     pub fn title(self) -> &'static str {
@@ -48,6 +51,7 @@ impl Layer {
             Layer::Approval => "Approval",
             Layer::Detail => "Catalog detail",
             Layer::Browse => "Skills and Memory",
+            Layer::Step => "Step mode (paused)",
         }
     }
 }
@@ -103,6 +107,10 @@ actions! {
     AbortTurn => "abort_turn",
     ToggleRaw => "toggle_raw",
     ShowSkills => "show_skills",
+    ToggleStepMode => "toggle_step_mode",
+    StepNext => "step_next",
+    StepContinue => "step_continue",
+    CancelTurn => "cancel_turn",
     ShowMemory => "show_memory",
     CallTool => "call_tool",
 }

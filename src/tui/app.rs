@@ -29,6 +29,8 @@ pub struct TuiOptions {
     pub state: State,
     /// The tool gate: every call from this UI goes through it.
     pub registry: Arc<Registry>,
+    /// The agent session the composer talks to (`None`: no provider could be built).
+    pub session: Option<crate::agent::SessionHandle>,
     /// Where `/memories` lives, for the Memory pane.
     pub memory_dir: Option<PathBuf>,
     pub theme: Theme,
@@ -53,6 +55,7 @@ struct Runtime {
     inbox: UnboundedSender<Msg>,
     manual_calls: AtomicU64,
     memory_dir: Option<PathBuf>,
+    session_ops: Option<UnboundedSender<crate::agent::Op>>,
     theme: Theme,
     themes: ThemeSet,
     no_color: bool,
@@ -94,9 +97,19 @@ impl Runtime {
                 }
                 None
             }
-            Cmd::Submit(text) => {
-                tracing::info!(chars = text.chars().count(), "message submitted");
-                None
+            Cmd::Op(op) => {
+                let sent = self
+                    .session_ops
+                    .as_ref()
+                    .is_some_and(|ops| ops.send(op).is_ok());
+                if sent {
+                    None
+                } else {
+                    Some(Msg::Agent(Box::new(AgentEvent::Error {
+                        run_id: None,
+                        message: "the agent session has stopped; restart switchboard".into(),
+                    })))
+                }
             }
             Cmd::Decide { id, decision } => {
                 if !self.registry.broker().decide(id, decision) {
@@ -196,12 +209,20 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     let (inbox, mut inbox_rx) = unbounded_channel();
     let mut approvals_rx = options.registry.broker().subscribe();
     let mut gate_rx = options.registry.subscribe_events();
+    // Without a session, an idle channel whose sender lives as long as the loop.
+    let (_idle_sender, idle_events) = unbounded_channel();
+    let (session_ops, mut session_events) = match options.session {
+        Some(handle) => (Some(handle.ops), handle.events),
+        None => (None, idle_events),
+    };
+
     let mut rt = Runtime {
         state: options.state,
         registry: options.registry,
         inbox,
         manual_calls: AtomicU64::new(0),
         memory_dir: options.memory_dir,
+        session_ops,
         theme: options.theme,
         themes: options.themes,
         no_color: options.no_color,
@@ -257,6 +278,9 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
             },
             Some(record) = log_rx.recv() => {
                 dirty |= rt.handle(Msg::Log(log_line(record)));
+            }
+            Some(event) = session_events.recv() => {
+                dirty |= rt.handle(Msg::Agent(Box::new(event)));
             }
             Some(msg) = inbox_rx.recv() => {
                 dirty |= rt.handle(msg);

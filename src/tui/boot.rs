@@ -6,9 +6,10 @@ use crate::keymap::Keymap;
 use super::state::{ChatEntry, ChatKind, Pane, ServerRow, ServerStatus, State};
 
 /// The note shown in an empty transcript.
-pub const OFFLINE_NOTE: &str = "No model provider is connected in this build yet, so messages \
-you send stay in this transcript. Browse servers and the catalog on the left; press ? for keys \
-and Ctrl+P for commands.";
+pub const OFFLINE_NOTE: &str = "Type a task below. The default provider is the offline \
+scripted one (no network, no key): a line like fs {\"operation\":\"list\",\"path\":\".\"} calls \
+a tool through the approval gate. Add a [providers.NAME] for a real model. ? shows the keys, \
+Ctrl+P the commands.";
 
 fn transport(server: &ServerConfig) -> String {
     if let Some(t) = &server.transport {
@@ -59,10 +60,9 @@ pub fn initial_state(
         .confirm_delete
         .as_ref()
         .is_some_and(|c| c.get_ref() == "double");
-    state.chat.push(ChatEntry {
-        kind: ChatKind::Note,
-        text: OFFLINE_NOTE.into(),
-    });
+    state
+        .chat
+        .push(ChatEntry::new(ChatKind::Note, OFFLINE_NOTE));
     state
 }
 
@@ -144,4 +144,39 @@ pub fn show_builtins(
         .map(ToString::to_string)
         .collect();
     state.library.memory_dir = summary.memory_dir.as_ref().map(|d| d.display().to_string());
+}
+
+/// Show a saved session's transcript: its events replayed through `update`, then
+/// whatever was in flight when it was saved is closed (nothing is pending any more).
+pub fn replay(state: &mut State, loaded: &crate::agent::LoadedSession) {
+    state.chat.clear();
+    for stored in &loaded.events {
+        if let crate::agent::AgentEvent::TurnStarted { text, .. } = &stored.event {
+            state
+                .chat
+                .push(ChatEntry::new(ChatKind::User, text.clone()));
+        }
+        super::events::on_agent_event(state, stored.event.clone());
+    }
+    state.approvals.clear();
+    state.status.pending_approvals = 0;
+    state.step_pause = None;
+    if let Some(run_id) = state.turn.take() {
+        super::events::on_agent_event(
+            state,
+            crate::agent::AgentEvent::TurnDone {
+                run_id,
+                reason: crate::agent::TurnEnd::Interrupted,
+                steps: 0,
+                usage: crate::llm::Usage::default(),
+                approvals_denied: 0,
+                failed_calls: 0,
+            },
+        );
+    }
+    let note = loaded.notice.clone().map_or_else(
+        || format!("Resumed session {}.", loaded.id),
+        |n| format!("Resumed session {}. {n}", loaded.id),
+    );
+    state.chat.push(ChatEntry::new(ChatKind::Note, note));
 }

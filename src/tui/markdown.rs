@@ -109,7 +109,7 @@ pub fn markdown_lines(text: &str, width: usize) -> Vec<MdLine> {
             }
             Event::Html(h) | Event::InlineHtml(h) => b.push(MdStyle::Text, &h),
             Event::TaskListMarker(done) => {
-                b.push(MdStyle::Marker, if done { "[x] " } else { "[ ] " })
+                b.push(MdStyle::Marker, if done { "[x] " } else { "[ ] " });
             }
             Event::FootnoteReference(_) | Event::InlineMath(_) | Event::DisplayMath(_) => {}
         }
@@ -123,7 +123,6 @@ pub fn markdown_lines(text: &str, width: usize) -> Vec<MdLine> {
 
 fn start(b: &mut Builder, tag: &Tag<'_>) {
     match tag {
-        Tag::Paragraph => {}
         Tag::Heading { .. } => {
             b.blank();
             b.heading = true;

@@ -8,6 +8,7 @@ pub mod app;
 pub mod approvals;
 pub mod boot;
 pub mod browse;
+pub mod cards;
 pub mod composer;
 pub mod events;
 pub mod input;

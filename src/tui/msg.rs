@@ -62,8 +62,8 @@ pub enum Cmd {
     LoadTheme(String),
     /// Turn mouse capture on or off.
     SetMouseCapture(bool),
-    /// The user sent a message from the composer.
-    Submit(String),
+    /// Tell the agent session something (a user turn, step signals, interrupts).
+    Op(crate::agent::Op),
     /// Answer a pending approval.
     Decide {
         id: ApprovalId,

@@ -173,6 +173,21 @@ pub enum ChatKind {
 pub struct ChatEntry {
     pub kind: ChatKind,
     pub text: String,
+    /// Assistant text still streaming into this entry (its run id).
+    pub streaming: Option<String>,
+    /// A tool call made by the model.
+    pub card: Option<super::cards::ToolCard>,
+}
+
+impl ChatEntry {
+    pub fn new(kind: ChatKind, text: impl Into<String>) -> Self {
+        Self {
+            kind,
+            text: text.into(),
+            streaming: None,
+            card: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -266,6 +281,10 @@ pub struct State {
     pub grants: Vec<GrantView>,
     /// Skills and memory files, for their panes.
     pub library: super::browse::Library,
+    /// The run id of the agent turn in progress.
+    pub turn: Option<String>,
+    /// The turn waits for a step signal (step mode).
+    pub step_pause: Option<crate::agent::StepPause>,
     /// Ctrl+C was pressed once while typing; the next one quits.
     pub interrupt_armed: bool,
     pub quit: bool,
@@ -308,6 +327,8 @@ impl State {
             always_file: "switchboard.toml".into(),
             grants: Vec::new(),
             library: super::browse::Library::default(),
+            turn: None,
+            step_pause: None,
             interrupt_armed: false,
             quit: false,
         }
@@ -330,6 +351,7 @@ impl State {
             Some(Overlay::Detail { .. }) => Layer::Detail,
             Some(Overlay::Browse { .. }) => Layer::Browse,
             None if !self.approvals.is_empty() => Layer::Approval,
+            None if self.step_pause.is_some() => Layer::Step,
             None if self.focus == Pane::Composer => Layer::Composer,
             None if self.focus == Pane::Catalog && self.filter.editing => Layer::Filter,
             None => Layer::Normal,

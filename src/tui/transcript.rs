@@ -3,14 +3,25 @@
 
 use unicode_width::UnicodeWidthChar;
 
+use super::cards::{ARG_LINES, CardStatus, RESULT_LINES, ToolCard};
 use super::markdown::{MdLine, MdStyle, markdown_lines};
 use super::state::{ChatEntry, ChatKind};
+use crate::sanitize::sanitize;
+
+/// The colour family of a header line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Normal,
+    Running,
+    Ok,
+    Bad,
+}
 
 /// One display line of the transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TranscriptLine {
-    /// The role label that opens an entry.
-    Header(ChatKind),
+    /// The line that opens an entry: its kind, and for tool cards a label and tone.
+    Header(ChatKind, Option<String>, Tone),
     /// Styled pieces; assistant text is Markdown, everything else plain.
     Body(ChatKind, MdLine),
     Blank,
@@ -26,14 +37,19 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16) -> Vec<TranscriptLin
         if i > 0 {
             out.push(TranscriptLine::Blank);
         }
-        out.push(TranscriptLine::Header(entry.kind));
+        if let Some(card) = &entry.card {
+            card_lines(card, width, &mut out);
+            continue;
+        }
+        out.push(TranscriptLine::Header(entry.kind, None, Tone::Normal));
+        let text = sanitize(&entry.text);
         if entry.kind == ChatKind::Assistant {
-            for line in markdown_lines(&entry.text, width) {
+            for line in markdown_lines(&text, width) {
                 out.push(TranscriptLine::Body(entry.kind, line));
             }
             continue;
         }
-        for line in entry.text.lines() {
+        for line in text.lines() {
             for piece in wrap(line, width) {
                 out.push(TranscriptLine::Body(
                     entry.kind,
@@ -43,6 +59,64 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16) -> Vec<TranscriptLin
         }
     }
     out
+}
+
+fn card_lines(card: &ToolCard, width: usize, out: &mut Vec<TranscriptLine>) {
+    let effect = card.effect.map(|e| format!(" · {e}")).unwrap_or_default();
+    let label = format!(
+        "{}{effect} · {}",
+        crate::sanitize::sanitize_line(&card.tool),
+        card.status.label()
+    );
+    let tone = match card.status {
+        CardStatus::Ok => Tone::Ok,
+        CardStatus::Error | CardStatus::Denied | CardStatus::Aborted => Tone::Bad,
+        CardStatus::Requested | CardStatus::WaitingApproval | CardStatus::Running => Tone::Running,
+    };
+    out.push(TranscriptLine::Header(ChatKind::Tool, Some(label), tone));
+    let args = wrap(&crate::sanitize::sanitize_line(&card.args), width);
+    let more_args = args.len() > ARG_LINES;
+    for (i, line) in args.into_iter().take(ARG_LINES).enumerate() {
+        let line = if more_args && i + 1 == ARG_LINES {
+            format!("{line}…")
+        } else {
+            line
+        };
+        out.push(TranscriptLine::Body(
+            ChatKind::Tool,
+            vec![(MdStyle::Marker, line)],
+        ));
+    }
+    let Some(result) = &card.result else {
+        return;
+    };
+    let result = sanitize(result);
+    let lines: Vec<&str> = result.lines().collect();
+    let style = if card.status == CardStatus::Ok {
+        MdStyle::Text
+    } else {
+        MdStyle::Quote
+    };
+    for line in lines.iter().take(RESULT_LINES) {
+        for piece in wrap(line, width) {
+            out.push(TranscriptLine::Body(ChatKind::Tool, vec![(style, piece)]));
+        }
+    }
+    if lines.len() > RESULT_LINES {
+        out.push(TranscriptLine::Body(
+            ChatKind::Tool,
+            vec![(
+                MdStyle::Marker,
+                format!("… {} more lines", lines.len() - RESULT_LINES),
+            )],
+        ));
+    }
+    if card.truncated {
+        out.push(TranscriptLine::Body(
+            ChatKind::Tool,
+            vec![(MdStyle::Marker, "(the model saw a shortened result)".into())],
+        ));
+    }
 }
 
 /// Greedy word wrap by display width; words longer than the width are split.
@@ -98,23 +172,17 @@ mod tests {
     #[test]
     fn entries_get_headers_and_blank_separators() {
         let entries = vec![
-            ChatEntry {
-                kind: ChatKind::User,
-                text: "hi".into(),
-            },
-            ChatEntry {
-                kind: ChatKind::Note,
-                text: "a\nb".into(),
-            },
+            ChatEntry::new(ChatKind::User, "hi"),
+            ChatEntry::new(ChatKind::Note, "a\nb"),
         ];
         let lines = layout_transcript(&entries, 20);
         assert_eq!(
             lines,
             vec![
-                TranscriptLine::Header(ChatKind::User),
+                TranscriptLine::Header(ChatKind::User, None, Tone::Normal),
                 TranscriptLine::Body(ChatKind::User, vec![(MdStyle::Text, "hi".into())]),
                 TranscriptLine::Blank,
-                TranscriptLine::Header(ChatKind::Note),
+                TranscriptLine::Header(ChatKind::Note, None, Tone::Normal),
                 TranscriptLine::Body(ChatKind::Note, vec![(MdStyle::Text, "a".into())]),
                 TranscriptLine::Body(ChatKind::Note, vec![(MdStyle::Text, "b".into())]),
             ]

@@ -22,6 +22,7 @@ pub fn composer_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<
             state.composer.insert_newline();
             Vec::new()
         }
+        Some(Action::Close) if state.turn.is_some() => super::update::cancel_turn(state),
         Some(Action::Close) => {
             state.focus = Pane::Chat;
             Vec::new()
@@ -39,10 +40,9 @@ fn submit(state: &mut State) -> Vec<Cmd> {
         return Vec::new();
     }
     let text = state.composer.take();
-    state.chat.push(ChatEntry {
-        kind: ChatKind::User,
-        text: text.clone(),
-    });
+    state
+        .chat
+        .push(ChatEntry::new(ChatKind::User, text.clone()));
     state.chat_scroll = TailScroll(0);
     if let Some(line) = text.trim().strip_prefix("/call") {
         return match crate::tools::parse_call_line(line) {
@@ -51,22 +51,27 @@ fn submit(state: &mut State) -> Vec<Cmd> {
                 args: call.args,
             }],
             Err(e) => {
-                state.chat.push(ChatEntry {
-                    kind: ChatKind::Error,
-                    text: format!("/call: {e}"),
-                });
+                state
+                    .chat
+                    .push(ChatEntry::new(ChatKind::Error, format!("/call: {e}")));
                 Vec::new()
             }
         };
     }
     if state.status.provider == super::state::NO_PROVIDER {
-        state.chat.push(ChatEntry {
-            kind: ChatKind::Note,
-            text: "Not sent: no model provider is connected.".into(),
-        });
+        state.chat.push(ChatEntry::new(
+            ChatKind::Note,
+            "Not sent: no model provider is connected.",
+        ));
+        return Vec::new();
     }
-    state.chat_scroll = TailScroll(0);
-    vec![Cmd::Submit(text)]
+    if state.turn.is_some() {
+        state.chat.push(ChatEntry::new(
+            ChatKind::Note,
+            "A turn is running; this message waits until it ends. Esc interrupts it.",
+        ));
+    }
+    vec![Cmd::Op(crate::agent::Op::UserTurn { text })]
 }
 
 pub fn paste(state: &mut State, text: &str) {

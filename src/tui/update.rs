@@ -1,6 +1,7 @@
 //! `update(&mut State, Msg) -> Vec<Cmd>`: the whole UI behaviour, pure and
 //! synchronous. It never awaits and never does IO; the runtime executes the `Cmd`s.
 
+use crate::agent::Op;
 use crate::keymap::{Action, Key, Layer};
 
 use super::approvals;
@@ -85,6 +86,12 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Help => help_key(state, action),
         Layer::Detail => detail_key(state, action),
         Layer::Browse => super::browse::browse_key(state, action),
+        Layer::Step => match action {
+            Some(Action::StepNext) => step(state, Op::StepNext),
+            Some(Action::StepContinue) => step(state, Op::StepContinue),
+            Some(other) => normal_action(state, other),
+            None => Vec::new(),
+        },
         Layer::Approval => approvals::approval_key(state, key, action),
         Layer::Normal | Layer::Global => match action {
             Some(action) => normal_action(state, action),
@@ -138,10 +145,34 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
             toggle_logs(state);
             Vec::new()
         }
+        Action::ToggleStepMode => vec![Cmd::Op(Op::ToggleStepMode)],
+        Action::CancelTurn => cancel_turn(state),
         Action::ShowSkills => super::browse::open(state, super::browse::BrowseKind::Skills),
         Action::ShowMemory => super::browse::open(state, super::browse::BrowseKind::Memory),
         _ => Vec::new(),
     }
+}
+
+/// Interrupt the running turn: its stream stops, its tools are cancelled and its
+/// pending approvals abort.
+pub fn cancel_turn(state: &mut State) -> Vec<Cmd> {
+    let Some(run_id) = state.turn.clone() else {
+        return Vec::new();
+    };
+    state.step_pause = None;
+    state.approvals.retain(|p| p.request.run_id != run_id);
+    state.status.pending_approvals = state.approvals.len();
+    vec![
+        Cmd::Op(Op::Interrupt {
+            run_id: run_id.clone(),
+        }),
+        Cmd::AbortRun(run_id),
+    ]
+}
+
+fn step(state: &mut State, op: Op) -> Vec<Cmd> {
+    state.step_pause = None;
+    vec![Cmd::Op(op)]
 }
 
 pub fn quit(state: &mut State) -> Vec<Cmd> {

@@ -5,12 +5,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::sanitize::sanitize;
 use crate::theme::{Role, Theme};
 use crate::tui::markdown::MdStyle;
-use crate::tui::state::{ChatEntry, ChatKind, Pane, State};
+use crate::tui::state::{ChatKind, Pane, State};
 use crate::tui::style::{pane_block, style};
-use crate::tui::transcript::{INDENT, TranscriptLine, layout_transcript};
+use crate::tui::transcript::{INDENT, Tone, TranscriptLine, layout_transcript};
 
 fn role_of(kind: ChatKind) -> (Role, &'static str) {
     match kind {
@@ -45,16 +44,8 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
 
-    // Sanitise once per entry, before layout, so widths are those of what is drawn.
-    let entries: Vec<ChatEntry> = state
-        .chat
-        .iter()
-        .map(|e| ChatEntry {
-            kind: e.kind,
-            text: sanitize(&e.text).into_owned(),
-        })
-        .collect();
-    let lines = layout_transcript(&entries, inner.width);
+    // Layout sanitises, so widths are those of what is drawn.
+    let lines = layout_transcript(&state.chat, inner.width);
     let height = usize::from(inner.height);
     let end = lines.len().saturating_sub(state.chat_scroll.0);
     let start = end.saturating_sub(height);
@@ -62,11 +53,20 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let text: Vec<Line> = lines[start..end]
         .iter()
         .map(|line| match line {
-            TranscriptLine::Header(kind) => {
-                let (role, label) = role_of(*kind);
+            TranscriptLine::Header(kind, label, tone) => {
+                let (role, default) = role_of(*kind);
+                let role = match tone {
+                    Tone::Normal => role,
+                    Tone::Running => Role::Warning,
+                    Tone::Ok => Role::ToolOk,
+                    Tone::Bad => Role::ToolError,
+                };
                 Line::from(vec![
                     Span::styled("▌ ", style(theme, role)),
-                    Span::styled(label, style(theme, role)),
+                    Span::styled(
+                        label.clone().unwrap_or_else(|| default.to_string()),
+                        style(theme, role),
+                    ),
                 ])
             }
             TranscriptLine::Body(kind, pieces) => {

@@ -1,0 +1,48 @@
+//! Where a session's events go: the UI's channel and the session file.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use tokio::sync::mpsc;
+
+use super::event::AgentEvent;
+use super::store::SessionWriter;
+
+/// Sends events to the listener and appends them to the session file.
+#[derive(Debug, Clone)]
+pub struct EventSink {
+    tx: mpsc::UnboundedSender<AgentEvent>,
+    writer: Option<Arc<Mutex<SessionWriter>>>,
+    write_failed: Arc<AtomicBool>,
+}
+
+impl EventSink {
+    pub fn new(tx: mpsc::UnboundedSender<AgentEvent>, writer: Option<SessionWriter>) -> Self {
+        Self {
+            tx,
+            writer: writer.map(|w| Arc::new(Mutex::new(w))),
+            write_failed: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Records and sends one event. A failing session file is reported once, as a
+    /// `Notice`, and the session goes on.
+    pub fn emit(&self, event: AgentEvent) {
+        if let Some(writer) = &self.writer {
+            let result = writer
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .append(&event);
+            if let Err(e) = result
+                && !self.write_failed.swap(true, Ordering::SeqCst)
+            {
+                tracing::warn!("session file: {e}");
+                let _ = self.tx.send(AgentEvent::Notice {
+                    run_id: None,
+                    message: format!("the session is no longer saved: {e}"),
+                });
+            }
+        }
+        let _ = self.tx.send(event);
+    }
+}

@@ -1,0 +1,263 @@
+//! Running one round of the model's tool calls through `Registry::invoke`, forwarding
+//! the gate's events (started, approval requested/resolved, finished) in order.
+
+use std::collections::HashSet;
+use std::pin::pin;
+use std::sync::Arc;
+
+use futures::FutureExt;
+use serde_json::Value;
+use tokio::sync::broadcast;
+
+use super::cancel::Cancel;
+use super::event::AgentEvent;
+use super::sink::EventSink;
+use super::step::StepPause;
+use super::turn::{Conversation, Tally, TurnEnv};
+use crate::llm::{Message, ToolCall};
+use crate::tools::{ContentBlock, InvokeError, Origin, ToolContext, ToolResult};
+
+/// What a call that never ran is answered with after an interrupt.
+pub const INTERRUPTED_RESULT: &str = "Not run: the user interrupted the turn.";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoundEnd {
+    Done,
+    Interrupted,
+}
+
+/// What the model is told about one call.
+struct Answer {
+    content: String,
+    is_error: bool,
+    /// The user (or a non-interactive run) refused it.
+    approval_denied: bool,
+}
+
+impl Answer {
+    fn error(content: String) -> Self {
+        Self {
+            content,
+            is_error: true,
+            approval_denied: false,
+        }
+    }
+}
+
+/// Runs `calls` in order; every call gets a result message, even after an interrupt.
+pub async fn run_tool_round(
+    env: &mut TurnEnv,
+    convo: &mut Conversation,
+    run_id: &str,
+    cancel: &Cancel,
+    tally: &mut Tally,
+    calls: &[ToolCall],
+) -> RoundEnd {
+    tally.failed_calls = 0;
+    for (i, call) in calls.iter().enumerate() {
+        env.sink.emit(AgentEvent::ToolCallRequested {
+            run_id: run_id.to_owned(),
+            tool_call_id: call.id.clone(),
+            tool: call.name.clone(),
+            args: call.arguments.clone(),
+        });
+        let sink = env.sink.clone();
+        let announce = || {
+            sink.emit(AgentEvent::StepPaused {
+                run_id: run_id.to_owned(),
+                pause: StepPause::ToolCall {
+                    tool_call_id: call.id.clone(),
+                    tool: call.name.clone(),
+                    args: call.arguments.clone(),
+                },
+            });
+        };
+        let paused = env.step.pause(cancel, announce).await;
+        let answer = if paused.is_ok() && !cancel.is_cancelled() {
+            invoke(env, run_id, call, cancel).await
+        } else {
+            None
+        };
+        let Some(answer) = answer else {
+            for rest in &calls[i..] {
+                let interrupted = Answer::error(INTERRUPTED_RESULT.to_owned());
+                record(env, convo, run_id, rest, interrupted, usize::MAX);
+            }
+            return RoundEnd::Interrupted;
+        };
+        if answer.approval_denied {
+            tally.approvals_denied += 1;
+        } else if answer.is_error {
+            tally.failed_calls += 1;
+        }
+        let limit = env.options.max_tool_result_chars;
+        record(env, convo, run_id, call, answer, limit);
+    }
+    RoundEnd::Done
+}
+
+/// Sends one call through the gate. `None`: the turn was interrupted (or the user
+/// aborted it at the approval prompt) before the call finished.
+async fn invoke(
+    env: &mut TurnEnv,
+    run_id: &str,
+    call: &ToolCall,
+    cancel: &Cancel,
+) -> Option<Answer> {
+    let Value::Object(args) = &call.arguments else {
+        return Some(Answer::error(format!(
+            "The arguments were not a JSON object, so {} was not called: {}",
+            call.name,
+            call.arguments_text()
+        )));
+    };
+    let ctx = ToolContext::new(run_id, Origin::Model)
+        .with_scope(env.options.scope)
+        .with_step(call.id.clone());
+    let registry = Arc::clone(&env.options.registry);
+    let mut forward = Forwarder::new(run_id, &env.sink);
+    forward.drain(&mut env.registry_events, false);
+    let mut invocation = pin!(registry.invoke(&call.name, args.clone(), &ctx));
+    let mut listening = true;
+    let outcome = loop {
+        tokio::select! {
+            biased;
+            result = &mut invocation => break Some(result),
+            () = cancel.cancelled() => {
+                registry.broker().cancel_run(run_id);
+                break invocation.as_mut().now_or_never();
+            }
+            event = env.registry_events.recv(), if listening => match event {
+                Ok(event) => forward.event(event),
+                Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => listening = false,
+            },
+        }
+    };
+    forward.drain(&mut env.registry_events, true);
+    match outcome? {
+        Ok(result) => Some(answer_of(&result)),
+        Err(InvokeError::NotFound { name }) => {
+            let names = registry.names();
+            let available = if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            };
+            Some(Answer::error(format!(
+                "There is no tool named {name:?}. Available tools: {available}."
+            )))
+        }
+        Err(InvokeError::Aborted { .. }) => None,
+    }
+}
+
+/// Appends the result message and announces it.
+fn record(
+    env: &TurnEnv,
+    convo: &mut Conversation,
+    run_id: &str,
+    call: &ToolCall,
+    answer: Answer,
+    limit: usize,
+) {
+    let (content, truncated) = cut_for_model(answer.content, limit);
+    convo.messages.push(Message::tool(
+        call.id.clone(),
+        call.name.clone(),
+        content.clone(),
+        answer.is_error,
+    ));
+    env.sink.emit(AgentEvent::ToolResult {
+        run_id: run_id.to_owned(),
+        tool_call_id: call.id.clone(),
+        tool: call.name.clone(),
+        is_error: answer.is_error,
+        content,
+        truncated,
+    });
+}
+
+fn answer_of(result: &ToolResult) -> Answer {
+    let mut parts: Vec<String> = Vec::new();
+    for block in &result.content {
+        parts.push(match block {
+            ContentBlock::Text { text } => text.clone(),
+            ContentBlock::Image { mime, .. } => format!("[image {mime} not shown]"),
+            ContentBlock::Audio { mime, .. } => format!("[audio {mime} not shown]"),
+            ContentBlock::ResourceLink { uri, name, .. } => format!("[resource {name}: {uri}]"),
+            ContentBlock::EmbeddedResource { uri, text, .. } => match text {
+                Some(t) => format!("[resource {uri}]\n{t}"),
+                None => format!("[binary resource {uri} not shown]"),
+            },
+        });
+    }
+    if parts.is_empty()
+        && let Some(structured) = &result.structured
+    {
+        parts.push(structured.to_string());
+    }
+    let decided_by = result.metadata.get("decided_by").and_then(Value::as_str);
+    let refused = result.metadata.get("decision").and_then(Value::as_str) == Some("deny");
+    Answer {
+        content: parts.join("\n"),
+        is_error: result.is_error,
+        approval_denied: refused && matches!(decided_by, Some("user" | "headless")),
+    }
+}
+
+/// Cuts `text` to `limit` characters with a visible marker.
+pub fn cut_for_model(text: String, limit: usize) -> (String, bool) {
+    let total = text.chars().count();
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => {
+            let marker = format!(
+                "\n\n[switchboard: result truncated, showing the first {limit} of {total} characters]"
+            );
+            (format!("{}{marker}", &text[..cut]), true)
+        }
+        None => (text, false),
+    }
+}
+
+/// Passes on the gate's events that belong to this turn.
+struct Forwarder<'a> {
+    run_id: &'a str,
+    sink: &'a EventSink,
+    approvals: HashSet<crate::agent::ApprovalId>,
+}
+
+impl<'a> Forwarder<'a> {
+    fn new(run_id: &'a str, sink: &'a EventSink) -> Self {
+        Self {
+            run_id,
+            sink,
+            approvals: HashSet::new(),
+        }
+    }
+
+    fn event(&mut self, event: AgentEvent) {
+        let ours = match &event {
+            AgentEvent::ApprovalResolved { id, .. } => self.approvals.contains(id),
+            AgentEvent::ApprovalRequested(r) if r.run_id == self.run_id => {
+                self.approvals.insert(r.id);
+                true
+            }
+            other => other.run_id() == Some(self.run_id),
+        };
+        if ours {
+            self.sink.emit(event);
+        }
+    }
+
+    /// Takes what is queued; forwards it when `keep`, else drops stale events.
+    fn drain(&mut self, rx: &mut broadcast::Receiver<AgentEvent>, keep: bool) {
+        loop {
+            match rx.try_recv() {
+                Ok(event) if keep => self.event(event),
+                Ok(_) | Err(broadcast::error::TryRecvError::Lagged(_)) => {}
+                Err(_) => break,
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Anthropic Messages: `POST {base}/v1/messages` with `stream: true`.
+//!
+//! `system` is top-level; tool results go back as `tool_result` blocks inside one user
+//! message; the `memory` tool is declared natively (`memory_20250818`, beta header).
+
+use serde_json::{Map, Value, json};
+
+use super::anthropic_stream::AnthropicDecoder;
+use super::endpoint::Endpoint;
+use super::message::{ChatRequest, Message};
+use super::provider::{LlmStream, Provider, TaskStream};
+use super::transport::{HttpCall, drive};
+
+pub const API_VERSION: &str = "2023-06-01";
+/// The beta that enables the native memory tool.
+pub const MEMORY_BETA: &str = "context-management-2025-06-27";
+/// `max_tokens` is required by the API; used when none is configured.
+pub const DEFAULT_MAX_TOKENS: u32 = 4096;
+
+#[derive(Debug, Clone)]
+pub struct AnthropicProvider {
+    endpoint: Endpoint,
+}
+
+impl AnthropicProvider {
+    pub const DEFAULT_BASE_URL: &'static str = "https://api.anthropic.com";
+    pub const DEFAULT_KEY_ENV: &'static str = "ANTHROPIC_API_KEY";
+
+    pub fn new(endpoint: Endpoint) -> Self {
+        Self { endpoint }
+    }
+}
+
+impl Provider for AnthropicProvider {
+    fn kind(&self) -> &'static str {
+        "anthropic"
+    }
+
+    fn model(&self) -> &str {
+        &self.endpoint.model
+    }
+
+    fn stream(&self, request: ChatRequest) -> LlmStream {
+        let e = &self.endpoint;
+        let mut extra = vec![
+            ("x-api-key", e.api_key.as_str()),
+            ("anthropic-version", API_VERSION),
+        ];
+        if uses_memory(&request) {
+            extra.push(("anthropic-beta", MEMORY_BETA));
+        }
+        let call = HttpCall {
+            provider: "anthropic",
+            client: e.client.clone(),
+            url: format!("{}/v1/messages", e.base_url),
+            headers: e.header_map(&extra),
+            body: request_body(&request, e),
+            retry: e.retry.clone(),
+        };
+        TaskStream::spawn(move |tx| drive(call, || Box::new(AnthropicDecoder::default()), tx))
+    }
+}
+
+/// Whether the request offers the `memory` tool (declared natively).
+pub fn uses_memory(request: &ChatRequest) -> bool {
+    request.tools.iter().any(|t| t.name == "memory")
+}
+
+/// The JSON body for `request`.
+pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
+    let options = endpoint.resolve(&request.options);
+    let mut body = Map::new();
+    body.insert("model".into(), json!(options.model));
+    body.insert(
+        "max_tokens".into(),
+        json!(options.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS)),
+    );
+    if let Some(system) = request.system_text() {
+        body.insert("system".into(), json!(system));
+    }
+    body.insert("messages".into(), Value::Array(messages(&request.messages)));
+    if !request.tools.is_empty() {
+        let tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|t| {
+                if t.name == "memory" {
+                    json!({"type": "memory_20250818", "name": "memory"})
+                } else {
+                    json!({"name": t.name, "description": t.description,
+                        "input_schema": t.parameters})
+                }
+            })
+            .collect();
+        body.insert("tools".into(), Value::Array(tools));
+    }
+    if let Some(t) = options.temperature {
+        body.insert("temperature".into(), json!(t));
+    }
+    body.insert("stream".into(), json!(true));
+    Value::Object(body)
+}
+
+/// Messages as alternating user/assistant turns: consecutive tool results (and a user
+/// text after them) merge into one user message.
+fn messages(messages: &[Message]) -> Vec<Value> {
+    let mut out: Vec<(String, Vec<Value>)> = Vec::new();
+    for m in messages {
+        let (role, blocks) = match m {
+            Message::System { .. } => continue,
+            Message::User { text } => ("user", vec![json!({"type": "text", "text": text})]),
+            Message::Assistant { text, tool_calls } => {
+                let mut blocks = Vec::new();
+                if !text.is_empty() {
+                    blocks.push(json!({"type": "text", "text": text}));
+                }
+                for c in tool_calls {
+                    blocks.push(json!({"type": "tool_use", "id": c.id, "name": c.name,
+                        "input": c.arguments_object()}));
+                }
+                ("assistant", blocks)
+            }
+            Message::Tool {
+                call_id,
+                content,
+                is_error,
+                ..
+            } => (
+                "user",
+                vec![json!({"type": "tool_result", "tool_use_id": call_id,
+                    "content": content, "is_error": is_error})],
+            ),
+        };
+        if blocks.is_empty() {
+            continue;
+        }
+        match out.last_mut() {
+            Some((last, existing)) if last == role => existing.extend(blocks),
+            _ => out.push((role.to_owned(), blocks)),
+        }
+    }
+    out.into_iter()
+        .map(|(role, content)| json!({"role": role, "content": content}))
+        .collect()
+}

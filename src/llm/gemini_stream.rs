@@ -1,0 +1,136 @@
+//! Decoding a Gemini `streamGenerateContent?alt=sse` stream: each event is a whole
+//! response chunk; function calls arrive whole; `finishReason` is STOP even after a call,
+//! so calls are detected by their parts. No `finishReason` before the end means
+//! truncated.
+
+use serde_json::Value;
+
+use super::error::{LlmError, LlmErrorKind};
+use super::event::{FinishReason, LlmEvent, Usage};
+use super::failure::error_object;
+use super::message::SYNTHETIC_ID_PREFIX;
+use super::transport::StreamDecoder;
+
+const PROVIDER: &str = "gemini";
+
+#[derive(Debug, Default)]
+pub struct GeminiDecoder {
+    usage: Option<Usage>,
+    finish: Option<FinishReason>,
+    saw_call: bool,
+    calls: usize,
+}
+
+impl StreamDecoder for GeminiDecoder {
+    fn on_event(&mut self, _name: &str, data: &str) -> Result<Vec<LlmEvent>, LlmError> {
+        let chunk: Value = serde_json::from_str(data).map_err(|e| {
+            LlmError::new(LlmErrorKind::Decode, PROVIDER, format!("bad chunk: {e}"))
+        })?;
+        if let Some(error) = chunk.get("error") {
+            let body = error_object(error);
+            let mut err = LlmError::new(
+                LlmErrorKind::Stream,
+                PROVIDER,
+                body.message.unwrap_or_else(|| error.to_string()),
+            );
+            err.code = body.code;
+            return Err(err);
+        }
+        if let Some(u) = chunk.get("usageMetadata") {
+            let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+            self.usage = Some(Usage::new(
+                n("promptTokenCount"),
+                n("candidatesTokenCount") + n("thoughtsTokenCount"),
+            ));
+        }
+        let mut out = Vec::new();
+        if let Some(reason) = chunk
+            .pointer("/promptFeedback/blockReason")
+            .and_then(Value::as_str)
+        {
+            self.finish = Some(FinishReason::Other(format!("blocked: {reason}")));
+        }
+        let Some(candidate) = chunk.pointer("/candidates/0") else {
+            return Ok(out);
+        };
+        let parts = candidate
+            .pointer("/content/parts")
+            .and_then(Value::as_array);
+        for part in parts.into_iter().flatten() {
+            self.part(part, &mut out);
+        }
+        if let Some(reason) = candidate.get("finishReason").and_then(Value::as_str) {
+            self.finish = Some(self.finish_reason(reason));
+        }
+        Ok(out)
+    }
+
+    fn is_complete(&self) -> bool {
+        false // usage may follow the finishing chunk: read to the end
+    }
+
+    fn finish(&mut self) -> Result<Vec<LlmEvent>, LlmError> {
+        let Some(finish) = self.finish.take() else {
+            return Err(LlmError::truncated(PROVIDER));
+        };
+        let mut out: Vec<LlmEvent> = self.usage.take().map(LlmEvent::Usage).into_iter().collect();
+        out.push(LlmEvent::Finish(finish));
+        Ok(out)
+    }
+}
+
+impl GeminiDecoder {
+    fn part(&mut self, part: &Value, out: &mut Vec<LlmEvent>) {
+        if part.get("thought").and_then(Value::as_bool) == Some(true) {
+            return; // thought summaries are not the answer
+        }
+        if let Some(text) = part.get("text").and_then(Value::as_str)
+            && !text.is_empty()
+        {
+            out.push(LlmEvent::TextDelta(text.to_owned()));
+        }
+        if let Some(call) = part.get("functionCall") {
+            self.saw_call = true;
+            self.calls += 1;
+            let id = call
+                .get("id")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map_or_else(
+                    || format!("{SYNTHETIC_ID_PREFIX}{}", self.calls),
+                    str::to_owned,
+                );
+            let name = call.get("name").and_then(Value::as_str).unwrap_or("");
+            let args = call
+                .get("args")
+                .cloned()
+                .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+            out.push(LlmEvent::ToolCallStart {
+                id: id.clone(),
+                name: name.to_owned(),
+            });
+            out.push(LlmEvent::ToolCallDelta {
+                id: id.clone(),
+                fragment: args.to_string(),
+            });
+            out.push(LlmEvent::ToolCallEnd {
+                id,
+                signature: part
+                    .get("thoughtSignature")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            });
+        }
+    }
+
+    fn finish_reason(&self, reason: &str) -> FinishReason {
+        match reason {
+            "STOP" if self.saw_call => FinishReason::ToolCalls,
+            "STOP" => FinishReason::Stop,
+            "MAX_TOKENS" => FinishReason::Length,
+            "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII"
+            | "IMAGE_SAFETY" => FinishReason::ContentFilter,
+            other => FinishReason::Other(other.to_owned()),
+        }
+    }
+}

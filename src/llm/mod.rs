@@ -1,0 +1,49 @@
+//! LLM providers behind one message model and one event stream.
+//!
+//! - [`Message`] / [`ToolCall`] / [`ToolDeclaration`]: the internal, OpenAI-like model.
+//! - [`Provider::stream`] returns an [`LlmStream`] of [`LlmEvent`]s; dropping it
+//!   cancels the request.
+//! - One file per provider (`openai`, `anthropic`, `gemini`, `scripted`) plus its
+//!   stream decoder; `transport` sends with retries (`retry`) and reads SSE.
+
+pub mod anthropic;
+mod anthropic_stream;
+mod configured;
+mod endpoint;
+mod error;
+mod event;
+mod failure;
+pub mod gemini;
+mod gemini_stream;
+mod message;
+pub mod openai;
+mod openai_stream;
+mod provider;
+mod retry;
+pub mod scripted;
+mod scripted_input;
+pub mod scripted_script;
+mod transport;
+
+pub use anthropic::AnthropicProvider;
+pub use configured::{ProviderChoice, build, provider_from_config};
+pub use endpoint::Endpoint;
+pub use error::{LlmError, LlmErrorKind};
+pub use event::{FinishReason, LlmEvent, Usage};
+pub use gemini::GeminiProvider;
+pub use message::{
+    ChatRequest, Message, RequestOptions, SYNTHETIC_ID_PREFIX, ToolCall, ToolDeclaration,
+};
+pub use openai::OpenAiProvider;
+pub use provider::{LlmStream, Provider, TaskStream};
+pub use retry::{RetryPolicy, SleepFn};
+pub use scripted::ScriptedProvider;
+pub use scripted_input::{RequestedCall, parse_line, requested_calls};
+pub use transport::StreamDecoder;
+
+/// Decoders, exposed for benchmarks and fixture tests.
+pub mod decode {
+    pub use super::anthropic_stream::AnthropicDecoder;
+    pub use super::gemini_stream::GeminiDecoder;
+    pub use super::openai_stream::OpenAiDecoder;
+}
