@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod keymap;
 pub mod logging;
+pub mod mcp;
 pub mod paths;
 pub mod policy;
 pub mod sanitize;
