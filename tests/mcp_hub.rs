@@ -15,7 +15,7 @@ fn args(v: Value) -> Map<String, Value> {
 
 async fn check_full_catalog_and_calls(hub: &switchboard::mcp::McpHub, name: &str) {
     let snap = settled(hub).await;
-    assert_ready(&*snap, name);
+    assert_ready(&snap, name);
     let server = snap.server(name).unwrap();
     let info = server.info.as_ref().unwrap();
     assert_eq!(info.name, "switchboard-test");
@@ -127,7 +127,7 @@ async fn legacy_sse_server_works_the_same() {
 #[tokio::test]
 async fn remote_errors_tool_errors_and_content_kinds() {
     let hub = hub_with(&[("t", stdio_config(&[]))]);
-    assert_ready(&*settled(&hub).await, "t");
+    assert_ready(&settled(&hub).await, "t");
     let ctx = CallContext::default;
     let e = hub
         .call_tool("t", "remote_error", Map::new(), None, ctx())
@@ -166,7 +166,7 @@ async fn remote_errors_tool_errors_and_content_kinds() {
 #[tokio::test]
 async fn list_changed_refreshes_the_catalog() {
     let hub = hub_with(&[("t", stdio_config(&[]))]);
-    assert_ready(&*settled(&hub).await, "t");
+    assert_ready(&settled(&hub).await, "t");
     let mut rx = hub.subscribe();
     hub.call_tool("t", "add_tool", Map::new(), None, CallContext::default())
         .await
@@ -186,7 +186,7 @@ async fn list_changed_refreshes_the_catalog() {
 #[tokio::test]
 async fn logs_and_progress_become_events() {
     let hub = hub_with(&[("t", stdio_config(&[]))]);
-    assert_ready(&*settled(&hub).await, "t");
+    assert_ready(&settled(&hub).await, "t");
     let mut events = hub.events();
     hub.call_tool("t", "log", Map::new(), None, CallContext::default())
         .await

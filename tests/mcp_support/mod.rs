@@ -70,8 +70,8 @@ pub fn hub_with(servers: &[(&str, ServerConfig)]) -> McpHub {
     McpHub::start(&map)
 }
 
-pub async fn settled(hub: &McpHub) -> std::sync::Arc<HubSnapshot> {
-    hub.settled(SETTLE).await
+pub async fn settled(hub: &McpHub) -> HubSnapshot {
+    hub.settled(SETTLE).await.as_ref().clone()
 }
 
 pub fn assert_ready(snapshot: &HubSnapshot, name: &str) {

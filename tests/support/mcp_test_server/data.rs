@@ -40,7 +40,8 @@ pub fn tools(with_extra: bool) -> Vec<Value> {
             "annotations": {"readOnlyHint": true}}),
         json!({"name": "log", "description": "Send log messages at each level.", "inputSchema": empty,
             "annotations": {"readOnlyHint": true}}),
-        json!({"name": "plain", "description": "A tool without annotations.", "inputSchema": empty}),
+        json!({"name": "plain", "description": "A tool without annotations; `exit: true` kills the server.",
+            "inputSchema": {"type": "object", "properties": {"exit": {"type": "boolean"}}}}),
     ];
     if with_extra {
         tools.push(

@@ -106,7 +106,12 @@ impl TestServer {
                 }
                 json!({"content": [{"type": "text", "text": "logged"}]})
             }
-            "plain" => json!({"content": [{"type": "text", "text": "plain ok"}]}),
+            "plain" => {
+                if arg(request, "exit").and_then(Value::as_bool) == Some(true) {
+                    std::process::exit(9);
+                }
+                json!({"content": [{"type": "text", "text": "plain ok"}]})
+            }
             "extra" if self.extra_tool.load(Ordering::SeqCst) => {
                 json!({"content": [{"type": "text", "text": "extra ok"}]})
             }
