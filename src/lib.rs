@@ -14,3 +14,4 @@ pub mod sanitize;
 pub mod theme;
 pub mod tools;
 pub mod tui;
+pub mod workbench;

@@ -4,10 +4,20 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+mod call_cmd;
+mod catalog_cmd;
 mod completions;
 mod config_cmd;
+mod declarations;
+mod mcp_session;
 mod policy_cmd;
+mod prompt_cmd;
+mod read_cmd;
+mod servers_cmd;
 mod tui_cmd;
+
+pub use declarations::{DeclarationFormat, declarations};
+pub use mcp_session::exit;
 
 /// A full-screen terminal workbench for AI agents and MCP servers.
 #[derive(Debug, Parser)]
@@ -19,6 +29,10 @@ pub struct Cli {
     /// Colour theme (built-in: default, light, high-contrast).
     #[arg(long, global = true, value_name = "NAME")]
     pub theme: Option<String>,
+    /// Also load the MCP servers of this file (Claude Desktop, Claude Code, VS Code,
+    /// Cursor or Codex format); repeatable.
+    #[arg(long = "mcp-config", global = true, value_name = "FILE")]
+    pub mcp_config: Vec<PathBuf>,
     /// Write logs here instead of the state directory.
     #[arg(long, global = true, value_name = "PATH")]
     pub log_file: Option<PathBuf>,
@@ -43,6 +57,20 @@ pub enum Command {
     /// Explain permission decisions.
     #[command(subcommand)]
     Policy(policy_cmd::PolicyCommand),
+    /// List the MCP servers and their status.
+    Servers {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show every tool, resource, template and prompt of the MCP servers.
+    Catalog(catalog_cmd::CatalogArgs),
+    /// Call a tool through the permission gate.
+    Call(call_cmd::CallArgs),
+    /// Read a resource.
+    Read(read_cmd::ReadArgs),
+    /// Get a prompt.
+    Prompt(prompt_cmd::PromptArgs),
     /// Print shell completions.
     Completions {
         /// bash, zsh, fish, elvish or powershell
@@ -57,6 +85,11 @@ pub fn main() -> color_eyre::Result<()> {
         None => tui_cmd::run(&cli),
         Some(Command::Config(ref cmd)) => config_cmd::run(&cli, cmd),
         Some(Command::Policy(ref cmd)) => policy_cmd::run(&cli, cmd),
+        Some(Command::Servers { json }) => servers_cmd::run(&cli, json),
+        Some(Command::Catalog(ref args)) => catalog_cmd::run(&cli, args),
+        Some(Command::Call(ref args)) => call_cmd::run(&cli, args),
+        Some(Command::Read(ref args)) => read_cmd::run(&cli, args),
+        Some(Command::Prompt(ref args)) => prompt_cmd::run(&cli, args),
         Some(Command::Completions { shell }) => {
             completions::run(shell);
             Ok(())

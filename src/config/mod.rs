@@ -8,6 +8,7 @@
 
 mod decode;
 mod error;
+pub mod import;
 mod key_path;
 mod load;
 mod locate;
