@@ -57,6 +57,14 @@ fn claude_code_with_defaults_and_types() {
     );
 }
 
+struct Answers;
+impl InputResolver for Answers {
+    fn resolve(&self, id: &str, _: Option<&str>, password: bool) -> Result<String, String> {
+        assert!(password);
+        Ok(format!("typed-{id}"))
+    }
+}
+
 #[test]
 fn vscode_inputs_fail_clearly_when_headless() {
     let (path, text) = fixture("vscode/mcp.json");
@@ -68,13 +76,6 @@ fn vscode_inputs_fail_clearly_when_headless() {
         "{e}"
     );
 
-    struct Answers;
-    impl InputResolver for Answers {
-        fn resolve(&self, id: &str, _: Option<&str>, password: bool) -> Result<String, String> {
-            assert!(password);
-            Ok(format!("typed-{id}"))
-        }
-    }
     let i = import_str(&path, &text, &env, &Answers).unwrap();
     assert_eq!(i.format, ForeignFormat::VsCode);
     assert_eq!(i.servers["github"].headers["X-Key"], "typed-api-key");

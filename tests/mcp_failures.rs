@@ -13,7 +13,10 @@ use tokio_util::sync::CancellationToken;
 use mcp_support::{SETTLE, assert_ready, hub_with, settled, stdio_config};
 
 fn args(v: Value) -> Map<String, Value> {
-    v.as_object().unwrap().clone()
+    match v {
+        Value::Object(map) => map,
+        other => panic!("not an object: {other}"),
+    }
 }
 
 fn failed_with(snapshot: &switchboard::mcp::HubSnapshot, name: &str) -> String {

@@ -10,7 +10,10 @@ use switchboard::tools::ContentBlock;
 use mcp_support::{HttpServer, assert_ready, hub_with, settled, stdio_config, url_config};
 
 fn args(v: Value) -> Map<String, Value> {
-    v.as_object().unwrap().clone()
+    match v {
+        Value::Object(map) => map,
+        other => panic!("not an object: {other}"),
+    }
 }
 
 async fn check_full_catalog_and_calls(hub: &switchboard::mcp::McpHub, name: &str) {

@@ -173,7 +173,10 @@ pub fn render_blocks(blocks: &[crate::tools::ContentBlock]) -> String {
     let mut out = String::new();
     for block in blocks {
         let line = match block {
-            B::Text { text } => crate::sanitize::sanitize(text).into_owned(),
+            B::Text { text }
+            | B::EmbeddedResource {
+                text: Some(text), ..
+            } => crate::sanitize::sanitize(text).into_owned(),
             B::Image { mime, data } => {
                 format!("[image {}, {} bytes base64]", safe(mime), data.len())
             }
@@ -183,9 +186,6 @@ pub fn render_blocks(blocks: &[crate::tools::ContentBlock]) -> String {
             B::ResourceLink { uri, name, .. } => {
                 format!("[resource link {} ({})]", safe(uri), safe(name))
             }
-            B::EmbeddedResource {
-                text: Some(text), ..
-            } => crate::sanitize::sanitize(text).into_owned(),
             B::EmbeddedResource {
                 uri, mime, blob, ..
             } => format!(

@@ -1,5 +1,7 @@
 //! `switchboard prompt SERVER NAME [-a key=value …]`: get one prompt.
 
+use std::fmt::Write as _;
+
 use clap::Args;
 
 use super::Cli;
@@ -52,10 +54,10 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> color_eyre::Result<()> {
                     } else {
                         let mut out = String::new();
                         if let Some(d) = &prompt.description {
-                            out.push_str(&format!("# {}\n", safe(d)));
+                            let _ = writeln!(out, "# {}", safe(d));
                         }
                         for m in &prompt.messages {
-                            out.push_str(&format!("{}: ", safe(&m.role)));
+                            let _ = write!(out, "{}: ", safe(&m.role));
                             out.push_str(&render_blocks(std::slice::from_ref(&m.content)));
                         }
                         print(&out);

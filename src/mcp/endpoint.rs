@@ -262,7 +262,8 @@ mod tests {
             Err(EndpointError::BadScheme(_))
         ));
         assert!(matches!(remote("not a url"), Err(EndpointError::BadUrl(_))));
-        assert!(remote("http:///mcp").is_err());
+        assert!(remote("http://").is_err());
+        assert!(remote("mailto:someone@x.io").is_err());
         assert_eq!(
             remote("https://x.io/mcp").unwrap().kind(),
             TransportKind::Http

@@ -90,12 +90,11 @@ impl ServerHandle {
         let snapshot = Arc::new(snapshot);
         self.hub.send_modify(|hub| {
             let mut next = HubSnapshot::clone(hub);
-            match next.servers.iter_mut().find(|s| s.name == snapshot.name) {
-                Some(slot) => *slot = Arc::clone(&snapshot),
-                None => {
-                    next.servers.push(Arc::clone(&snapshot));
-                    next.servers.sort_by(|a, b| a.name.cmp(&b.name));
-                }
+            if let Some(slot) = next.servers.iter_mut().find(|s| s.name == snapshot.name) {
+                *slot = Arc::clone(&snapshot);
+            } else {
+                next.servers.push(Arc::clone(&snapshot));
+                next.servers.sort_by(|a, b| a.name.cmp(&b.name));
             }
             *hub = Arc::new(next);
         });
@@ -225,8 +224,10 @@ async fn serve(
     let info = service
         .peer_info()
         .and_then(|i| serde_json::to_value(&*i).ok())
-        .map(|v| ServerInfo::from_wire(&v))
-        .unwrap_or_else(|| ServerInfo::from_wire(&serde_json::Value::Null));
+        .map_or_else(
+            || ServerInfo::from_wire(&serde_json::Value::Null),
+            |v| ServerInfo::from_wire(&v),
+        );
     let generation = snap.generation + 1;
     if info.supports("logging") {
         set_log_level(&peer, &handle.name).await;

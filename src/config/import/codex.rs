@@ -95,7 +95,7 @@ fn server(
     let seconds = |field: &str| -> Result<Option<f64>, ImportError> {
         match entry.get(field) {
             None => Ok(None),
-            Some(Value::Integer(i)) => Ok(Some(*i as f64)),
+            Some(Value::Integer(i)) => Ok(Some(i32::try_from(*i).map_or(f64::MAX, f64::from))),
             Some(Value::Float(f)) => Ok(Some(*f)),
             Some(_) => Err(wrong(field, "a number of seconds")),
         }

@@ -67,7 +67,10 @@ pub fn detect(path: &Path, text: &str) -> Result<ForeignFormat, ImportError> {
         .and_then(|n| n.to_str())
         .unwrap_or_default();
     let lossy = path.to_string_lossy();
-    if name.ends_with(".toml") {
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+    {
         return Ok(ForeignFormat::Codex);
     }
     let root: Value = serde_json::from_str(text).map_err(|e| ImportError::Parse(e.to_string()))?;
