@@ -114,7 +114,12 @@ fn enter_sends_and_alt_enter_adds_a_line() {
     );
     assert_eq!(s.composer.text(), "a\nb");
     let cmds = run(&mut s, [code(KeyCode::Enter)]);
-    assert_eq!(cmds, vec![Cmd::Op(switchboard::agent::Op::UserTurn { text: "a\nb".into() })]);
+    assert_eq!(
+        cmds,
+        vec![Cmd::Op(switchboard::agent::Op::UserTurn {
+            text: "a\nb".into()
+        })]
+    );
     assert_eq!(s.composer, Composer::default());
     assert_eq!(s.chat, vec![ChatEntry::new(ChatKind::User, "a\nb")]);
     // Blank input sends nothing.

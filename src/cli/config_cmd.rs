@@ -19,6 +19,15 @@ pub enum ConfigCommand {
     },
     /// Print the config search order.
     Path,
+    /// Import MCP servers from a Claude Desktop, Claude Code, VS Code, Cursor or Codex
+    /// config file into `[servers.NAME]` tables.
+    Import {
+        /// The file to import.
+        file: std::path::PathBuf,
+        /// Print the TOML instead of adding it to the config file.
+        #[arg(long)]
+        print: bool,
+    },
 }
 
 /// Run a `config` subcommand. A config error is printed plainly on stderr and exits
@@ -38,6 +47,13 @@ pub fn run(cli: &Cli, cmd: &ConfigCommand) -> color_eyre::Result<()> {
             }
         }
         ConfigCommand::Path => search_order(&dirs, cli.config.as_deref()),
+        ConfigCommand::Import { file, print } => match import(cli, &dirs, file, *print) {
+            Ok(report) => report,
+            Err(message) => {
+                eprintln!("{message}");
+                std::process::exit(1);
+            }
+        },
     };
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(report.as_bytes())?;
@@ -109,4 +125,66 @@ fn search_order(dirs: &Dirs, explicit: Option<&Path>) -> String {
         _ => writeln!(out, "using: none (offline defaults)"),
     };
     out
+}
+
+/// `config import`: the TOML to print, or a report of what was added where.
+fn import(cli: &Cli, dirs: &Dirs, file: &Path, print: bool) -> Result<String, String> {
+    use crate::config::import;
+    let safe = crate::sanitize::sanitize_line;
+    let imported = import::import_file(&dirs.cwd.join(file))
+        .map_err(|e| format!("{}: {}", file.display(), safe(&e.to_string())))?;
+    for warning in &imported.warnings {
+        eprintln!("warning: {}: {}", file.display(), safe(warning));
+    }
+    let toml = import::to_toml(&imported.servers);
+    if print {
+        return Ok(toml);
+    }
+    let target = config::find_source(dirs, cli.config.as_deref())
+        .map_or_else(|| dirs.user_config_file(), |c| c.path);
+    let existing = match std::fs::read_to_string(&target) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("{}: {e}", target.display())),
+    };
+    let current = config::parse_str(&existing, &target).map_err(|e| e.to_string())?;
+    let clashes: Vec<&str> = imported
+        .servers
+        .keys()
+        .filter(|n| current.servers.contains_key(*n))
+        .map(String::as_str)
+        .collect();
+    if !clashes.is_empty() {
+        return Err(format!(
+            "{}: already has servers named {}; remove them first or use --print",
+            target.display(),
+            safe(&clashes.join(", "))
+        ));
+    }
+    let mut text = existing;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    let _ = write!(
+        text,
+        "\n# imported from {} ({})\n{toml}",
+        file.display(),
+        imported.format
+    );
+    config::parse_str(&text, &target)
+        .map_err(|e| format!("the imported servers do not validate: {e}"))?;
+    if let Some(dir) = target.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(&target, text).map_err(|e| format!("{}: {e}", target.display()))?;
+    let names: Vec<String> = imported.servers.keys().map(|n| safe(n)).collect();
+    Ok(format!(
+        "added {} {} from {} ({}) to {}: {}\n",
+        names.len(),
+        plural(names.len(), "server", "servers"),
+        file.display(),
+        imported.format,
+        target.display(),
+        names.join(", ")
+    ))
 }

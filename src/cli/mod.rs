@@ -4,12 +4,22 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+mod call_cmd;
+mod catalog_cmd;
 mod completions;
 mod config_cmd;
+mod declarations;
+mod mcp_session;
 mod policy_cmd;
+mod prompt_cmd;
+mod read_cmd;
 pub mod run_cmd;
+mod servers_cmd;
 mod sessions_cmd;
 mod tui_cmd;
+
+pub use declarations::{DeclarationFormat, declarations};
+pub use mcp_session::exit;
 
 /// A full-screen terminal workbench for AI agents and MCP servers.
 #[derive(Debug, Parser)]
@@ -21,6 +31,10 @@ pub struct Cli {
     /// Colour theme (built-in: default, light, high-contrast).
     #[arg(long, global = true, value_name = "NAME")]
     pub theme: Option<String>,
+    /// Also load the MCP servers of this file (Claude Desktop, Claude Code, VS Code,
+    /// Cursor or Codex format); repeatable.
+    #[arg(long = "mcp-config", global = true, value_name = "FILE")]
+    pub mcp_config: Vec<PathBuf>,
     /// Write logs here instead of the state directory.
     #[arg(long, global = true, value_name = "PATH")]
     pub log_file: Option<PathBuf>,
@@ -71,6 +85,20 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "md")]
         format: sessions_cmd::ExportFormat,
     },
+    /// List the MCP servers and their status.
+    Servers {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show every tool, resource, template and prompt of the MCP servers.
+    Catalog(catalog_cmd::CatalogArgs),
+    /// Call a tool through the permission gate.
+    Call(call_cmd::CallArgs),
+    /// Read a resource.
+    Read(read_cmd::ReadArgs),
+    /// Get a prompt.
+    Prompt(prompt_cmd::PromptArgs),
     /// Print shell completions.
     Completions {
         /// bash, zsh, fish, elvish or powershell
@@ -88,6 +116,11 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::Run(ref args)) => run_cmd::run(&cli, args),
         Some(Command::Sessions) => sessions_cmd::list(),
         Some(Command::Export { ref id, format }) => sessions_cmd::export(id, format),
+        Some(Command::Servers { json }) => servers_cmd::run(&cli, json),
+        Some(Command::Catalog(ref args)) => catalog_cmd::run(&cli, args),
+        Some(Command::Call(ref args)) => call_cmd::run(&cli, args),
+        Some(Command::Read(ref args)) => read_cmd::run(&cli, args),
+        Some(Command::Prompt(ref args)) => prompt_cmd::run(&cli, args),
         Some(Command::Completions { shell }) => {
             completions::run(shell);
             Ok(())

@@ -7,12 +7,11 @@ use clap::Args;
 
 use super::Cli;
 use crate::agent::headless::{exit, run_headless};
-use crate::agent::{ApprovalBroker, ApprovalDecision, ApprovalRequest, Session, session_options};
-use crate::config::{self, ConfigError, LoadedConfig};
+use crate::agent::{ApprovalDecision, ApprovalRequest, Session, session_options};
 use crate::llm::{ProviderChoice, RequestOptions, RetryPolicy, provider_from_config};
 use crate::paths::Dirs;
-use crate::policy::{AuditLog, Mode, Policy};
-use crate::tools::Registry;
+use crate::policy::Mode;
+use crate::workbench::{Workbench, WorkbenchOptions};
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -46,47 +45,60 @@ pub struct RunArgs {
 /// turn, 5 a required approval was denied, 6 max steps reached.
 pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
     let dirs = Dirs::from_env();
-    let loaded = config::load(&dirs, cli.config.as_deref()).unwrap_or_else(|e| fail(&[e]));
+    let (config, source) =
+        super::mcp_session::load_config(cli, &dirs).unwrap_or_else(|code| std::process::exit(code));
     let task = read_task(&args.task)?;
     let choice = ProviderChoice {
         name: args.provider.clone(),
         model: args.model.clone(),
     };
     let env = |name: &str| std::env::var(name).ok();
-    let (provider_name, provider) =
-        match provider_from_config(&loaded.config, &choice, &env, RetryPolicy::default()) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: {e}");
-                std::process::exit(exit::PROVIDER_ERROR);
-            }
-        };
-    let interactive = !args.non_interactive && args.task != "-" && std::io::stdin().is_terminal();
-    let registry = run_registry(&loaded, args.approve, interactive, &dirs);
-    let mut options = session_options(
-        &loaded.config,
-        &dirs,
-        &dirs.cwd,
-        (provider_name, provider),
-        registry,
-        !args.no_save,
-    )?;
-    if let Some(max) = args.max_steps {
-        options.max_steps = max;
-    }
-    options.request_options = RequestOptions {
-        model: args.model.clone(),
-        ..RequestOptions::default()
+    let provider = match provider_from_config(&config, &choice, &env, RetryPolicy::default()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(exit::PROVIDER_ERROR);
+        }
     };
+    let interactive = !args.non_interactive && args.task != "-" && std::io::stdin().is_terminal();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
     let code = runtime.block_on(async {
+        // The same tool world as the TUI: built-in tools and every MCP server, behind
+        // the one gate, with `--approve` as the mode.
+        let options = WorkbenchOptions {
+            interactive,
+            mode: args.approve,
+            always_file: source,
+            ..WorkbenchOptions::default()
+        };
+        let workbench = match Workbench::start(&config, &dirs, options).await {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        };
+        if !config.servers.is_empty() {
+            workbench.settle().await;
+            workbench.sync_now().await;
+        }
+        let registry = Arc::clone(&workbench.registry);
+        let mut options =
+            session_options(&config, &dirs, &dirs.cwd, provider, registry, !args.no_save)?;
+        if let Some(max) = args.max_steps {
+            options.max_steps = max;
+        }
+        options.request_options = RequestOptions {
+            model: args.model.clone(),
+            ..RequestOptions::default()
+        };
         let handle = Session::spawn(options);
         let mut stdout = std::io::stdout().lock();
         let mut stderr = std::io::stderr();
-        run_headless(
+        let outcome = run_headless(
             handle,
             task,
             args.json,
@@ -94,49 +106,12 @@ pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
             &mut stderr,
             &mut ask_on_terminal,
         )
-        .await
+        .await;
+        workbench.shutdown().await;
+        outcome.map_err(color_eyre::Report::from)
     })?;
     runtime.shutdown_background();
     std::process::exit(code.exit_code)
-}
-
-/// The registry `run` uses: the configured policy (with `--approve`), a broker that
-/// asks on the terminal or never, and the audit log. Tools are added by the shared
-/// workbench assembly (built-ins and MCP servers) when it replaces this function.
-pub fn run_registry(
-    loaded: &LoadedConfig,
-    mode: Option<Mode>,
-    interactive: bool,
-    dirs: &Dirs,
-) -> Arc<Registry> {
-    let mut policy = Policy::from_config(&loaded.config.policy).unwrap_or_else(|errors| {
-        let path = loaded
-            .source
-            .as_ref()
-            .map(|s| s.path.clone())
-            .unwrap_or_default();
-        let errors: Vec<ConfigError> = errors
-            .into_iter()
-            .map(|e| ConfigError::at(&path, &loaded.text, e.span, e.key, e.message, None))
-            .collect();
-        fail(&errors)
-    });
-    if let Some(mode) = mode {
-        policy = policy.with_mode(mode);
-    }
-    let audit_path = policy
-        .audit_log()
-        .map_or_else(|| dirs.default_audit_log(), std::path::Path::to_path_buf);
-    let audit = AuditLog::open(&audit_path, policy.audit_arguments()).unwrap_or_else(|e| {
-        tracing::warn!("audit log disabled: {e}");
-        AuditLog::disabled()
-    });
-    let broker = Arc::new(ApprovalBroker::new(interactive));
-    let mut registry = Registry::new(policy, broker).with_audit(audit);
-    if let Some(source) = &loaded.source {
-        registry = registry.with_always_file(source.path.clone());
-    }
-    Arc::new(registry)
 }
 
 fn read_task(task: &str) -> color_eyre::Result<String> {
@@ -173,11 +148,4 @@ fn ask_on_terminal(request: &ApprovalRequest) -> ApprovalDecision {
         "a" | "A" => ApprovalDecision::Abort,
         _ => ApprovalDecision::Deny { reason: None },
     }
-}
-
-fn fail(errors: &[ConfigError]) -> ! {
-    for e in errors {
-        eprintln!("{e}");
-    }
-    std::process::exit(1)
 }

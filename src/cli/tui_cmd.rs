@@ -1,47 +1,19 @@
 //! `switchboard` with no subcommand: load the configuration, then start the TUI.
 //! Configuration errors are printed before the screen is touched.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use super::Cli;
-use crate::agent::{ApprovalBroker, Session, SessionHandle, SessionStore, resume, session_options};
-use crate::config::{self, Config, ConfigError, LoadedConfig};
+use crate::agent::{Session, SessionHandle, SessionStore, resume, session_options};
+use crate::config::Config;
 use crate::keymap::Keymap;
 use crate::llm::{ProviderChoice, RetryPolicy, provider_from_config};
 use crate::paths::Dirs;
-use crate::policy::{AuditLog, Mode, Policy};
 use crate::theme::{Theme, ThemeSet};
 use crate::tools::Registry;
-use crate::tools::builtin::register_builtins;
 use crate::tui::state::{ChatEntry, ChatKind};
 use crate::tui::{self, TuiOptions, boot::initial_state, state::NoticeLevel};
-
-/// Print a configuration error plainly and exit 1.
-fn fail(error: &ConfigError) -> ! {
-    eprintln!("{error}");
-    std::process::exit(1)
-}
-
-/// The gate for this UI: the configured policy, an interactive broker, the audit log,
-/// and the file "always" appends rules to.
-fn registry(loaded: &LoadedConfig, dirs: &Dirs, always_file: &Path) -> Registry {
-    let config = &loaded.config;
-    // The loader has validated the rules already.
-    let policy = Policy::from_config(&config.policy).unwrap_or_else(|_| Policy::new(Mode::Ask));
-    let audit_path = config
-        .policy
-        .audit_log
-        .clone()
-        .unwrap_or_else(|| dirs.default_audit_log());
-    let audit = AuditLog::open(&audit_path, config.policy.audit_arguments).unwrap_or_else(|e| {
-        tracing::warn!("audit log {}: {e}", audit_path.display());
-        AuditLog::disabled()
-    });
-    Registry::new(policy, Arc::new(ApprovalBroker::new(true)))
-        .with_audit(audit)
-        .with_always_file(always_file)
-}
+use crate::workbench::{Workbench, WorkbenchOptions};
 
 /// The agent session behind the composer: the chosen provider (the offline scripted
 /// one by default), `[agent]` options, saved to the state directory; `--resume` /
@@ -108,16 +80,19 @@ fn start_session(
 
 pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     let dirs = Dirs::from_env();
-    let loaded = config::load(&dirs, cli.config.as_deref()).unwrap_or_else(|e| fail(&e));
+    // The config file plus the servers of every --mcp-config file; problems are
+    // printed before the screen is touched.
+    let (config, source) =
+        super::mcp_session::load_config(cli, &dirs).unwrap_or_else(|code| std::process::exit(code));
     // The loader has validated the bindings already.
-    let keymap = Keymap::with_overrides(&loaded.config.ui.keys).unwrap_or_default();
+    let keymap = Keymap::with_overrides(&config.ui.keys).unwrap_or_default();
 
     let no_color = cli.no_color || std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let themes = ThemeSet::new(Some(dirs.user_theme_dir()));
     let theme_name = cli
         .theme
         .clone()
-        .or_else(|| loaded.config.ui.theme.clone())
+        .or_else(|| config.ui.theme.clone())
         .unwrap_or_else(|| "default".into());
     let (theme, theme_error) = match themes.load(&theme_name) {
         Ok(theme) => (theme, None),
@@ -133,14 +108,9 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     } else {
         theme_name
     };
-    let always_file = loaded
-        .source
-        .as_ref()
-        .map_or_else(|| dirs.cwd.join("switchboard.toml"), |c| c.path.clone());
-    let registry = Arc::new(registry(&loaded, &dirs, &always_file));
-    let mut state = initial_state(&loaded.config, keymap, shown_name, themes.names());
+    let always_file = source.unwrap_or_else(|| dirs.cwd.join("switchboard.toml"));
+    let mut state = initial_state(&config, keymap, shown_name, themes.names());
     state.always_file = always_file.display().to_string();
-    state.status.policy_mode = registry.policy().mode().to_string();
     if let Some(e) = theme_error {
         state.notice(NoticeLevel::Error, format!("{e}; using the default theme"));
     }
@@ -148,15 +118,24 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let builtins = register_builtins(&registry, &loaded.config, &dirs, &dirs.cwd).await;
-        let memory_dir = match builtins {
+        let options = WorkbenchOptions {
+            interactive: true,
+            always_file: Some(always_file),
+            ..WorkbenchOptions::default()
+        };
+        let workbench = match Workbench::start(&config, &dirs, options).await {
+            Ok(workbench) => workbench,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        };
+        let registry = Arc::clone(&workbench.registry);
+        state.status.policy_mode = registry.policy().mode().to_string();
+        let memory_dir = match &workbench.builtins {
             Ok(summary) => {
-                tui::boot::show_builtins(
-                    &mut state,
-                    &summary,
-                    loaded.config.skills.allow.as_deref(),
-                );
-                summary.memory_dir
+                tui::boot::show_builtins(&mut state, summary, config.skills.allow.as_deref());
+                summary.memory_dir.clone()
             }
             Err(e) => {
                 state.notice(NoticeLevel::Error, format!("built-in tools: {e}"));
@@ -164,11 +143,13 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             }
         };
         state.catalog.tools = registry.specs().iter().map(tui::boot::tool_entry).collect();
-        let session = start_session(cli, &loaded.config, &dirs, &registry, &mut state);
-        tui::app::run_async(TuiOptions {
+        let session = start_session(cli, &config, &dirs, &registry, &mut state);
+        let hub = (!config.servers.is_empty()).then(|| workbench.hub.clone());
+        let result = tui::app::run_async(TuiOptions {
             state,
             registry,
             session,
+            hub,
             memory_dir,
             theme,
             themes,
@@ -180,6 +161,8 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             exit_after_first_frame: cli.exit_after_first_frame,
             debug_panic: cli.debug_panic,
         })
-        .await
+        .await;
+        workbench.shutdown().await;
+        result
     })
 }

@@ -9,6 +9,7 @@
 mod agent;
 mod decode;
 mod error;
+pub mod import;
 mod key_path;
 mod load;
 mod locate;

@@ -96,6 +96,7 @@ actions! {
     Filter => "filter",
     Activate => "activate",
     FocusComposer => "focus_composer",
+    Reconnect => "reconnect",
     Send => "send",
     Newline => "newline",
     Close => "close",

@@ -97,6 +97,12 @@ pub fn default_bindings() -> Vec<Binding> {
             A::CancelTurn,
             "interrupt the running turn",
         ),
+        (
+            L::Normal,
+            Key::char('r'),
+            A::Reconnect,
+            "reconnect the selected server",
+        ),
         (L::Step, Key::char('n'), A::StepNext, "next step"),
         (
             L::Step,

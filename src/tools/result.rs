@@ -89,3 +89,51 @@ impl ToolResult {
         texts.join("\n")
     }
 }
+
+/// Human text for result blocks: text sanitised, binary summarised.
+pub fn render_blocks(blocks: &[crate::tools::ContentBlock]) -> String {
+    use crate::tools::ContentBlock as B;
+    let mut out = String::new();
+    for block in blocks {
+        let line = match block {
+            B::Text { text }
+            | B::EmbeddedResource {
+                text: Some(text), ..
+            } => crate::sanitize::sanitize(text).into_owned(),
+            B::Image { mime, data } => {
+                format!(
+                    "[image {}, {} bytes base64]",
+                    crate::sanitize::sanitize_line(mime),
+                    data.len()
+                )
+            }
+            B::Audio { mime, data } => {
+                format!(
+                    "[audio {}, {} bytes base64]",
+                    crate::sanitize::sanitize_line(mime),
+                    data.len()
+                )
+            }
+            B::ResourceLink { uri, name, .. } => {
+                format!(
+                    "[resource link {} ({})]",
+                    crate::sanitize::sanitize_line(uri),
+                    crate::sanitize::sanitize_line(name)
+                )
+            }
+            B::EmbeddedResource {
+                uri, mime, blob, ..
+            } => format!(
+                "[blob {} {}, {} bytes base64]",
+                crate::sanitize::sanitize_line(uri),
+                crate::sanitize::sanitize_line(mime.as_deref().unwrap_or("")),
+                blob.as_ref().map_or(0, String::len)
+            ),
+        };
+        out.push_str(&line);
+        if !line.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}

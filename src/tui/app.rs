@@ -14,6 +14,7 @@ use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
 use crate::agent::AgentEvent;
 use crate::logging::{self, LogRecord};
+use crate::mcp::{McpEvent, McpHub};
 use crate::theme::{Theme, ThemeSet};
 use crate::tools::{Origin, Registry, ToolContext};
 
@@ -31,6 +32,8 @@ pub struct TuiOptions {
     pub registry: Arc<Registry>,
     /// The agent session the composer talks to (`None`: no provider could be built).
     pub session: Option<crate::agent::SessionHandle>,
+    /// The MCP servers (`None` when none are configured).
+    pub hub: Option<McpHub>,
     /// Where `/memories` lives, for the Memory pane.
     pub memory_dir: Option<PathBuf>,
     pub theme: Theme,
@@ -56,6 +59,7 @@ struct Runtime {
     manual_calls: AtomicU64,
     memory_dir: Option<PathBuf>,
     session_ops: Option<UnboundedSender<crate::agent::Op>>,
+    hub: Option<McpHub>,
     theme: Theme,
     themes: ThemeSet,
     no_color: bool,
@@ -118,8 +122,53 @@ impl Runtime {
                 None
             }
             Cmd::AbortRun(run_id) => {
+                if let Some(hub) = &self.hub {
+                    hub.cancel_run(&run_id);
+                }
                 let aborted = self.registry.broker().cancel_run(&run_id);
                 tracing::info!("run {run_id} aborted ({aborted} pending approvals)");
+                None
+            }
+            Cmd::Reconnect(name) => {
+                let result = self.hub.as_ref().map(|hub| hub.reconnect(&name));
+                match result {
+                    Some(Ok(())) => {
+                        tracing::info!("reconnecting {name}");
+                        None
+                    }
+                    Some(Err(e)) => Some(Msg::CallDone {
+                        tool: format!("reconnect {name}"),
+                        text: e.to_string(),
+                        is_error: true,
+                    }),
+                    None => None,
+                }
+            }
+            Cmd::ReadResource { server, uri } => {
+                self.spawn_mcp(format!("{server} read {uri}"), move |hub| async move {
+                    hub.read_resource(&server, &uri)
+                        .await
+                        .map(|read| crate::tools::render_blocks(&read.contents))
+                });
+                None
+            }
+            Cmd::GetPrompt { server, name, args } => {
+                self.spawn_mcp(format!("{server} prompt {name}"), move |hub| async move {
+                    hub.get_prompt(&server, &name, args).await.map(|view| {
+                        let mut text = view
+                            .description
+                            .map(|d| format!("{d}\n\n"))
+                            .unwrap_or_default();
+                        for m in view.messages {
+                            let body =
+                                crate::tools::render_blocks(std::slice::from_ref(&m.content));
+                            text.push_str(&m.role);
+                            text.push_str(": ");
+                            text.push_str(&body);
+                        }
+                        text
+                    })
+                });
                 None
             }
             Cmd::RevokeGrant(id) => {
@@ -166,6 +215,49 @@ impl Runtime {
         }
     }
 
+    /// Run an MCP request in the background; its text (or error) lands in the
+    /// transcript.
+    fn spawn_mcp<F, Fut>(&self, label: String, request: F)
+    where
+        F: FnOnce(McpHub) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = Result<String, crate::mcp::McpError>> + Send,
+    {
+        let Some(hub) = self.hub.clone() else {
+            let _ = self.inbox.send(Msg::CallDone {
+                tool: label,
+                text: "no MCP servers are configured".into(),
+                is_error: true,
+            });
+            return;
+        };
+        let inbox = self.inbox.clone();
+        tokio::spawn(async move {
+            let msg = match request(hub).await {
+                Ok(text) => Msg::CallDone {
+                    tool: label,
+                    text,
+                    is_error: false,
+                },
+                Err(e) => Msg::CallDone {
+                    tool: label,
+                    text: e.to_string(),
+                    is_error: true,
+                },
+            };
+            let _ = inbox.send(msg);
+        });
+    }
+
+    /// New server rows and catalog from the hub's snapshot and the registry.
+    fn servers_msg(&self) -> Option<Msg> {
+        let hub = self.hub.as_ref()?;
+        let snapshot = hub.snapshot();
+        Some(Msg::Servers {
+            rows: super::hub_view::server_rows(&self.state.servers, &snapshot),
+            catalog: super::hub_view::catalog(&self.registry.specs(), &snapshot),
+        })
+    }
+
     fn handle_cmd(&mut self, cmd: Cmd) -> bool {
         match self.execute(cmd) {
             Some(msg) => self.handle(msg),
@@ -185,6 +277,46 @@ impl Runtime {
                 })
                 .collect(),
         )
+    }
+}
+
+/// MCP notifications as UI messages: server logs and stderr into the Logs pane,
+/// progress into the status bar.
+fn mcp_msg(event: McpEvent) -> Option<Msg> {
+    match event {
+        McpEvent::Log {
+            server,
+            level,
+            message,
+            ..
+        } => Some(Msg::Log(LogLine {
+            level: match level.as_str() {
+                "emergency" | "alert" | "critical" | "error" => LogLevel::Error,
+                "warning" => LogLevel::Warn,
+                "debug" => LogLevel::Debug,
+                _ => LogLevel::Info,
+            },
+            target: format!("mcp:{server}"),
+            message,
+        })),
+        McpEvent::Stderr { server, line } => Some(Msg::Log(LogLine {
+            level: LogLevel::Debug,
+            target: format!("stderr:{server}"),
+            message: line,
+        })),
+        McpEvent::Progress {
+            server,
+            progress,
+            total,
+            message,
+            ..
+        } => Some(Msg::Progress {
+            server,
+            progress,
+            total,
+            message,
+        }),
+        McpEvent::CatalogChanged { .. } => None,
     }
 }
 
@@ -209,6 +341,14 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     let (inbox, mut inbox_rx) = unbounded_channel();
     let mut approvals_rx = options.registry.broker().subscribe();
     let mut gate_rx = options.registry.subscribe_events();
+    let (mut hub_rx, mut mcp_rx) = match &options.hub {
+        Some(hub) => (Some(hub.subscribe()), Some(hub.events())),
+        None => (None, None),
+    };
+    // The registry follows the hub a moment later; the catalog is refreshed on a
+    // short tick while the tool names change.
+    let mut catalog_tick = tokio::time::interval(Duration::from_millis(500));
+    let mut known_tools = Vec::new();
     // Without a session, an idle channel whose sender lives as long as the loop.
     let (_idle_sender, idle_events) = unbounded_channel();
     let (session_ops, mut session_events) = match options.session {
@@ -223,6 +363,7 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
         manual_calls: AtomicU64::new(0),
         memory_dir: options.memory_dir,
         session_ops,
+        hub: options.hub.clone(),
         theme: options.theme,
         themes: options.themes,
         no_color: options.no_color,
@@ -278,6 +419,27 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
             },
             Some(record) = log_rx.recv() => {
                 dirty |= rt.handle(Msg::Log(log_line(record)));
+            }
+            Ok(()) = async { match hub_rx.as_mut() { Some(rx) => rx.changed().await, None => std::future::pending().await } } => {
+                if let Some(msg) = rt.servers_msg() {
+                    dirty |= rt.handle(msg);
+                }
+            }
+            event = async { match mcp_rx.as_mut() { Some(rx) => rx.recv().await, None => std::future::pending().await } } => {
+                if let Ok(event) = event
+                    && let Some(msg) = mcp_msg(event)
+                {
+                    dirty |= rt.handle(msg);
+                }
+            }
+            _ = catalog_tick.tick(), if rt.hub.is_some() => {
+                let names = rt.registry.names();
+                if names != known_tools {
+                    known_tools = names;
+                    if let Some(msg) = rt.servers_msg() {
+                        dirty |= rt.handle(msg);
+                    }
+                }
             }
             Some(event) = session_events.recv() => {
                 dirty |= rt.handle(Msg::Agent(Box::new(event)));

@@ -38,6 +38,7 @@ pub fn initial_state(
         status: ServerStatus::Builtin,
         tools: 0,
         detail: None,
+        ..ServerRow::default()
     });
     for (name, server) in &config.servers {
         state.servers.push(ServerRow {
@@ -50,6 +51,7 @@ pub fn initial_state(
             },
             tools: 0,
             detail: None,
+            ..ServerRow::default()
         });
     }
     if let Some(mode) = &config.policy.mode {

@@ -248,3 +248,29 @@ pub fn on_call_done(state: &mut State, tool: &str, text: &str, is_error: bool) {
     ));
     state.chat_scroll = TailScroll(0);
 }
+
+/// `weather ▕████░░░░░░▏ 40% fetching` — a progress bar for the status bar.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+pub fn progress_text(
+    server: &str,
+    progress: f64,
+    total: Option<f64>,
+    message: Option<&str>,
+) -> String {
+    let bar = match total.filter(|t| *t > 0.0) {
+        Some(total) => {
+            let ratio = (progress / total).clamp(0.0, 1.0);
+            // ratio is within 0..=1, so this is 0..=10.
+            let filled = usize::from((ratio * 10.0).round() as u8);
+            format!(
+                "▕{}{}▏ {:.0}%",
+                "█".repeat(filled),
+                "░".repeat(10 - filled.min(10)),
+                ratio * 100.0
+            )
+        }
+        None => format!("{progress}"),
+    };
+    let message = message.map(|m| format!(" {m}")).unwrap_or_default();
+    format!("{server} {bar}{message}")
+}

@@ -11,6 +11,7 @@ pub mod browse;
 pub mod cards;
 pub mod composer;
 pub mod events;
+pub mod hub_view;
 pub mod input;
 pub mod layout;
 pub mod markdown;

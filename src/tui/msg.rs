@@ -33,6 +33,18 @@ pub enum Msg {
         path: String,
         text: String,
     },
+    /// The MCP servers changed: new rows for the Servers pane and a new catalog.
+    Servers {
+        rows: Vec<super::state::ServerRow>,
+        catalog: super::state::Catalog,
+    },
+    /// A server reported progress on a running call.
+    Progress {
+        server: String,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
     /// The runtime tried to switch the theme.
     ThemeApplied {
         name: String,
@@ -72,6 +84,19 @@ pub enum Cmd {
     /// Cancel a run: its pending approvals abort and its tools stop.
     AbortRun(String),
     RevokeGrant(GrantId),
+    /// Reconnect an MCP server now.
+    Reconnect(String),
+    /// Read a resource (`/read SERVER URI`); the text lands in the transcript.
+    ReadResource {
+        server: String,
+        uri: String,
+    },
+    /// Render a prompt (`/prompt SERVER NAME k=v …`).
+    GetPrompt {
+        server: String,
+        name: String,
+        args: Map<String, Value>,
+    },
     /// List the memory directory (answers `Msg::MemoryFiles`).
     ListMemory,
     /// Read one memory file (answers `Msg::MemoryFile`).

@@ -10,6 +10,12 @@ use super::transcript::layout_transcript;
 pub fn pane_action(state: &mut State, pane: Pane, action: Action) {
     match pane {
         Pane::Servers => {
+            if action == Action::Activate {
+                if !state.servers.is_empty() {
+                    state.overlay = Some(super::state::Overlay::Server { scroll: 0 });
+                }
+                return;
+            }
             let len = state.servers.len();
             state.server_sel = moved(state.server_sel, len, action, page(state, pane));
         }

@@ -43,6 +43,10 @@ pub enum Overlay {
         sel: usize,
         scroll: u16,
     },
+    /// The selected server in full: status, capabilities, instructions, stderr.
+    Server {
+        scroll: u16,
+    },
     /// The selected catalog item in full; `raw` shows the schema as JSON.
     Detail {
         scroll: u16,
@@ -97,24 +101,34 @@ impl CatalogTab {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ServerStatus {
     /// Built into switchboard; always available.
     Builtin,
-    /// Configured, not connected.
+    /// Configured, not connected yet.
+    #[default]
     Idle,
+    Connecting,
+    Ready,
+    Failed,
+    Disconnected,
     /// Disabled in the config.
     Disabled,
 }
 
 /// One row of the Servers pane. Text fields are sanitised when they enter the state.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerRow {
     pub name: String,
     pub transport: String,
     pub status: ServerStatus,
     pub tools: usize,
+    /// One line under the name: the workspace, the last error…
     pub detail: Option<String>,
+    /// What Enter shows: (label, value) pairs, then instructions and stderr.
+    pub facts: Vec<(String, String)>,
+    pub instructions: Option<String>,
+    pub stderr: Vec<String>,
 }
 
 /// One item of a catalog tab. Text is sanitised when drawn.
@@ -348,7 +362,7 @@ impl State {
         match &self.overlay {
             Some(Overlay::Help { .. }) => Layer::Help,
             Some(Overlay::Palette(_)) => Layer::Palette,
-            Some(Overlay::Detail { .. }) => Layer::Detail,
+            Some(Overlay::Detail { .. } | Overlay::Server { .. }) => Layer::Detail,
             Some(Overlay::Browse { .. }) => Layer::Browse,
             None if !self.approvals.is_empty() => Layer::Approval,
             None if self.step_pause.is_some() => Layer::Step,

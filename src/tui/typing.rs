@@ -44,6 +44,9 @@ fn submit(state: &mut State) -> Vec<Cmd> {
         .chat
         .push(ChatEntry::new(ChatKind::User, text.clone()));
     state.chat_scroll = TailScroll(0);
+    if let Some(cmds) = mcp_command(state, text.trim()) {
+        return cmds;
+    }
     if let Some(line) = text.trim().strip_prefix("/call") {
         return match crate::tools::parse_call_line(line) {
             Ok(call) => vec![Cmd::CallTool {
@@ -72,6 +75,36 @@ fn submit(state: &mut State) -> Vec<Cmd> {
         ));
     }
     vec![Cmd::Op(crate::agent::Op::UserTurn { text })]
+}
+
+/// `/read SERVER URI` and `/prompt SERVER NAME k=v …`; `None` for anything else.
+fn mcp_command(state: &mut State, text: &str) -> Option<Vec<Cmd>> {
+    let (verb, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let result = match verb {
+        "/read" => match rest.trim().split_once(char::is_whitespace) {
+            Some((server, uri)) => Ok(Cmd::ReadResource {
+                server: server.to_string(),
+                uri: uri.trim().to_string(),
+            }),
+            None => Err("usage: /read SERVER URI".to_string()),
+        },
+        "/prompt" => match rest.trim().split_once(char::is_whitespace) {
+            Some((server, call)) => crate::tools::parse_call_line(call).map(|c| Cmd::GetPrompt {
+                server: server.to_string(),
+                name: c.tool,
+                args: c.args,
+            }),
+            None => Err("usage: /prompt SERVER NAME key=value …".to_string()),
+        },
+        _ => return None,
+    };
+    Some(match result {
+        Ok(cmd) => vec![cmd],
+        Err(e) => {
+            state.chat.push(ChatEntry::new(ChatKind::Error, e));
+            Vec::new()
+        }
+    })
 }
 
 pub fn paste(state: &mut State, text: &str) {

@@ -50,6 +50,27 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::events::on_call_done(state, &tool, &text, is_error);
             Vec::new()
         }
+        Msg::Servers { rows, catalog } => {
+            state.servers = rows;
+            state.server_sel = state.server_sel.min(state.servers.len().saturating_sub(1));
+            state.catalog = catalog;
+            state.catalog_sel = state
+                .catalog_sel
+                .min(state.visible_catalog().len().saturating_sub(1));
+            Vec::new()
+        }
+        Msg::Progress {
+            server,
+            progress,
+            total,
+            message,
+        } => {
+            state.notice(
+                NoticeLevel::Info,
+                super::events::progress_text(&server, progress, total, message.as_deref()),
+            );
+            Vec::new()
+        }
         Msg::MemoryFiles(files) => {
             state.library.memory_files = files;
             Vec::new()
@@ -216,7 +237,26 @@ fn help_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
     Vec::new()
 }
 
+fn server_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
+    let Some(Overlay::Server { scroll }) = &mut state.overlay else {
+        return Vec::new();
+    };
+    match action {
+        Some(Action::Close) => state.overlay = None,
+        Some(Action::Up) => *scroll = scroll.saturating_sub(1),
+        Some(Action::Down) => *scroll = scroll.saturating_add(1),
+        Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
+        Some(Action::PageDown) => *scroll = scroll.saturating_add(10),
+        Some(Action::ToggleRaw | Action::CallTool) | None => {}
+        Some(other) => return global_action(state, other),
+    }
+    Vec::new()
+}
+
 fn detail_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
+    if matches!(state.overlay, Some(Overlay::Server { .. })) {
+        return server_key(state, action);
+    }
     let Some(Overlay::Detail { scroll, raw }) = &mut state.overlay else {
         return Vec::new();
     };
@@ -231,18 +271,9 @@ fn detail_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
             *scroll = 0;
         }
         Some(Action::CallTool) => {
-            let line = state
-                .selected_entry()
-                .filter(|_| state.tab == super::state::CatalogTab::Tools)
-                .map(|e| {
-                    crate::tools::call_skeleton(
-                        &e.name,
-                        e.schema.as_ref().unwrap_or(&serde_json::Value::Null),
-                    )
-                });
-            if let Some(line) = line {
+            if let Some(line) = state.selected_entry().map(|e| command_line(state.tab, e)) {
                 state.overlay = None;
-                state.composer = super::composer::Composer::with_text(&format!("/call {line}"));
+                state.composer = super::composer::Composer::with_text(&line);
                 state.focus = Pane::Composer;
             }
         }
@@ -252,12 +283,46 @@ fn detail_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
     Vec::new()
 }
 
+/// The composer line that uses a catalog item: call a tool, read a resource or a
+/// template's URI, render a prompt.
+fn command_line(tab: super::state::CatalogTab, entry: &super::state::CatalogEntry) -> String {
+    use super::state::CatalogTab as T;
+    let fact = |name: &str| {
+        entry
+            .facts
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let schema = entry.schema.clone().unwrap_or(serde_json::Value::Null);
+    match tab {
+        T::Tools => format!(
+            "/call {}",
+            crate::tools::call_skeleton(&entry.name, &schema)
+        ),
+        T::Resources => format!("/read {} {}", entry.server, fact("uri")),
+        T::Templates => format!("/read {} {}", entry.server, fact("uri template")),
+        T::Prompts => format!(
+            "/prompt {} {}",
+            entry.server,
+            crate::tools::call_skeleton(&entry.name, &schema)
+        ),
+    }
+}
+
 fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
     match action {
         Action::FocusComposer => {
             state.focus = Pane::Composer;
             Vec::new()
         }
+        Action::Reconnect if state.focus == Pane::Servers => state
+            .servers
+            .get(state.server_sel)
+            .filter(|s| s.status != super::state::ServerStatus::Builtin)
+            .map(|s| vec![Cmd::Reconnect(s.name.clone())])
+            .unwrap_or_default(),
         Action::Up
         | Action::Down
         | Action::PageUp

@@ -100,7 +100,7 @@ fn lines(
             }
         }
     }
-    if state.tab == CatalogTab::Tools {
+    if state.tab == CatalogTab::Tools || entry.schema.is_some() || !entry.facts.is_empty() {
         out.push(Line::default());
         out.push(Line::from(vec![
             Span::styled(
@@ -134,6 +134,68 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, scroll: u16, raw:
     let max = u16::try_from(lines.len())
         .unwrap_or(u16::MAX)
         .saturating_sub(inner.height);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .scroll((scroll.min(max), 0)),
+        rect,
+    );
+}
+
+/// The selected server: status, transport, capabilities, instructions, stderr tail.
+pub fn render_server(state: &State, theme: &Theme, frame: &mut Frame, scroll: u16) {
+    let Some(row) = state.servers.get(state.server_sel) else {
+        return;
+    };
+    let area = frame.area();
+    let rect = super::popup(
+        frame,
+        area.width.saturating_sub(6).min(96),
+        area.height.saturating_sub(4),
+    );
+    let block = pane_block(theme, "Server", true);
+    let width = usize::from(block.inner(rect).width.max(1));
+    let dim = |t: String| Span::styled(t, style(theme, Role::Dim));
+    let text = |t: String| Span::styled(t, style(theme, Role::Text));
+    let mut lines = vec![Line::styled(
+        sanitize_line(&row.name),
+        style(theme, Role::Title),
+    )];
+    if let Some(d) = &row.detail {
+        lines.push(Line::styled(sanitize_line(d), style(theme, Role::Warning)));
+    }
+    for (k, v) in &row.facts {
+        lines.push(Line::from(vec![
+            dim(format!("{}: ", sanitize_line(k))),
+            text(sanitize_line(v)),
+        ]));
+    }
+    if let Some(instructions) = &row.instructions {
+        lines.push(Line::default());
+        lines.push(Line::styled("Instructions", style(theme, Role::Title)));
+        for para in sanitize(instructions).lines() {
+            lines.extend(wrap(para, width).into_iter().map(|l| Line::from(text(l))));
+        }
+    }
+    if !row.stderr.is_empty() {
+        lines.push(Line::default());
+        lines.push(Line::styled(
+            "stderr (last lines)",
+            style(theme, Role::Title),
+        ));
+        lines.extend(row.stderr.iter().map(|l| Line::from(dim(sanitize_line(l)))));
+    }
+    lines.push(Line::default());
+    lines.push(Line::from(vec![
+        Span::styled(
+            state.keymap.hint(Layer::Normal, Action::Reconnect),
+            style(theme, Role::KeyHint),
+        ),
+        dim(" reconnect (from the Servers pane)".into()),
+    ]));
+    let max = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .saturating_sub(block.inner(rect).height);
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)

@@ -18,8 +18,13 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         .iter()
         .map(|s| {
             let (dot, dot_role, label) = match s.status {
-                ServerStatus::Builtin => ("●", Role::ToolOk, format!("{} tools", s.tools)),
+                ServerStatus::Builtin | ServerStatus::Ready => {
+                    ("●", Role::ToolOk, format!("{} tools", s.tools))
+                }
                 ServerStatus::Idle => ("○", Role::Dim, "not connected".to_string()),
+                ServerStatus::Connecting => ("◐", Role::Warning, "connecting".to_string()),
+                ServerStatus::Failed => ("✗", Role::Error, "failed".to_string()),
+                ServerStatus::Disconnected => ("○", Role::Warning, "disconnected".to_string()),
                 ServerStatus::Disabled => ("◌", Role::Dim, "disabled".to_string()),
             };
             let meta = if s.status == ServerStatus::Builtin {
@@ -33,9 +38,14 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                 Span::styled(meta, style(theme, Role::Dim)),
             ])];
             if let Some(detail) = &s.detail {
+                let role = if s.status == ServerStatus::Failed {
+                    Role::Error
+                } else {
+                    Role::Dim
+                };
                 lines.push(Line::styled(
                     format!("  {}", sanitize_line(detail)),
-                    style(theme, Role::Dim),
+                    style(theme, role),
                 ));
             }
             ListItem::new(lines)

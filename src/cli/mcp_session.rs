@@ -1,0 +1,179 @@
+//! What the MCP subcommands share: loading the config plus `--mcp-config` files,
+//! starting a non-interactive [`Workbench`], exit codes, `-a key=value` arguments and
+//! safe printing of untrusted text.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+use super::Cli;
+use crate::config::{self, Config, import};
+use crate::mcp::McpError;
+use crate::paths::Dirs;
+use crate::policy::Mode;
+use crate::workbench::{Workbench, WorkbenchOptions};
+
+/// Process exit statuses of the MCP subcommands.
+pub mod exit {
+    pub const OK: i32 = 0;
+    /// Usage or config error.
+    pub const USAGE: i32 = 1;
+    /// Server unreachable or handshake failed.
+    pub const UNREACHABLE: i32 = 3;
+    /// The server answered with an error, or the tool reported one.
+    pub const REMOTE: i32 = 4;
+    /// Denied by policy.
+    pub const DENIED: i32 = 5;
+}
+
+/// The exit status for an MCP error.
+pub fn exit_code(error: &McpError) -> i32 {
+    match error {
+        McpError::Handshake { .. } | McpError::NotConnected { .. } => exit::UNREACHABLE,
+        McpError::UnknownServer(_) | McpError::Config { .. } => exit::USAGE,
+        McpError::Remote { .. }
+        | McpError::CallFailed { .. }
+        | McpError::Limit { .. }
+        | McpError::Stale { .. } => exit::REMOTE,
+    }
+}
+
+/// The config file (or defaults) with the servers of every `--mcp-config` file added.
+/// Problems are printed; `Err` carries the exit status.
+pub fn load_config(cli: &Cli, dirs: &Dirs) -> Result<(Config, Option<PathBuf>), i32> {
+    let loaded = config::load(dirs, cli.config.as_deref()).map_err(|e| {
+        eprintln!("{e}");
+        exit::USAGE
+    })?;
+    let mut config = loaded.config;
+    for path in &cli.mcp_config {
+        let imported = import::import_file(&dirs.cwd.join(path)).map_err(|e| {
+            eprintln!("{}: {}", path.display(), safe(&e.to_string()));
+            exit::USAGE
+        })?;
+        for warning in &imported.warnings {
+            eprintln!("warning: {}: {}", path.display(), safe(warning));
+        }
+        for (name, server) in imported.servers {
+            if config.servers.contains_key(&name) {
+                eprintln!(
+                    "warning: {}: server {} is already configured; the config file's wins",
+                    path.display(),
+                    safe(&name)
+                );
+                continue;
+            }
+            config.servers.insert(name, server);
+        }
+    }
+    Ok((config, loaded.source.map(|s| s.path)))
+}
+
+/// A non-interactive workbench for one CLI command.
+pub async fn start(config: &Config, dirs: &Dirs, mode: Option<Mode>) -> Result<Workbench, i32> {
+    let options = WorkbenchOptions {
+        interactive: false,
+        mode,
+        ..WorkbenchOptions::default()
+    };
+    Workbench::start(config, dirs, options).await.map_err(|e| {
+        eprintln!("{e}");
+        exit::USAGE
+    })
+}
+
+/// A current-thread-free runtime for one command.
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+}
+
+/// One line of untrusted text, safe for the terminal.
+pub fn safe(text: &str) -> String {
+    crate::sanitize::sanitize_line(text)
+}
+
+/// `key=value` pairs; a value that parses as JSON is taken as JSON, else as a string.
+pub fn key_values(pairs: &[String]) -> Result<Map<String, Value>, String> {
+    let mut out = Map::new();
+    for pair in pairs {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("-a {pair:?}: expected KEY=VALUE"))?;
+        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
+        out.insert(key.to_owned(), value);
+    }
+    Ok(out)
+}
+
+/// Writes `text` to stdout; a closed pipe is not an error worth a panic.
+pub fn print(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
+/// Pretty JSON (never fails for values built from serde types). Control characters
+/// serde leaves raw (DEL, C1) and bidi controls are written as `\uXXXX` escapes, so the
+/// output is the same JSON and safe on a terminal.
+pub fn json(value: &impl serde::Serialize) -> String {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    let mut out = String::with_capacity(text.len() + 1);
+    for c in text.chars() {
+        let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if (c.is_control() && c != '\n') || bidi {
+            let _ = std::fmt::Write::write_fmt(&mut out, format_args!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// Waits for `name` and checks it is usable; prints why not and returns the exit status.
+pub async fn ready_server(workbench: &Workbench, name: &str) -> Result<(), i32> {
+    use crate::mcp::ServerStatus;
+    if !workbench.config.servers.contains_key(name) {
+        eprintln!("no MCP server named {}", safe(name));
+        return Err(exit::USAGE);
+    }
+    workbench.settle_server(name).await;
+    let snapshot = workbench.hub.snapshot();
+    let Some(server) = snapshot.server(name) else {
+        return Err(exit::USAGE);
+    };
+    match &server.status {
+        ServerStatus::Ready => Ok(()),
+        ServerStatus::Disabled => {
+            eprintln!("server {} is disabled (enabled = false)", safe(name));
+            Err(exit::USAGE)
+        }
+        ServerStatus::Failed { error, .. } => {
+            eprintln!("{}", safe(&error.to_string()));
+            Err(exit_code(error).max(exit::USAGE))
+        }
+        other => {
+            eprintln!(
+                "mcp_handshake_failed: server {} is {}",
+                safe(name),
+                other.label()
+            );
+            Err(exit::UNREACHABLE)
+        }
+    }
+}
+
+pub use crate::tools::render_blocks;
+
+/// Runs `body` on a fresh runtime and exits with its status when it is not 0.
+pub fn run_to_exit(body: impl std::future::Future<Output = i32>) -> color_eyre::Result<()> {
+    let code = runtime()?.block_on(body);
+    if code != exit::OK {
+        std::process::exit(code);
+    }
+    Ok(())
+}

@@ -1,0 +1,76 @@
+//! `switchboard prompt SERVER NAME [-a key=value …]`: get one prompt.
+
+use std::fmt::Write as _;
+
+use clap::Args;
+
+use super::Cli;
+use super::mcp_session::{
+    exit, exit_code, json, key_values, load_config, print, ready_server, render_blocks,
+    run_to_exit, safe, start,
+};
+use crate::paths::Dirs;
+
+#[derive(Debug, Args)]
+pub struct PromptArgs {
+    pub server: String,
+    pub name: String,
+    /// One argument (repeatable).
+    #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
+    pub arg: Vec<String>,
+    /// Print the prompt as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(cli: &Cli, args: &PromptArgs) -> color_eyre::Result<()> {
+    run_to_exit(async {
+        let prompt_args = match key_values(&args.arg) {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("{e}");
+                return exit::USAGE;
+            }
+        };
+        let dirs = Dirs::from_env();
+        let (config, _) = match load_config(cli, &dirs) {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
+        let workbench = match start(&config, &dirs, None).await {
+            Ok(w) => w,
+            Err(code) => return code,
+        };
+        let code = match ready_server(&workbench, &args.server).await {
+            Err(code) => code,
+            Ok(()) => match workbench
+                .hub
+                .get_prompt(&args.server, &args.name, prompt_args)
+                .await
+            {
+                Ok(prompt) => {
+                    if args.json {
+                        print(&json(&prompt));
+                    } else {
+                        let mut out = String::new();
+                        if let Some(d) = &prompt.description {
+                            let _ = writeln!(out, "# {}", safe(d));
+                        }
+                        for m in &prompt.messages {
+                            let _ = write!(out, "{}: ", safe(&m.role));
+                            out.push_str(&render_blocks(std::slice::from_ref(&m.content)));
+                        }
+                        print(&out);
+                    }
+                    exit::OK
+                }
+                Err(e) => {
+                    eprintln!("{}", safe(&e.to_string()));
+                    exit_code(&e)
+                }
+            },
+        };
+        workbench.shutdown().await;
+        code
+    })
+}

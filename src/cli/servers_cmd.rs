@@ -1,0 +1,90 @@
+//! `switchboard servers`: every configured MCP server, its status and catalog size.
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use super::Cli;
+use super::mcp_session::{exit, json, load_config, print, run_to_exit, safe, start};
+use crate::mcp::{ServerSnapshot, ServerStatus};
+use crate::paths::Dirs;
+
+pub fn run(cli: &Cli, as_json: bool) -> color_eyre::Result<()> {
+    run_to_exit(async {
+        let dirs = Dirs::from_env();
+        let (config, _) = match load_config(cli, &dirs) {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
+        let workbench = match start(&config, &dirs, None).await {
+            Ok(w) => w,
+            Err(code) => return code,
+        };
+        let snapshot = workbench.settle().await;
+        if as_json {
+            let servers: Vec<_> = snapshot.servers.iter().map(|s| server_json(s)).collect();
+            print(&json(&json!({ "servers": servers })));
+        } else if snapshot.servers.is_empty() {
+            print("no MCP servers configured (add [servers.NAME] or use --mcp-config FILE)\n");
+        } else {
+            print(&table(&snapshot.servers));
+        }
+        workbench.shutdown().await;
+        exit::OK
+    })
+}
+
+pub fn status_detail(server: &ServerSnapshot) -> String {
+    match &server.status {
+        ServerStatus::Ready => server.info.as_ref().map_or_else(String::new, |i| {
+            format!("{} {} (protocol {})", i.name, i.version, i.protocol_version)
+        }),
+        ServerStatus::Failed { error, .. } => error.to_string(),
+        ServerStatus::Disconnected { reason } => reason.clone(),
+        ServerStatus::Connecting { attempt } => format!("attempt {attempt}"),
+        ServerStatus::Disabled => "enabled = false".into(),
+    }
+}
+
+fn table(servers: &[std::sync::Arc<ServerSnapshot>]) -> String {
+    let mut out = format!(
+        "{:<16} {:<12} {:<6} {:>5} {:>5} {:>5} {:>5}  {}\n",
+        "SERVER", "STATUS", "TYPE", "TOOLS", "RES", "TPL", "PROMPT", "DETAIL"
+    );
+    for s in servers {
+        let c = &s.catalog;
+        let _ = writeln!(
+            out,
+            "{:<16} {:<12} {:<6} {:>5} {:>5} {:>5} {:>5}  {}",
+            safe(&s.name),
+            s.status.label(),
+            s.transport.as_str(),
+            c.tools.len(),
+            c.resources.len(),
+            c.templates.len(),
+            c.prompts.len(),
+            safe(&status_detail(s))
+        );
+    }
+    out
+}
+
+pub fn server_json(s: &ServerSnapshot) -> serde_json::Value {
+    json!({
+        "name": s.name,
+        "status": s.status.label(),
+        "transport": s.transport,
+        "target": s.target,
+        "detail": status_detail(s),
+        "info": s.info.as_deref(),
+        "generation": s.generation,
+        "counts": {
+            "tools": s.catalog.tools.len(),
+            "resources": s.catalog.resources.len(),
+            "templates": s.catalog.templates.len(),
+            "prompts": s.catalog.prompts.len(),
+        },
+        "error": s.last_error.as_ref().map(ToString::to_string),
+        "stderr_tail": s.stderr_tail.as_slice(),
+    })
+}

@@ -1,0 +1,153 @@
+//! Variable expansion in imported configs: `${VAR}`, `${VAR:-default}`, `${env:VAR}`,
+//! and VS Code's `${input:id}` through an [`InputResolver`].
+
+/// Answers `${input:id}` placeholders (VS Code `inputs`). The TUI prompts the user;
+/// headless runs use [`Headless`], which refuses.
+pub trait InputResolver {
+    /// `description` and `password` come from the file's `inputs` entry, when present.
+    fn resolve(
+        &self,
+        id: &str,
+        description: Option<&str>,
+        password: bool,
+    ) -> Result<String, String>;
+}
+
+/// Refuses every `${input:…}`: there is nobody to ask.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Headless;
+
+impl InputResolver for Headless {
+    fn resolve(
+        &self,
+        id: &str,
+        description: Option<&str>,
+        _password: bool,
+    ) -> Result<String, String> {
+        let what = description.map_or_else(String::new, |d| format!(" ({d})"));
+        Err(format!(
+            "${{input:{id}}}{what} needs an answer from the user, which a headless run cannot give; replace it with the value or an ${{env:VAR}} reference"
+        ))
+    }
+}
+
+/// A VS Code `inputs` entry.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InputSpec {
+    pub id: String,
+    pub description: Option<String>,
+    pub password: bool,
+}
+
+/// The environment and inputs used while expanding.
+pub struct Expander<'a> {
+    pub env: &'a dyn Fn(&str) -> Option<String>,
+    pub inputs: &'a [InputSpec],
+    pub resolver: &'a dyn InputResolver,
+}
+
+impl Expander<'_> {
+    /// Expands every placeholder in `text`. An unset variable without a default, an
+    /// unterminated `${`, or an unanswerable input is an error naming it.
+    pub fn expand(&self, text: &str) -> Result<String, String> {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(start) = rest.find("${") {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + 2..];
+            let end = after
+                .find('}')
+                .ok_or_else(|| format!("unterminated ${{ in {text:?}"))?;
+            out.push_str(&self.placeholder(&after[..end])?);
+            rest = &after[end + 1..];
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+
+    fn placeholder(&self, body: &str) -> Result<String, String> {
+        if let Some(id) = body.strip_prefix("input:") {
+            let spec = self.inputs.iter().find(|i| i.id == id);
+            return self.resolver.resolve(
+                id,
+                spec.and_then(|s| s.description.as_deref()),
+                spec.is_some_and(|s| s.password),
+            );
+        }
+        let body = body.strip_prefix("env:").unwrap_or(body);
+        let (name, default) = match body.split_once(":-") {
+            Some((name, default)) => (name, Some(default)),
+            None => (body, None),
+        };
+        let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(format!("unsupported placeholder ${{{body}}}"));
+        }
+        match ((self.env)(name), default) {
+            (Some(value), _) if !value.is_empty() || default.is_none() => Ok(value),
+            (_, Some(default)) => Ok(default.to_owned()),
+            (None, None) => Err(format!(
+                "environment variable {name} is not set (used as ${{{body}}})"
+            )),
+            (Some(value), None) => Ok(value),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(name: &str) -> Option<String> {
+        match name {
+            "HOME" => Some("/home/me".into()),
+            "EMPTY" => Some(String::new()),
+            _ => None,
+        }
+    }
+
+    fn expander(resolver: &dyn InputResolver) -> Expander<'_> {
+        Expander {
+            env: &env,
+            inputs: &[],
+            resolver,
+        }
+    }
+
+    #[test]
+    fn all_forms_expand() {
+        let e = expander(&Headless);
+        assert_eq!(e.expand("${HOME}/x").unwrap(), "/home/me/x");
+        assert_eq!(e.expand("${env:HOME}").unwrap(), "/home/me");
+        assert_eq!(e.expand("${NOPE:-fallback}").unwrap(), "fallback");
+        assert_eq!(e.expand("${EMPTY:-fallback}").unwrap(), "fallback");
+        assert_eq!(e.expand("a${HOME}b${HOME}").unwrap(), "a/home/meb/home/me");
+        assert_eq!(e.expand("plain $HOME").unwrap(), "plain $HOME");
+    }
+
+    #[test]
+    fn failures_name_the_placeholder() {
+        let e = expander(&Headless);
+        assert!(e.expand("${NOPE}").unwrap_err().contains("NOPE is not set"));
+        assert!(e.expand("${HOME").unwrap_err().contains("unterminated"));
+        let err = e.expand("${input:token}").unwrap_err();
+        assert!(
+            err.contains("${input:token}") && err.contains("headless"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn inputs_go_to_the_resolver() {
+        struct Answer;
+        impl InputResolver for Answer {
+            fn resolve(&self, id: &str, _: Option<&str>, _: bool) -> Result<String, String> {
+                Ok(format!("answer-{id}"))
+            }
+        }
+        assert_eq!(
+            expander(&Answer).expand("${input:key}").unwrap(),
+            "answer-key"
+        );
+    }
+}

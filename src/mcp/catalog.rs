@@ -1,0 +1,226 @@
+//! A server's catalog as immutable, plain data: tools, resources, resource templates and
+//! prompts. Built from the wire JSON of each item so that the shapes the UI renders do
+//! not depend on rmcp's internals.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Which list of the catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListKind {
+    Tools,
+    Resources,
+    Templates,
+    Prompts,
+}
+
+impl ListKind {
+    pub const ALL: [Self; 4] = [Self::Tools, Self::Resources, Self::Templates, Self::Prompts];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Tools => "tools",
+            Self::Resources => "resources",
+            Self::Templates => "resource templates",
+            Self::Prompts => "prompts",
+        }
+    }
+}
+
+/// `ToolAnnotations`, as sent (absent hints stay `None`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ToolHints {
+    pub title: Option<String>,
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CatalogTool {
+    /// The server's name for the tool (not qualified).
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub input_schema: Value,
+    pub output_schema: Option<Value>,
+    pub annotations: Option<ToolHints>,
+}
+
+impl CatalogTool {
+    /// `title`, else the annotations' title, else the name.
+    pub fn display_title(&self) -> &str {
+        self.title
+            .as_deref()
+            .or_else(|| self.annotations.as_ref()?.title.as_deref())
+            .unwrap_or(&self.name)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CatalogResource {
+    pub uri: String,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub mime_type: Option<String>,
+    pub size: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CatalogTemplate {
+    pub uri_template: String,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub mime_type: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PromptArgumentInfo {
+    pub name: String,
+    pub description: Option<String>,
+    pub required: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CatalogPrompt {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub arguments: Vec<PromptArgumentInfo>,
+}
+
+/// One server's catalog at one moment. Never mutated: a refresh builds a new one.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CatalogSnapshot {
+    /// The connection this catalog was listed on; calls made with an older generation
+    /// fail as stale.
+    pub generation: u64,
+    /// Bumped on every refresh of any list, including `list_changed`.
+    pub revision: u64,
+    pub tools: Vec<CatalogTool>,
+    pub resources: Vec<CatalogResource>,
+    pub templates: Vec<CatalogTemplate>,
+    pub prompts: Vec<CatalogPrompt>,
+    /// Lists that could not be fetched, with the reason (the rest are still usable).
+    pub errors: Vec<(ListKind, String)>,
+}
+
+impl CatalogSnapshot {
+    pub fn tool(&self, name: &str) -> Option<&CatalogTool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// Number of items in a list.
+    pub fn count(&self, kind: ListKind) -> usize {
+        match kind {
+            ListKind::Tools => self.tools.len(),
+            ListKind::Resources => self.resources.len(),
+            ListKind::Templates => self.templates.len(),
+            ListKind::Prompts => self.prompts.len(),
+        }
+    }
+}
+
+fn text(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+fn flag(v: &Value, key: &str) -> Option<bool> {
+    v.get(key).and_then(Value::as_bool)
+}
+
+/// Items without their required name (or URI) are skipped, never a panic.
+pub fn tool_from_wire(v: &Value) -> Option<CatalogTool> {
+    let annotations = v
+        .get("annotations")
+        .filter(|a| a.is_object())
+        .map(|a| ToolHints {
+            title: text(a, "title"),
+            read_only: flag(a, "readOnlyHint"),
+            destructive: flag(a, "destructiveHint"),
+            idempotent: flag(a, "idempotentHint"),
+            open_world: flag(a, "openWorldHint"),
+        });
+    Some(CatalogTool {
+        name: text(v, "name")?,
+        title: text(v, "title"),
+        description: text(v, "description").unwrap_or_default(),
+        input_schema: v
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or_else(|| serde_json::json!({"type": "object"})),
+        output_schema: v.get("outputSchema").cloned(),
+        annotations,
+    })
+}
+
+pub fn resource_from_wire(v: &Value) -> Option<CatalogResource> {
+    Some(CatalogResource {
+        uri: text(v, "uri")?,
+        name: text(v, "name").unwrap_or_default(),
+        title: text(v, "title"),
+        description: text(v, "description"),
+        mime_type: text(v, "mimeType"),
+        size: v.get("size").and_then(Value::as_u64),
+    })
+}
+
+pub fn template_from_wire(v: &Value) -> Option<CatalogTemplate> {
+    Some(CatalogTemplate {
+        uri_template: text(v, "uriTemplate")?,
+        name: text(v, "name").unwrap_or_default(),
+        title: text(v, "title"),
+        description: text(v, "description"),
+        mime_type: text(v, "mimeType"),
+    })
+}
+
+pub fn prompt_from_wire(v: &Value) -> Option<CatalogPrompt> {
+    let arguments = v
+        .get("arguments")
+        .and_then(Value::as_array)
+        .map(|args| {
+            args.iter()
+                .filter_map(|a| {
+                    Some(PromptArgumentInfo {
+                        name: text(a, "name")?,
+                        description: text(a, "description"),
+                        required: flag(a, "required").unwrap_or(false),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(CatalogPrompt {
+        name: text(v, "name")?,
+        title: text(v, "title"),
+        description: text(v, "description"),
+        arguments,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn wire_items_become_catalog_items() {
+        let t = tool_from_wire(&json!({"name": "echo", "inputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true, "title": "Echo!"}}))
+        .unwrap();
+        assert_eq!(t.display_title(), "Echo!");
+        assert_eq!(t.annotations.unwrap().read_only, Some(true));
+        assert!(tool_from_wire(&json!({"title": "no name"})).is_none());
+        let p = prompt_from_wire(
+            &json!({"name": "p", "arguments": [{"name": "a", "required": true}, {"x": 1}]}),
+        )
+        .unwrap();
+        assert_eq!(p.arguments.len(), 1);
+        assert!(p.arguments[0].required);
+    }
+}

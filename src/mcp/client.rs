@@ -1,0 +1,154 @@
+//! Our side of each connection: receives the server's notifications and turns them into
+//! [`McpEvent`]s and catalog refreshes.
+
+#![allow(deprecated)] // logging is deprecated in 2026-07-28 but what servers in the wild use
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, LoggingMessageNotificationParam,
+    ProgressNotificationParam, ProgressToken,
+};
+use rmcp::service::NotificationContext;
+use rmcp::{ClientHandler, RoleClient};
+use serde_json::Value;
+use tokio::sync::{broadcast, mpsc};
+
+use super::catalog::ListKind;
+use super::snapshot::McpEvent;
+
+/// Asks the server's task to do something.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Re-list one list (after `list_changed`).
+    Refresh(ListKind),
+    /// Drop the connection and connect again.
+    Reconnect,
+    /// Close the connection and stop.
+    Shutdown,
+}
+
+/// Who to tell about progress on a token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgressRoute {
+    pub run_id: Option<String>,
+    pub step_id: Option<String>,
+    pub request: String,
+}
+
+/// Progress tokens of calls in flight → their callers.
+#[derive(Debug, Default)]
+pub struct ProgressRoutes(Mutex<HashMap<String, ProgressRoute>>);
+
+impl ProgressRoutes {
+    fn key(token: &ProgressToken) -> String {
+        serde_json::to_string(token).unwrap_or_default()
+    }
+
+    pub fn insert(&self, token: &ProgressToken, route: ProgressRoute) {
+        self.lock().insert(Self::key(token), route);
+    }
+
+    pub fn remove(&self, token: &ProgressToken) {
+        self.lock().remove(&Self::key(token));
+    }
+
+    fn get(&self, token: &ProgressToken) -> Option<ProgressRoute> {
+        self.lock().get(&Self::key(token)).cloned()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, ProgressRoute>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The `ClientHandler` of one server.
+#[derive(Clone)]
+pub struct ClientSide {
+    pub server: Arc<str>,
+    pub events: broadcast::Sender<McpEvent>,
+    pub commands: mpsc::UnboundedSender<Command>,
+    pub routes: Arc<ProgressRoutes>,
+}
+
+impl ClientSide {
+    fn emit(&self, event: McpEvent) {
+        if self.events.receiver_count() > 0 {
+            let _ = self.events.send(event);
+        }
+    }
+
+    fn refresh(&self, kind: ListKind) {
+        let _ = self.commands.send(Command::Refresh(kind));
+    }
+}
+
+fn as_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+impl ClientHandler for ClientSide {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("switchboard", env!("CARGO_PKG_VERSION")),
+        )
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let level = serde_json::to_value(params.level)
+            .ok()
+            .as_ref()
+            .map_or_else(|| "info".to_owned(), as_text);
+        let message = as_text(&params.data);
+        tracing::info!(server = %self.server, level, "server log: {message}");
+        self.emit(McpEvent::Log {
+            server: self.server.to_string(),
+            level,
+            logger: params.logger,
+            message,
+        });
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let route = self.routes.get(&params.progress_token);
+        let Some(route) = route else {
+            tracing::debug!(server = %self.server, "progress for an unknown token");
+            return;
+        };
+        self.emit(McpEvent::Progress {
+            server: self.server.to_string(),
+            run_id: route.run_id,
+            step_id: route.step_id,
+            request: route.request,
+            progress: params.progress,
+            total: params.total,
+            message: params.message,
+        });
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.refresh(ListKind::Tools);
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.refresh(ListKind::Resources);
+        self.refresh(ListKind::Templates);
+    }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.refresh(ListKind::Prompts);
+    }
+}

@@ -1,0 +1,251 @@
+//! [`McpHub`]: owns every configured server (one task each, all connecting in parallel)
+//! and publishes [`HubSnapshot`]s and [`McpEvent`]s.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use tokio::sync::{broadcast, mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+use super::calls::CallContext;
+use super::client::{ClientSide, Command, ProgressRoutes};
+use super::endpoint::{Endpoint, TransportKind};
+use super::error::McpError;
+use super::limits::Limits;
+use super::result::{PromptView, ResourceRead};
+use super::server::{ServerHandle, run};
+use super::snapshot::{HubSnapshot, McpEvent, ServerSnapshot, ServerStatus};
+use super::stderr::StderrTail;
+use crate::config::ServerConfig;
+use crate::tools::ToolResult;
+
+const EVENT_CAPACITY: usize = 1024;
+
+struct HubInner {
+    servers: BTreeMap<String, Arc<ServerHandle>>,
+    snapshot: watch::Sender<Arc<HubSnapshot>>,
+    events: broadcast::Sender<McpEvent>,
+    runs: Mutex<HashMap<String, CancellationToken>>,
+}
+
+/// The MCP servers of a session. Cheap to clone.
+#[derive(Clone)]
+pub struct McpHub {
+    inner: Arc<HubInner>,
+}
+
+impl std::fmt::Debug for McpHub {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpHub")
+            .field("servers", &self.inner.servers.keys().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpHub {
+    /// Starts one task per enabled server (on the current tokio runtime); they connect
+    /// in parallel. Disabled servers and servers whose config cannot be used are in the
+    /// snapshot (as `Disabled` / `Failed`) without a task.
+    pub fn start(servers: &BTreeMap<String, ServerConfig>) -> Self {
+        let (snapshot, _) = watch::channel(Arc::new(HubSnapshot::default()));
+        let events = broadcast::channel(EVENT_CAPACITY).0;
+        let mut handles = BTreeMap::new();
+        let mut initial = Vec::new();
+        let mut tasks = Vec::new();
+        for (name, config) in servers {
+            let (commands, rx) = mpsc::unbounded_channel();
+            let handle = Arc::new(ServerHandle {
+                name: name.clone(),
+                config: config.clone(),
+                limits: Limits::for_server(config),
+                live: RwLock::new(None),
+                commands,
+                routes: Arc::new(ProgressRoutes::default()),
+                stderr: Arc::new(StderrTail::default()),
+                hub: snapshot.clone(),
+            });
+            let endpoint = Endpoint::from_config(config);
+            let (kind, target) = endpoint.as_ref().map_or_else(
+                |_| {
+                    (
+                        guess_kind(config),
+                        config
+                            .url
+                            .clone()
+                            .or_else(|| config.command.clone())
+                            .unwrap_or_default(),
+                    )
+                },
+                |e| (e.kind(), e.target()),
+            );
+            let status = match (&endpoint, config.enabled) {
+                (_, Some(false)) => ServerStatus::Disabled,
+                (Err(e), _) => ServerStatus::Failed {
+                    error: McpError::Config {
+                        server: name.clone(),
+                        message: e.to_string(),
+                    },
+                    retry_in: None,
+                },
+                (Ok(_), _) => ServerStatus::Connecting { attempt: 1 },
+            };
+            let mut entry = ServerSnapshot::new(name, kind, target, status.clone());
+            if let ServerStatus::Failed { error, .. } = &status {
+                entry.last_error = Some(error.clone());
+            }
+            initial.push(Arc::new(entry));
+            if let (Ok(endpoint), ServerStatus::Connecting { .. }) = (endpoint, status) {
+                let client = ClientSide {
+                    server: Arc::from(name.as_str()),
+                    events: events.clone(),
+                    commands: handle.commands.clone(),
+                    routes: Arc::clone(&handle.routes),
+                };
+                tasks.push((Arc::clone(&handle), endpoint, rx, client));
+            }
+            handles.insert(name.clone(), handle);
+        }
+        snapshot.send_replace(Arc::new(HubSnapshot { servers: initial }));
+        for (handle, endpoint, rx, client) in tasks {
+            tokio::spawn(run(handle, endpoint, rx, client, events.clone()));
+        }
+        Self {
+            inner: Arc::new(HubInner {
+                servers: handles,
+                snapshot,
+                events,
+                runs: Mutex::default(),
+            }),
+        }
+    }
+
+    /// The current snapshot.
+    pub fn snapshot(&self) -> Arc<HubSnapshot> {
+        Arc::clone(&self.inner.snapshot.borrow())
+    }
+
+    /// Snapshots as they change.
+    pub fn subscribe(&self) -> watch::Receiver<Arc<HubSnapshot>> {
+        self.inner.snapshot.subscribe()
+    }
+
+    /// Logs, progress, stderr lines and catalog changes.
+    pub fn events(&self) -> broadcast::Receiver<McpEvent> {
+        self.inner.events.subscribe()
+    }
+
+    pub fn server(&self, name: &str) -> Result<&Arc<ServerHandle>, McpError> {
+        self.inner
+            .servers
+            .get(name)
+            .ok_or_else(|| McpError::UnknownServer(name.to_owned()))
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.inner.servers.keys().cloned().collect()
+    }
+
+    /// Waits until no server is connecting (or `timeout` passes), then returns the
+    /// snapshot.
+    pub async fn settled(&self, timeout: Duration) -> Arc<HubSnapshot> {
+        let mut rx = self.subscribe();
+        let _ = tokio::time::timeout(timeout, rx.wait_for(|s| s.is_settled())).await;
+        self.snapshot()
+    }
+
+    /// Waits until `name` is not connecting (or `timeout` passes).
+    pub async fn settled_server(
+        &self,
+        name: &str,
+        timeout: Duration,
+    ) -> Option<Arc<ServerSnapshot>> {
+        let mut rx = self.subscribe();
+        let ready = |s: &Arc<HubSnapshot>| s.server(name).is_none_or(|s| s.status.is_settled());
+        let _ = tokio::time::timeout(timeout, rx.wait_for(ready)).await;
+        self.snapshot().server(name).cloned()
+    }
+
+    /// Reconnect one server now.
+    pub fn reconnect(&self, name: &str) -> Result<(), McpError> {
+        self.server(name)?.reconnect();
+        Ok(())
+    }
+
+    /// The cancellation token of a run (turn); cancelled by [`McpHub::cancel_run`].
+    pub fn run_token(&self, run_id: &str) -> CancellationToken {
+        let mut runs = self
+            .inner
+            .runs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        runs.entry(run_id.to_owned()).or_default().clone()
+    }
+
+    /// Cancels every MCP call of a run: each sends `notifications/cancelled`.
+    pub fn cancel_run(&self, run_id: &str) {
+        let token = self
+            .inner
+            .runs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(run_id);
+        if let Some(token) = token {
+            token.cancel();
+        }
+    }
+
+    /// Calls a tool directly (not through the gate: use the registry for anything a
+    /// user or model asked for).
+    pub async fn call_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        args: Map<String, Value>,
+        generation: Option<u64>,
+        ctx: CallContext,
+    ) -> Result<ToolResult, McpError> {
+        self.server(server)?
+            .call_tool(tool, args, generation, ctx)
+            .await
+    }
+
+    pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ResourceRead, McpError> {
+        self.server(server)?.read_resource(uri).await
+    }
+
+    pub async fn get_prompt(
+        &self,
+        server: &str,
+        name: &str,
+        args: Map<String, Value>,
+    ) -> Result<PromptView, McpError> {
+        self.server(server)?.get_prompt(name, args).await
+    }
+
+    /// Closes every connection (each within its close timeout).
+    pub async fn shutdown(&self) {
+        let mut rx = self.subscribe();
+        for handle in self.inner.servers.values() {
+            let _ = handle.commands.send(Command::Shutdown);
+        }
+        let closed = |s: &Arc<HubSnapshot>| {
+            s.servers.iter().all(|s| {
+                !matches!(
+                    s.status,
+                    ServerStatus::Ready | ServerStatus::Connecting { .. }
+                )
+            })
+        };
+        let _ = tokio::time::timeout(Limits::default().close_timeout, rx.wait_for(closed)).await;
+    }
+}
+
+fn guess_kind(config: &ServerConfig) -> TransportKind {
+    match (config.command.is_some(), config.transport.as_deref()) {
+        (true, _) => TransportKind::Stdio,
+        (false, Some("sse")) => TransportKind::Sse,
+        _ => TransportKind::Http,
+    }
+}

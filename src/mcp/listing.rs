@@ -1,0 +1,165 @@
+//! Listing a catalog page by page, enforcing the page and item limits ourselves (rmcp's
+//! `list_all_*` would follow cursors without bounds).
+
+use std::future::Future;
+use std::time::Duration;
+
+use rmcp::model::PaginatedRequestParams;
+use rmcp::service::ServiceError;
+use rmcp::{Peer, RoleClient};
+use serde_json::Value;
+
+use super::catalog::{
+    CatalogSnapshot, ListKind, prompt_from_wire, resource_from_wire, template_from_wire,
+    tool_from_wire,
+};
+use super::error::{LimitKind, McpError, untrusted};
+use super::limits::Limits;
+
+/// Longest remote error text kept.
+pub const MAX_REMOTE_TEXT: usize = 500;
+
+/// Maps an rmcp request error to ours.
+pub fn service_error(server: &str, error: ServiceError) -> McpError {
+    let failed = |reason: String| McpError::CallFailed {
+        server: server.to_owned(),
+        reason,
+    };
+    match error {
+        ServiceError::McpError(e) => McpError::Remote {
+            server: server.to_owned(),
+            code: e.code.0,
+            message: untrusted(&e.message, MAX_REMOTE_TEXT),
+        },
+        ServiceError::Timeout { timeout } => failed(timeout_reason(timeout)),
+        ServiceError::TransportClosed => failed("transport closed".into()),
+        ServiceError::Cancelled { .. } => failed("cancelled".into()),
+        other => failed(untrusted(&other.to_string(), MAX_REMOTE_TEXT)),
+    }
+}
+
+pub fn timeout_reason(timeout: Duration) -> String {
+    format!(
+        "timeout: no response or progress for {:.1}s",
+        timeout.as_secs_f64()
+    )
+}
+
+/// Runs one request under the request timeout.
+pub async fn timed<T>(
+    server: &str,
+    timeout: Duration,
+    request: impl Future<Output = Result<T, ServiceError>>,
+) -> Result<T, McpError> {
+    match tokio::time::timeout(timeout, request).await {
+        Ok(result) => result.map_err(|e| service_error(server, e)),
+        Err(_) => Err(McpError::CallFailed {
+            server: server.to_owned(),
+            reason: timeout_reason(timeout),
+        }),
+    }
+}
+
+async fn page(
+    peer: &Peer<RoleClient>,
+    kind: ListKind,
+    cursor: Option<String>,
+) -> Result<Value, ServiceError> {
+    let params = Some(PaginatedRequestParams::default().with_cursor(cursor));
+    let value = match kind {
+        ListKind::Tools => serde_json::to_value(peer.list_tools(params).await?),
+        ListKind::Resources => serde_json::to_value(peer.list_resources(params).await?),
+        ListKind::Templates => serde_json::to_value(peer.list_resource_templates(params).await?),
+        ListKind::Prompts => serde_json::to_value(peer.list_prompts(params).await?),
+    };
+    value.map_err(|_| ServiceError::UnexpectedResponse)
+}
+
+fn wire_key(kind: ListKind) -> &'static str {
+    match kind {
+        ListKind::Tools => "tools",
+        ListKind::Resources => "resources",
+        ListKind::Templates => "resourceTemplates",
+        ListKind::Prompts => "prompts",
+    }
+}
+
+/// Every item of one list, as wire JSON, following cursors up to the limits.
+pub async fn list_all(
+    peer: &Peer<RoleClient>,
+    server: &str,
+    kind: ListKind,
+    limits: &Limits,
+) -> Result<Vec<Value>, McpError> {
+    let limit = |limit, max, detail: String| McpError::Limit {
+        server: server.to_owned(),
+        limit,
+        max,
+        detail,
+    };
+    let mut items = Vec::new();
+    let mut cursor: Option<String> = None;
+    for pages in 1..=limits.max_pages {
+        let mut body = timed(server, limits.request_timeout, page(peer, kind, cursor)).await?;
+        if let Some(Value::Array(batch)) = body.get_mut(wire_key(kind)).map(Value::take) {
+            items.extend(batch);
+        }
+        if items.len() > limits.max_items {
+            return Err(limit(
+                LimitKind::Items,
+                limits.max_items,
+                format!("more than {} {} listed", limits.max_items, kind.as_str()),
+            ));
+        }
+        cursor = body
+            .get("nextCursor")
+            .and_then(Value::as_str)
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned);
+        if cursor.is_none() {
+            return Ok(items);
+        }
+        if pages == limits.max_pages {
+            break;
+        }
+    }
+    Err(limit(
+        LimitKind::Pages,
+        limits.max_pages,
+        format!(
+            "{} still had a next page after {} pages",
+            kind.as_str(),
+            limits.max_pages
+        ),
+    ))
+}
+
+/// Fills one list of `catalog` (items replace the old ones; a failure is recorded).
+pub async fn refresh_list(
+    peer: &Peer<RoleClient>,
+    server: &str,
+    kind: ListKind,
+    limits: &Limits,
+    catalog: &mut CatalogSnapshot,
+) {
+    catalog.errors.retain(|(k, _)| *k != kind);
+    let items = match list_all(peer, server, kind, limits).await {
+        Ok(items) => items,
+        Err(e) => {
+            tracing::warn!(server, "listing {} failed: {e}", kind.as_str());
+            catalog.errors.push((kind, e.to_string()));
+            Vec::new()
+        }
+    };
+    match kind {
+        ListKind::Tools => catalog.tools = items.iter().filter_map(tool_from_wire).collect(),
+        ListKind::Resources => {
+            catalog.resources = items.iter().filter_map(resource_from_wire).collect();
+        }
+        ListKind::Templates => {
+            catalog.templates = items.iter().filter_map(template_from_wire).collect();
+        }
+        ListKind::Prompts => catalog.prompts = items.iter().filter_map(prompt_from_wire).collect(),
+    }
+    catalog.revision += 1;
+}

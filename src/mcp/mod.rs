@@ -1,0 +1,39 @@
+//! MCP servers: one task per server owning the rmcp client, its status, its catalog
+//! generation and its limits; everything the UI sees is an immutable snapshot.
+//!
+//! - [`McpHub`] starts the servers and publishes [`HubSnapshot`]s (a `watch`) and
+//!   [`McpEvent`]s (a `broadcast`).
+//! - [`McpTool`] puts each catalog tool behind the registry's gate;
+//!   [`sync_registry`] keeps the registry in step with the catalogs.
+
+mod calls;
+pub mod catalog;
+mod client;
+mod connect;
+pub mod endpoint;
+mod error;
+mod hub;
+mod limits;
+pub mod listing;
+mod result;
+mod server;
+mod snapshot;
+mod sse;
+mod stderr;
+mod sync;
+mod tool;
+
+pub use calls::{CallContext, CompletionRef};
+pub use catalog::{
+    CatalogPrompt, CatalogResource, CatalogSnapshot, CatalogTemplate, CatalogTool, ListKind,
+    PromptArgumentInfo, ToolHints,
+};
+pub use endpoint::{Endpoint, EndpointError, TransportKind};
+pub use error::{LimitKind, McpError, untrusted};
+pub use hub::McpHub;
+pub use limits::Limits;
+pub use result::{PromptMessageView, PromptView, ResourceRead};
+pub use server::{ServerHandle, backoff};
+pub use snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStatus};
+pub use sync::{RegistrySync, spawn_sync, sync_registry};
+pub use tool::{McpTool, QUALIFIER, qualified_name, tool_enabled, tool_spec};

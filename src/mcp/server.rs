@@ -1,0 +1,311 @@
+//! One server: its handle (calls go straight to the live peer) and the task that owns
+//! the connection — connect, list the catalog, refresh on `list_changed`, reconnect on
+//! demand or with bounded backoff after a crash.
+
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Duration;
+
+use rmcp::{Peer, RoleClient};
+use tokio::sync::{broadcast, mpsc, watch};
+
+use super::catalog::{CatalogSnapshot, ListKind};
+use super::client::{ClientSide, Command, ProgressRoutes};
+use super::connect::{Service, connect};
+use super::endpoint::Endpoint;
+use super::error::McpError;
+use super::limits::Limits;
+use super::listing::refresh_list;
+use super::snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStatus};
+use super::stderr::StderrTail;
+use crate::config::ServerConfig;
+
+/// Automatic reconnects after a crash before giving up (until asked again).
+pub const MAX_AUTO_RECONNECTS: u32 = 5;
+
+/// Wait before automatic reconnect `attempt` (1-based): 0.5 s · 2ⁿ⁻¹, at most 8 s.
+pub fn backoff(attempt: u32) -> Duration {
+    Duration::from_millis(500u64.saturating_mul(1 << attempt.saturating_sub(1).min(4)))
+}
+
+/// The peer of the current connection and its generation.
+#[derive(Clone)]
+pub struct Live {
+    pub peer: Peer<RoleClient>,
+    pub generation: u64,
+}
+
+/// A configured server, shared by the hub, its task and the tools of its catalog.
+pub struct ServerHandle {
+    pub name: String,
+    pub config: ServerConfig,
+    pub limits: Limits,
+    pub(super) live: RwLock<Option<Live>>,
+    pub(super) commands: mpsc::UnboundedSender<Command>,
+    pub(super) routes: Arc<ProgressRoutes>,
+    pub(super) stderr: Arc<StderrTail>,
+    pub(super) hub: watch::Sender<Arc<HubSnapshot>>,
+}
+
+impl std::fmt::Debug for ServerHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerHandle")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerHandle {
+    /// The live connection, or why there is none.
+    pub fn live(&self) -> Result<Live, McpError> {
+        let live = self
+            .live
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        live.ok_or_else(|| McpError::NotConnected {
+            server: self.name.clone(),
+            status: self
+                .snapshot()
+                .map_or_else(|| "unknown".into(), |s| status_text(&s.status)),
+        })
+    }
+
+    /// This server's entry in the hub's current snapshot.
+    pub fn snapshot(&self) -> Option<Arc<ServerSnapshot>> {
+        self.hub.borrow().server(&self.name).cloned()
+    }
+
+    /// Drop the connection (if any) and connect again.
+    pub fn reconnect(&self) {
+        let _ = self.commands.send(Command::Reconnect);
+    }
+
+    pub(super) fn set_live(&self, live: Option<Live>) {
+        *self.live.write().unwrap_or_else(PoisonError::into_inner) = live;
+    }
+
+    fn publish(&self, snapshot: &ServerSnapshot) {
+        let mut snapshot = snapshot.clone();
+        snapshot.stderr_tail = Arc::new(self.stderr.lines());
+        let snapshot = Arc::new(snapshot);
+        self.hub.send_modify(|hub| {
+            let mut next = HubSnapshot::clone(hub);
+            if let Some(slot) = next.servers.iter_mut().find(|s| s.name == snapshot.name) {
+                *slot = Arc::clone(&snapshot);
+            } else {
+                next.servers.push(Arc::clone(&snapshot));
+                next.servers.sort_by(|a, b| a.name.cmp(&b.name));
+            }
+            *hub = Arc::new(next);
+        });
+    }
+}
+
+fn status_text(status: &ServerStatus) -> String {
+    match status {
+        ServerStatus::Failed { error, .. } => format!("failed: {error}"),
+        ServerStatus::Disconnected { reason } => format!("disconnected: {reason}"),
+        other => other.label().to_owned(),
+    }
+}
+
+/// How a served connection ended.
+enum Ended {
+    Crashed(String),
+    Reconnect,
+    Shutdown,
+}
+
+/// The task of one server. Returns when told to shut down (or the hub is dropped).
+pub(super) async fn run(
+    handle: Arc<ServerHandle>,
+    endpoint: Endpoint,
+    mut commands: mpsc::UnboundedReceiver<Command>,
+    client: ClientSide,
+    events: broadcast::Sender<McpEvent>,
+) {
+    let mut snap = ServerSnapshot::new(
+        &handle.name,
+        endpoint.kind(),
+        endpoint.target(),
+        ServerStatus::Connecting { attempt: 1 },
+    );
+    let mut attempt: u32 = 0;
+    let mut retrying = false;
+    loop {
+        snap.status = ServerStatus::Connecting {
+            attempt: attempt + 1,
+        };
+        handle.publish(&snap);
+        match connect(&endpoint, client.clone(), &handle.limits, &handle.stderr).await {
+            Ok(service) => {
+                attempt = 0;
+                retrying = false;
+                match serve(&handle, service, &mut snap, &mut commands, &events).await {
+                    Ended::Shutdown => {
+                        snap.status = ServerStatus::Disconnected {
+                            reason: "closed".into(),
+                        };
+                        handle.publish(&snap);
+                        return;
+                    }
+                    Ended::Reconnect => continue,
+                    Ended::Crashed(reason) => {
+                        tracing::warn!(server = handle.name, "connection lost: {reason}");
+                        snap.last_error = Some(McpError::CallFailed {
+                            server: handle.name.clone(),
+                            reason: format!("connection lost: {reason}"),
+                        });
+                        snap.status = ServerStatus::Disconnected { reason };
+                        retrying = true;
+                    }
+                }
+            }
+            Err(error) => {
+                tracing::warn!(server = handle.name, "{error}");
+                snap.last_error = Some(error.clone());
+                let retry_in =
+                    (retrying && attempt < MAX_AUTO_RECONNECTS).then(|| backoff(attempt + 1));
+                snap.status = ServerStatus::Failed { error, retry_in };
+                retrying = retry_in.is_some();
+            }
+        }
+        handle.publish(&snap);
+        if retrying {
+            attempt += 1;
+            match wait_or_command(&mut commands, Some(backoff(attempt))).await {
+                Some(Command::Shutdown) | None => return,
+                Some(Command::Reconnect) => attempt = 0,
+                Some(Command::Refresh(_)) => {}
+            }
+        } else {
+            match wait_or_command(&mut commands, None).await {
+                Some(Command::Shutdown) | None => return,
+                Some(Command::Reconnect | Command::Refresh(_)) => attempt = 0,
+            }
+        }
+    }
+}
+
+/// Waits for a command (refreshes are ignored while disconnected), or until `delay`
+/// passes (then `Refresh` stands for "time to try again").
+async fn wait_or_command(
+    commands: &mut mpsc::UnboundedReceiver<Command>,
+    delay: Option<Duration>,
+) -> Option<Command> {
+    let sleep = async {
+        match delay {
+            Some(d) => tokio::time::sleep(d).await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::pin!(sleep);
+    loop {
+        tokio::select! {
+            () = &mut sleep => return Some(Command::Refresh(ListKind::Tools)),
+            command = commands.recv() => match command {
+                Some(Command::Refresh(_)) => {}
+                other => return other,
+            },
+        }
+    }
+}
+
+/// Publishes the connection as ready with a fresh catalog, then serves commands until
+/// the connection ends.
+async fn serve(
+    handle: &Arc<ServerHandle>,
+    service: Service,
+    snap: &mut ServerSnapshot,
+    commands: &mut mpsc::UnboundedReceiver<Command>,
+    events: &broadcast::Sender<McpEvent>,
+) -> Ended {
+    let peer = service.peer().clone();
+    let info = service
+        .peer_info()
+        .and_then(|i| serde_json::to_value(&*i).ok())
+        .map_or_else(
+            || ServerInfo::from_wire(&serde_json::Value::Null),
+            |v| ServerInfo::from_wire(&v),
+        );
+    let generation = snap.generation + 1;
+    if info.supports("logging") {
+        set_log_level(&peer, &handle.name).await;
+    }
+    let mut catalog = CatalogSnapshot {
+        generation,
+        ..CatalogSnapshot::default()
+    };
+    let wanted = [
+        (ListKind::Tools, "tools"),
+        (ListKind::Resources, "resources"),
+        (ListKind::Templates, "resources"),
+        (ListKind::Prompts, "prompts"),
+    ];
+    for (kind, capability) in wanted {
+        if info.supports(capability) {
+            refresh_list(&peer, &handle.name, kind, &handle.limits, &mut catalog).await;
+        }
+    }
+    handle.set_live(Some(Live {
+        peer: peer.clone(),
+        generation,
+    }));
+    snap.generation = generation;
+    snap.info = Some(Arc::new(info));
+    snap.catalog = Arc::new(catalog);
+    snap.status = ServerStatus::Ready;
+    snap.last_error = None;
+    handle.publish(snap);
+    let emit = |revision| {
+        if events.receiver_count() > 0 {
+            let _ = events.send(McpEvent::CatalogChanged {
+                server: handle.name.clone(),
+                revision,
+            });
+        }
+    };
+    emit(snap.catalog.revision);
+
+    let cancel = service.cancellation_token();
+    let done = service.waiting();
+    tokio::pin!(done);
+    let ended = loop {
+        tokio::select! {
+            quit = &mut done => break Ended::Crashed(match quit {
+                Ok(reason) => format!("{reason:?}").to_lowercase(),
+                Err(e) => e.to_string(),
+            }),
+            command = commands.recv() => match command {
+                Some(Command::Refresh(kind)) => {
+                    let mut catalog = CatalogSnapshot::clone(&snap.catalog);
+                    refresh_list(&peer, &handle.name, kind, &handle.limits, &mut catalog).await;
+                    snap.catalog = Arc::new(catalog);
+                    handle.publish(snap);
+                    emit(snap.catalog.revision);
+                }
+                Some(Command::Reconnect) => {
+                    cancel.cancel();
+                    let _ = tokio::time::timeout(handle.limits.close_timeout, &mut done).await;
+                    break Ended::Reconnect;
+                }
+                Some(Command::Shutdown) | None => {
+                    cancel.cancel();
+                    let _ = tokio::time::timeout(handle.limits.close_timeout, &mut done).await;
+                    break Ended::Shutdown;
+                }
+            },
+        }
+    };
+    handle.set_live(None);
+    ended
+}
+
+#[allow(deprecated)] // logging/setLevel: deprecated in 2026-07-28, used by most servers
+async fn set_log_level(peer: &Peer<RoleClient>, server: &str) {
+    let params = rmcp::model::SetLevelRequestParams::new(rmcp::model::LoggingLevel::Info);
+    let sent = tokio::time::timeout(Duration::from_secs(5), peer.set_level(params)).await;
+    if !matches!(sent, Ok(Ok(()))) {
+        tracing::debug!(server, "logging/setLevel was not accepted");
+    }
+}

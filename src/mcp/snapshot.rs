@@ -1,0 +1,167 @@
+//! What the hub publishes: immutable snapshots of every server, and the events between
+//! them (logs, progress, stderr). The TUI renders these; nothing here holds a handle.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::catalog::CatalogSnapshot;
+use super::endpoint::TransportKind;
+use super::error::McpError;
+
+/// A server's connection state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerStatus {
+    /// `enabled = false` in the config.
+    Disabled,
+    /// Connecting (attempt 1 is the first; later ones are reconnects).
+    Connecting {
+        attempt: u32,
+    },
+    Ready,
+    /// The last attempt failed; `retry_in` when another is scheduled.
+    Failed {
+        error: McpError,
+        retry_in: Option<Duration>,
+    },
+    /// The connection ended (crash, close); a reconnect may follow.
+    Disconnected {
+        reason: String,
+    },
+}
+
+impl ServerStatus {
+    /// `disabled`, `connecting`, `ready`, `failed`, `disconnected`.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Self::Disabled => "disabled",
+            Self::Connecting { .. } => "connecting",
+            Self::Ready => "ready",
+            Self::Failed { .. } => "failed",
+            Self::Disconnected { .. } => "disconnected",
+        }
+    }
+
+    /// Still trying for the first time (or again).
+    pub fn is_settled(&self) -> bool {
+        !matches!(self, Self::Connecting { .. })
+    }
+}
+
+/// What the server said about itself in `initialize`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServerInfo {
+    pub name: String,
+    pub title: Option<String>,
+    pub version: String,
+    pub protocol_version: String,
+    /// The `capabilities` object as sent.
+    pub capabilities: Value,
+    pub instructions: Option<String>,
+}
+
+impl ServerInfo {
+    /// Whether the capabilities object has `key` (`tools`, `resources`, `prompts`,
+    /// `logging`, `completions`).
+    pub fn supports(&self, key: &str) -> bool {
+        self.capabilities.get(key).is_some_and(|v| !v.is_null())
+    }
+
+    /// From the wire JSON of rmcp's `ServerPeerInfo`.
+    pub fn from_wire(v: &Value) -> Self {
+        let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        let implementation = v.get("serverInfo").cloned().unwrap_or(Value::Null);
+        Self {
+            name: s(&implementation, "name").unwrap_or_default(),
+            title: s(&implementation, "title"),
+            version: s(&implementation, "version").unwrap_or_default(),
+            protocol_version: s(v, "protocolVersion").unwrap_or_default(),
+            capabilities: v
+                .get("capabilities")
+                .cloned()
+                .unwrap_or_else(|| Value::Object(serde_json::Map::new())),
+            instructions: s(v, "instructions"),
+        }
+    }
+}
+
+/// One server, as of one moment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerSnapshot {
+    /// The `[servers.NAME]` key.
+    pub name: String,
+    pub transport: TransportKind,
+    /// The command line or URL (may contain anything the config holds; sanitise to show).
+    pub target: String,
+    pub status: ServerStatus,
+    pub info: Option<Arc<ServerInfo>>,
+    pub catalog: Arc<CatalogSnapshot>,
+    /// The last lines the server wrote on stderr (stdio servers), oldest first.
+    pub stderr_tail: Arc<Vec<String>>,
+    pub last_error: Option<McpError>,
+    /// Connection generation: bumped on every successful (re)connect.
+    pub generation: u64,
+}
+
+impl ServerSnapshot {
+    pub fn new(name: &str, transport: TransportKind, target: String, status: ServerStatus) -> Self {
+        Self {
+            name: name.to_owned(),
+            transport,
+            target,
+            status,
+            info: None,
+            catalog: Arc::default(),
+            stderr_tail: Arc::default(),
+            last_error: None,
+            generation: 0,
+        }
+    }
+}
+
+/// Every configured server, sorted by name.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HubSnapshot {
+    pub servers: Vec<Arc<ServerSnapshot>>,
+}
+
+impl HubSnapshot {
+    pub fn server(&self, name: &str) -> Option<&Arc<ServerSnapshot>> {
+        self.servers.iter().find(|s| s.name == name)
+    }
+
+    /// True when no server is still connecting.
+    pub fn is_settled(&self) -> bool {
+        self.servers.iter().all(|s| s.status.is_settled())
+    }
+}
+
+/// Something a server did, as it happens.
+#[derive(Debug, Clone, PartialEq)]
+pub enum McpEvent {
+    /// `notifications/message`. `message` is the data as text (unsanitised).
+    Log {
+        server: String,
+        level: String,
+        logger: Option<String>,
+        message: String,
+    },
+    /// `notifications/progress` for a running call.
+    Progress {
+        server: String,
+        /// The call's run (turn) and step, from its `ToolContext`.
+        run_id: Option<String>,
+        step_id: Option<String>,
+        /// What is running: the tool, resource or prompt name.
+        request: String,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
+    /// A line on the server's stderr (unsanitised).
+    Stderr { server: String, line: String },
+    /// A list was refreshed after `list_changed` (or a reconnect).
+    CatalogChanged { server: String, revision: u64 },
+}

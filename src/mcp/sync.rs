@@ -1,0 +1,74 @@
+//! Keeping the registry in step with the catalogs: every enabled tool of a ready server
+//! is registered as an [`McpTool`]; when a catalog changes its tools are replaced, and
+//! when a server is not ready its tools are removed.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use tokio::sync::Mutex;
+use tokio::task::JoinHandle;
+
+use super::hub::McpHub;
+use super::snapshot::ServerStatus;
+use super::tool::{McpTool, qualified_name, tool_enabled};
+use crate::tools::Registry;
+
+/// What was last registered per server: (generation, revision) and the names.
+#[derive(Debug, Default)]
+pub struct RegistrySync {
+    synced: HashMap<String, ((u64, u64), BTreeSet<String>)>,
+}
+
+/// Brings `registry` in line with the hub's current snapshot.
+pub async fn sync_registry(registry: &Registry, hub: &McpHub, state: &mut RegistrySync) {
+    let snapshot = hub.snapshot();
+    for server in &snapshot.servers {
+        let Ok(handle) = hub.server(&server.name) else {
+            continue;
+        };
+        let version = (server.catalog.generation, server.catalog.revision);
+        let ready = server.status == ServerStatus::Ready;
+        let previous = state.synced.get(&server.name);
+        if ready && previous.is_some_and(|(v, _)| *v == version) {
+            continue;
+        }
+        let mut names = BTreeSet::new();
+        if ready {
+            for tool in &server.catalog.tools {
+                if !tool_enabled(&handle.config, &tool.name) {
+                    continue;
+                }
+                let mcp = McpTool::new(hub, handle, tool, server.catalog.generation);
+                let name = qualified_name(&server.name, &tool.name);
+                if let Err(e) = registry.replace(&name, Arc::new(mcp)).await {
+                    tracing::warn!(server = server.name, "cannot register {name}: {e}");
+                    continue;
+                }
+                names.insert(name);
+            }
+        }
+        if let Some((_, old)) = previous {
+            for gone in old.difference(&names) {
+                registry.unregister(gone);
+            }
+        }
+        if ready || previous.is_some() {
+            state.synced.insert(server.name.clone(), (version, names));
+        }
+    }
+}
+
+/// Re-syncs on every snapshot change until the hub goes away.
+pub fn spawn_sync(
+    registry: Arc<Registry>,
+    hub: McpHub,
+    state: Arc<Mutex<RegistrySync>>,
+) -> JoinHandle<()> {
+    let mut rx = hub.subscribe();
+    tokio::spawn(async move {
+        while rx.changed().await.is_ok() {
+            let mut state = state.lock().await;
+            sync_registry(&registry, &hub, &mut state).await;
+        }
+    })
+}

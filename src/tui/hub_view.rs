@@ -1,0 +1,176 @@
+//! MCP hub snapshots as UI rows: the Servers pane and the catalog tabs.
+
+use serde_json::{Map, Value, json};
+
+use crate::mcp::{CatalogTool, HubSnapshot, ServerSnapshot, ServerStatus as Hub};
+use crate::tools::ToolSpec;
+
+use super::boot::tool_entry;
+use super::state::{Catalog, CatalogEntry, ServerRow, ServerStatus};
+
+/// Rows for the configured MCP servers, after the built-in row(s) kept from `rows`.
+pub fn server_rows(rows: &[ServerRow], snapshot: &HubSnapshot) -> Vec<ServerRow> {
+    let mut out: Vec<ServerRow> = rows
+        .iter()
+        .filter(|r| r.status == ServerStatus::Builtin)
+        .cloned()
+        .collect();
+    out.extend(snapshot.servers.iter().map(|s| server_row(s)));
+    out
+}
+
+fn server_row(s: &ServerSnapshot) -> ServerRow {
+    let status = match &s.status {
+        Hub::Disabled => ServerStatus::Disabled,
+        Hub::Connecting { .. } => ServerStatus::Connecting,
+        Hub::Ready => ServerStatus::Ready,
+        Hub::Failed { .. } => ServerStatus::Failed,
+        Hub::Disconnected { .. } => ServerStatus::Disconnected,
+    };
+    let detail = match &s.status {
+        Hub::Failed { error, retry_in } => Some(match retry_in {
+            Some(d) => format!("{error} (retry in {}s)", d.as_secs().max(1)),
+            None => error.to_string(),
+        }),
+        Hub::Disconnected { reason } => Some(reason.clone()),
+        Hub::Connecting { attempt } if *attempt > 1 => Some(format!("attempt {attempt}")),
+        _ => s.last_error.as_ref().map(ToString::to_string),
+    };
+    let c = &s.catalog;
+    let mut facts = vec![
+        ("status".to_string(), s.status.label().to_string()),
+        ("transport".into(), format!("{} {}", s.transport, s.target)),
+        (
+            "catalog".into(),
+            format!(
+                "{} tools, {} resources, {} templates, {} prompts",
+                c.tools.len(),
+                c.resources.len(),
+                c.templates.len(),
+                c.prompts.len()
+            ),
+        ),
+    ];
+    if let Some(info) = &s.info {
+        facts.push(("server".into(), format!("{} {}", info.name, info.version)));
+        facts.push(("protocol".into(), info.protocol_version.clone()));
+        if let Some(caps) = info.capabilities.as_object() {
+            let names: Vec<&str> = caps.keys().map(String::as_str).collect();
+            facts.push(("capabilities".into(), names.join(", ")));
+        }
+    }
+    for (kind, error) in &c.errors {
+        facts.push((format!("{kind:?} list failed"), error.clone()));
+    }
+    if let Some(e) = &s.last_error {
+        facts.push(("last error".into(), e.to_string()));
+    }
+    ServerRow {
+        name: s.name.clone(),
+        transport: s.transport.to_string(),
+        status,
+        tools: c.tools.len(),
+        detail,
+        facts,
+        instructions: s.info.as_ref().and_then(|i| i.instructions.clone()),
+        stderr: s.stderr_tail.as_ref().clone(),
+    }
+}
+
+fn hints(tool: &CatalogTool) -> Option<String> {
+    let h = tool.annotations.as_ref()?;
+    let mut parts = Vec::new();
+    for (name, value) in [
+        ("readOnlyHint", h.read_only),
+        ("destructiveHint", h.destructive),
+        ("idempotentHint", h.idempotent),
+        ("openWorldHint", h.open_world),
+    ] {
+        if let Some(v) = value {
+            parts.push(format!("{name}={v}"));
+        }
+    }
+    Some(parts.join(", "))
+}
+
+/// The catalog: tools as the gate holds them (built-ins and MCP alike, with the
+/// server's annotations), resources, templates and prompts from every server.
+pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
+    let mut tools: Vec<CatalogEntry> = specs.iter().map(tool_entry).collect();
+    for entry in &mut tools {
+        let Some((server, name)) = entry.name.split_once("__") else {
+            continue;
+        };
+        let found = snapshot
+            .server(server)
+            .and_then(|s| s.catalog.tools.iter().find(|t| t.name == name).cloned());
+        if let Some(tool) = found
+            && let Some(h) = hints(&tool)
+        {
+            entry.facts.insert(0, ("annotations".into(), h));
+        }
+    }
+    tools.sort_by(|a, b| {
+        (a.server != "builtin", &a.server, &a.name).cmp(&(
+            b.server != "builtin",
+            &b.server,
+            &b.name,
+        ))
+    });
+    let mut catalog = Catalog {
+        tools,
+        ..Catalog::default()
+    };
+    for s in &snapshot.servers {
+        let c = &s.catalog;
+        catalog.resources.extend(c.resources.iter().map(|r| {
+            let mut facts = vec![("uri".to_string(), r.uri.clone())];
+            if let Some(m) = &r.mime_type {
+                facts.push(("mime".into(), m.clone()));
+            }
+            if let Some(size) = r.size {
+                facts.push(("size".into(), format!("{size} bytes")));
+            }
+            CatalogEntry {
+                server: s.name.clone(),
+                name: r.name.clone(),
+                title: r.title.clone(),
+                description: r.description.clone().unwrap_or_default(),
+                facts,
+                ..CatalogEntry::default()
+            }
+        }));
+        catalog
+            .templates
+            .extend(c.templates.iter().map(|t| CatalogEntry {
+                server: s.name.clone(),
+                name: t.name.clone(),
+                title: t.title.clone(),
+                description: t.description.clone().unwrap_or_default(),
+                facts: vec![("uri template".into(), t.uri_template.clone())],
+                ..CatalogEntry::default()
+            }));
+        catalog.prompts.extend(c.prompts.iter().map(|p| {
+            let mut properties = Map::new();
+            let mut required = Vec::new();
+            for a in &p.arguments {
+                properties.insert(
+                    a.name.clone(),
+                    json!({"type": "string", "description": a.description.clone().unwrap_or_default()}),
+                );
+                if a.required {
+                    required.push(Value::String(a.name.clone()));
+                }
+            }
+            CatalogEntry {
+                server: s.name.clone(),
+                name: p.name.clone(),
+                title: p.title.clone(),
+                description: p.description.clone().unwrap_or_default(),
+                schema: Some(json!({"type": "object", "properties": properties, "required": required})),
+                ..CatalogEntry::default()
+            }
+        }));
+    }
+    catalog
+}

@@ -1,0 +1,162 @@
+//! [`Workbench`]: the one place that assembles a session's tool world from the config —
+//! policy, approval broker, audit log, registry (the gate), built-in tools and the MCP
+//! hub, with the registry kept in step with the catalogs. The CLI, the TUI and the agent
+//! all start here.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Mutex;
+use tokio::task::JoinHandle;
+
+use crate::agent::ApprovalBroker;
+use crate::config::Config;
+use crate::mcp::{HubSnapshot, Limits, McpHub, RegistrySync, spawn_sync, sync_registry};
+use crate::paths::Dirs;
+use crate::policy::{AuditLog, Mode, Policy};
+use crate::tools::Registry;
+use crate::tools::builtin::{BuiltinSummary, register_builtins};
+
+/// How to assemble a workbench.
+#[derive(Debug, Clone, Default)]
+pub struct WorkbenchOptions {
+    /// False (CLI, serve mode, no TTY): `Ask` becomes a denial naming the rule to add.
+    pub interactive: bool,
+    /// `--approve MODE`: overrides `[policy] mode`.
+    pub mode: Option<Mode>,
+    /// Where relative tool paths resolve (the built-in file tool's root).
+    pub workspace: Option<PathBuf>,
+    /// The config file "always" approvals append their rule to.
+    pub always_file: Option<PathBuf>,
+}
+
+/// The config's `[policy]` is invalid.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid [policy]: {0}")]
+pub struct WorkbenchError(pub String);
+
+/// A running tool world.
+pub struct Workbench {
+    pub config: Config,
+    pub registry: Arc<Registry>,
+    pub hub: McpHub,
+    pub broker: Arc<ApprovalBroker>,
+    pub workspace: PathBuf,
+    /// What the built-in tools registered, or why they could not start.
+    pub builtins: Result<BuiltinSummary, String>,
+    sync: Arc<Mutex<RegistrySync>>,
+    sync_task: JoinHandle<()>,
+}
+
+impl std::fmt::Debug for Workbench {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workbench")
+            .field("registry", &self.registry)
+            .field("hub", &self.hub)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Workbench {
+    /// Builds the registry and starts every MCP server (they connect in the background;
+    /// see [`Workbench::settle`]). Must run inside a tokio runtime.
+    pub async fn start(
+        config: &Config,
+        dirs: &Dirs,
+        options: WorkbenchOptions,
+    ) -> Result<Self, WorkbenchError> {
+        let mut policy = Policy::from_config(&config.policy).map_err(|errors| {
+            WorkbenchError(
+                errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+        })?;
+        if let Some(mode) = options.mode {
+            policy = policy.with_mode(mode);
+        }
+        let audit = open_audit(&policy, dirs);
+        let broker = Arc::new(ApprovalBroker::new(options.interactive));
+        let mut registry = Registry::new(policy, Arc::clone(&broker)).with_audit(audit);
+        if let Some(path) = &options.always_file {
+            registry = registry.with_always_file(path);
+        }
+        let registry = Arc::new(registry);
+        let workspace = options.workspace.unwrap_or_else(|| dirs.cwd.clone());
+
+        // Built-in tools go through the same gate as MCP tools; `switchboard call
+        // builtin TOOL` reaches them by their bare name.
+        let builtins = register_builtins(&registry, config, dirs, &workspace)
+            .await
+            .map_err(|e| e.to_string());
+        if let Err(e) = &builtins {
+            tracing::error!("built-in tools: {e}");
+        }
+
+        let hub = McpHub::start(&config.servers);
+        let sync = Arc::new(Mutex::new(RegistrySync::default()));
+        let sync_task = spawn_sync(Arc::clone(&registry), hub.clone(), Arc::clone(&sync));
+        Ok(Self {
+            config: config.clone(),
+            registry,
+            hub,
+            broker,
+            workspace,
+            builtins,
+            sync,
+            sync_task,
+        })
+    }
+
+    /// The longest a first connection (handshake plus catalog) may take: the largest
+    /// startup timeout plus four list requests.
+    pub fn settle_timeout(&self) -> Duration {
+        self.config
+            .servers
+            .values()
+            .map(|s| {
+                let l = Limits::for_server(s);
+                l.startup_timeout + l.request_timeout * 4
+            })
+            .max()
+            .unwrap_or_default()
+    }
+
+    /// Waits until no server is connecting, then registers their tools.
+    pub async fn settle(&self) -> Arc<HubSnapshot> {
+        let snapshot = self.hub.settled(self.settle_timeout()).await;
+        self.sync_now().await;
+        snapshot
+    }
+
+    /// Waits for one server only, then registers its tools.
+    pub async fn settle_server(&self, name: &str) {
+        self.hub.settled_server(name, self.settle_timeout()).await;
+        self.sync_now().await;
+    }
+
+    /// Registers the tools of the current catalogs now.
+    pub async fn sync_now(&self) {
+        let mut state = self.sync.lock().await;
+        sync_registry(&self.registry, &self.hub, &mut state).await;
+    }
+
+    /// Closes every server and tool.
+    pub async fn shutdown(self) {
+        self.sync_task.abort();
+        self.hub.shutdown().await;
+        self.registry.close_all().await;
+    }
+}
+
+fn open_audit(policy: &Policy, dirs: &Dirs) -> AuditLog {
+    let default = dirs.default_audit_log();
+    let path: &Path = policy.audit_log().unwrap_or(&default);
+    AuditLog::open(path, policy.audit_arguments()).unwrap_or_else(|e| {
+        tracing::warn!("audit log disabled: {e}");
+        AuditLog::disabled()
+    })
+}

@@ -1,0 +1,233 @@
+//! The hub against the test server over stdio, Streamable HTTP and legacy SSE.
+#![allow(clippy::unwrap_used)]
+
+mod mcp_support;
+
+use serde_json::{Map, Value, json};
+use switchboard::mcp::{CallContext, McpError, McpEvent, ServerStatus, TransportKind};
+use switchboard::tools::ContentBlock;
+
+use mcp_support::{HttpServer, assert_ready, hub_with, settled, stdio_config, url_config};
+
+fn args(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(map) => map,
+        other => panic!("not an object: {other}"),
+    }
+}
+
+async fn check_full_catalog_and_calls(hub: &switchboard::mcp::McpHub, name: &str) {
+    let snap = settled(hub).await;
+    assert_ready(&snap, name);
+    let server = snap.server(name).unwrap();
+    let info = server.info.as_ref().unwrap();
+    assert_eq!(info.name, "switchboard-test");
+    assert_eq!(info.version, "1.2.3");
+    assert!(!info.protocol_version.is_empty());
+    assert_eq!(
+        info.instructions.as_deref(),
+        Some("A server for switchboard's tests.")
+    );
+    let catalog = &server.catalog;
+    assert_eq!(catalog.tools.len(), 12, "4 per page, 3 pages");
+    assert_eq!(catalog.resources.len(), 12);
+    assert_eq!(catalog.templates.len(), 12);
+    assert_eq!(catalog.prompts.len(), 12);
+    assert!(catalog.errors.is_empty(), "{:?}", catalog.errors);
+    let add = catalog.tool("add").unwrap();
+    assert!(add.output_schema.is_some());
+    assert_eq!(add.annotations.as_ref().unwrap().read_only, Some(true));
+    assert!(catalog.tool("plain").unwrap().annotations.is_none());
+    let greet = catalog.prompts.iter().find(|p| p.name == "greet").unwrap();
+    assert_eq!(greet.arguments.len(), 2);
+    assert!(greet.arguments[0].required);
+
+    let r = hub
+        .call_tool(
+            name,
+            "echo",
+            args(json!({"text": "hi"})),
+            None,
+            CallContext::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.text_content(), "hi");
+    let r = hub
+        .call_tool(
+            name,
+            "add",
+            args(json!({"a": 2, "b": 3})),
+            None,
+            CallContext::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.structured, Some(json!({"sum": 5.0})));
+    let read = hub.read_resource(name, "test://text/3").await.unwrap();
+    assert!(
+        matches!(&read.contents[0], ContentBlock::EmbeddedResource { text: Some(t), .. } if t == "contents of test://text/3")
+    );
+    let read = hub.read_resource(name, "test://blob/11").await.unwrap();
+    assert!(
+        matches!(&read.contents[0], ContentBlock::EmbeddedResource { blob: Some(b), .. } if b == "AAEC")
+    );
+    let prompt = hub
+        .get_prompt(
+            name,
+            "greet",
+            args(json!({"name": "Ada", "style": "formal"})),
+        )
+        .await
+        .unwrap();
+    assert!(
+        matches!(&prompt.messages[0].content, ContentBlock::Text { text } if text == "Good day, Ada.")
+    );
+}
+
+#[tokio::test]
+async fn stdio_server_lists_paginated_catalogs_and_answers() {
+    let hub = hub_with(&[("t", stdio_config(&[]))]);
+    check_full_catalog_and_calls(&hub, "t").await;
+    let snap = hub.snapshot();
+    let server = snap.server("t").unwrap();
+    assert_eq!(server.transport, TransportKind::Stdio);
+    assert!(
+        server
+            .stderr_tail
+            .iter()
+            .any(|l| l.contains("test server starting")),
+        "{:?}",
+        server.stderr_tail
+    );
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn streamable_http_server_works_the_same() {
+    let server = HttpServer::start("http");
+    let hub = hub_with(&[("h", url_config(&server.url))]);
+    check_full_catalog_and_calls(&hub, "h").await;
+    assert_eq!(
+        hub.snapshot().server("h").unwrap().transport,
+        TransportKind::Http
+    );
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn legacy_sse_server_works_the_same() {
+    let server = HttpServer::start("sse");
+    let hub = hub_with(&[("s", url_config(&server.url))]);
+    check_full_catalog_and_calls(&hub, "s").await;
+    assert_eq!(
+        hub.snapshot().server("s").unwrap().transport,
+        TransportKind::Sse
+    );
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn remote_errors_tool_errors_and_content_kinds() {
+    let hub = hub_with(&[("t", stdio_config(&[]))]);
+    assert_ready(&settled(&hub).await, "t");
+    let ctx = CallContext::default;
+    let e = hub
+        .call_tool("t", "remote_error", Map::new(), None, ctx())
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("mcp_remote_error: remote says no"),
+        "{e}"
+    );
+    let r = hub
+        .call_tool("t", "fail", Map::new(), None, ctx())
+        .await
+        .unwrap();
+    assert!(r.is_error);
+    let r = hub
+        .call_tool("t", "mixed", Map::new(), None, ctx())
+        .await
+        .unwrap();
+    assert_eq!(r.content.len(), 5);
+    assert!(matches!(r.content[1], ContentBlock::Image { .. }));
+    assert!(matches!(r.content[2], ContentBlock::Audio { .. }));
+    assert!(matches!(r.content[3], ContentBlock::ResourceLink { .. }));
+    assert!(matches!(
+        r.content[4],
+        ContentBlock::EmbeddedResource { .. }
+    ));
+    let e = hub
+        .call_tool("nope", "x", Map::new(), None, ctx())
+        .await
+        .unwrap_err();
+    assert!(matches!(e, McpError::UnknownServer(_)));
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn list_changed_refreshes_the_catalog() {
+    let hub = hub_with(&[("t", stdio_config(&[]))]);
+    assert_ready(&settled(&hub).await, "t");
+    let mut rx = hub.subscribe();
+    hub.call_tool("t", "add_tool", Map::new(), None, CallContext::default())
+        .await
+        .unwrap();
+    let snap = tokio::time::timeout(
+        mcp_support::SETTLE,
+        rx.wait_for(|s| s.server("t").is_some_and(|s| s.catalog.tools.len() == 13)),
+    )
+    .await
+    .unwrap()
+    .unwrap()
+    .clone();
+    assert!(snap.server("t").unwrap().catalog.tool("extra").is_some());
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn logs_and_progress_become_events() {
+    let hub = hub_with(&[("t", stdio_config(&[]))]);
+    assert_ready(&settled(&hub).await, "t");
+    let mut events = hub.events();
+    hub.call_tool("t", "log", Map::new(), None, CallContext::default())
+        .await
+        .unwrap();
+    let ctx = CallContext {
+        run_id: Some("run-1".into()),
+        ..CallContext::default()
+    };
+    hub.call_tool("t", "slow", args(json!({"millis": 200})), None, ctx)
+        .await
+        .unwrap();
+    let mut logs = 0;
+    let mut progress = 0;
+    while let Ok(event) = events.try_recv() {
+        match event {
+            McpEvent::Log { server, .. } if server == "t" => logs += 1,
+            McpEvent::Progress {
+                run_id, request, ..
+            } => {
+                assert_eq!(run_id.as_deref(), Some("run-1"));
+                assert_eq!(request, "slow");
+                progress += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(logs >= 3, "logs {logs}");
+    assert!(progress >= 1, "progress {progress}");
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn status_is_disabled_for_disabled_servers() {
+    let mut config = stdio_config(&[]);
+    config.enabled = Some(false);
+    let hub = hub_with(&[("off", config)]);
+    assert_eq!(
+        hub.snapshot().server("off").unwrap().status,
+        ServerStatus::Disabled
+    );
+}

@@ -1,0 +1,85 @@
+//! Shared helpers for the MCP tests: the test server binary and configs for it.
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use switchboard::config::ServerConfig;
+use switchboard::mcp::{HubSnapshot, McpHub, ServerStatus};
+
+pub const SERVER_BIN: &str = env!("CARGO_BIN_EXE_switchboard-test-mcp-server");
+
+/// Generous: only guards against hangs.
+pub const SETTLE: Duration = Duration::from_secs(60);
+
+pub fn stdio_config(extra_args: &[&str]) -> ServerConfig {
+    ServerConfig {
+        command: Some(SERVER_BIN.to_owned()),
+        args: extra_args.iter().map(|a| (*a).to_owned()).collect(),
+        ..ServerConfig::default()
+    }
+}
+
+pub fn url_config(url: &str) -> ServerConfig {
+    ServerConfig {
+        url: Some(url.to_owned()),
+        ..ServerConfig::default()
+    }
+}
+
+/// A test server over HTTP; killed on drop.
+pub struct HttpServer {
+    pub child: Child,
+    pub url: String,
+}
+
+impl HttpServer {
+    /// `transport` is `http` (Streamable HTTP) or `sse` (legacy).
+    pub fn start(transport: &str) -> Self {
+        let mut child = Command::new(SERVER_BIN)
+            .args(["--transport", transport])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        Self {
+            child,
+            url: line.trim().to_owned(),
+        }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn hub_with(servers: &[(&str, ServerConfig)]) -> McpHub {
+    let map: BTreeMap<String, ServerConfig> = servers
+        .iter()
+        .map(|(n, c)| ((*n).to_owned(), c.clone()))
+        .collect();
+    McpHub::start(&map)
+}
+
+pub async fn settled(hub: &McpHub) -> HubSnapshot {
+    hub.settled(SETTLE).await.as_ref().clone()
+}
+
+pub fn assert_ready(snapshot: &HubSnapshot, name: &str) {
+    let server = snapshot.server(name).unwrap();
+    assert_eq!(
+        server.status,
+        ServerStatus::Ready,
+        "{name}: {:?}",
+        server.status
+    );
+}

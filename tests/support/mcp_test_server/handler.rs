@@ -1,0 +1,314 @@
+//! The test server's MCP behaviour: catalogs, tools, resources, prompts, completion,
+//! logging and progress.
+
+#![allow(deprecated)] // logging is deprecated in 2026-07-28 but what servers in the wild use
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    LoggingMessageNotificationParam, PaginatedRequestParams, ProgressNotificationParam,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerConfig,
+    SetLevelRequestParams,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::data;
+
+/// One session's state.
+#[derive(Clone, Default)]
+pub struct TestServer {
+    pub extra_tool: Arc<AtomicBool>,
+    /// Exit the process when `initialize` arrives.
+    pub exit_on_initialize: bool,
+}
+
+fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+    serde_json::from_value(value).map_err(|e| ErrorData::internal_error(e.to_string(), None))
+}
+
+fn cursor(request: Option<&PaginatedRequestParams>) -> Option<&str> {
+    request.and_then(|r| r.cursor.as_deref())
+}
+
+fn arg<'a>(request: &'a CallToolRequestParams, name: &str) -> Option<&'a Value> {
+    request.arguments.as_ref().and_then(|a| a.get(name))
+}
+
+impl TestServer {
+    async fn run_tool(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Value, ErrorData> {
+        let name: &str = &request.name;
+        Ok(match name {
+            "echo" => {
+                let text = arg(request, "text").and_then(Value::as_str).unwrap_or("");
+                json!({"content": [{"type": "text", "text": text}]})
+            }
+            "add" => {
+                let a = arg(request, "a").and_then(Value::as_f64).unwrap_or(0.0);
+                let b = arg(request, "b").and_then(Value::as_f64).unwrap_or(0.0);
+                let sum = a + b;
+                json!({"content": [{"type": "text", "text": format!("{{\"sum\":{sum}}}")}],
+                    "structuredContent": {"sum": sum}})
+            }
+            "slow" => return self.slow(request, context).await,
+            "big" => {
+                let chars = arg(request, "chars")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(1000);
+                let blocks = arg(request, "blocks")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(1)
+                    .max(1);
+                let per = usize::try_from(chars / blocks).unwrap_or(0);
+                let content: Vec<Value> = (0..blocks)
+                    .map(|_| json!({"type": "text", "text": "x".repeat(per)}))
+                    .collect();
+                json!({ "content": content })
+            }
+            "fail" => {
+                json!({"content": [{"type": "text", "text": "the tool failed"}], "isError": true})
+            }
+            "remote_error" => {
+                return Err(ErrorData::invalid_params("remote says no", None));
+            }
+            "add_tool" => {
+                self.extra_tool.store(true, Ordering::SeqCst);
+                let _ = context.peer.notify_tool_list_changed().await;
+                json!({"content": [{"type": "text", "text": "added extra"}]})
+            }
+            "delete_thing" => json!({"content": [{"type": "text", "text": "deleted"}]}),
+            "write_thing" => json!({"content": [{"type": "text", "text": "written"}]}),
+            "mixed" => json!({"content": [
+                {"type": "text", "text": "hello"},
+                {"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"},
+                {"type": "audio", "data": "aGVsbG8=", "mimeType": "audio/wav"},
+                {"type": "resource_link", "uri": "test://text/1", "name": "text-1", "mimeType": "text/plain"},
+                {"type": "resource", "resource": {"uri": "test://text/2", "mimeType": "text/plain", "text": "embedded"}}
+            ]}),
+            "log" => {
+                for level in ["debug", "info", "warning", "error"] {
+                    let param: LoggingMessageNotificationParam = from_json(
+                        json!({"level": level, "logger": "test", "data": format!("a {level} message")}),
+                    )?;
+                    #[allow(deprecated)]
+                    let _ = context.peer.notify_logging_message(param).await;
+                }
+                json!({"content": [{"type": "text", "text": "logged"}]})
+            }
+            "plain" => {
+                if arg(request, "exit").and_then(Value::as_bool) == Some(true) {
+                    std::process::exit(9);
+                }
+                json!({"content": [{"type": "text", "text": "plain ok"}]})
+            }
+            "extra" if self.extra_tool.load(Ordering::SeqCst) => {
+                json!({"content": [{"type": "text", "text": "extra ok"}]})
+            }
+            other => return Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
+        })
+    }
+
+    async fn slow(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Value, ErrorData> {
+        let millis = arg(request, "millis")
+            .and_then(Value::as_u64)
+            .unwrap_or(1000);
+        let progress = arg(request, "progress")
+            .and_then(Value::as_bool)
+            .unwrap_or(true);
+        let token = context.meta.get_progress_token();
+        let steps = millis / 50;
+        for step in 0..steps {
+            tokio::select! {
+                () = context.ct.cancelled() => {
+                    return Ok(json!({"content": [{"type": "text", "text": "cancelled"}], "isError": true}));
+                }
+                () = tokio::time::sleep(Duration::from_millis(50)) => {}
+            }
+            if progress && let Some(token) = &token {
+                #[allow(clippy::cast_precision_loss)]
+                let param = ProgressNotificationParam::new(token.clone(), (step + 1) as f64)
+                    .with_total(steps as f64)
+                    .with_message(format!("step {}", step + 1));
+                let _ = context.peer.notify_progress(param).await;
+            }
+        }
+        Ok(json!({"content": [{"type": "text", "text": format!("slept {millis} ms")}]}))
+    }
+}
+
+impl ServerHandler for TestServer {
+    fn get_info(&self) -> ServerConfig {
+        serde_json::from_value(json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {
+                "tools": {"listChanged": true},
+                "resources": {"listChanged": true},
+                "prompts": {"listChanged": true},
+                "logging": {},
+                "completions": {}
+            },
+            "serverInfo": {"name": "switchboard-test", "version": "1.2.3"},
+            "instructions": "A server for switchboard's tests."
+        }))
+        .unwrap_or_default()
+    }
+
+    async fn initialize(
+        &self,
+        request: rmcp::model::InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::InitializeResult, ErrorData> {
+        if self.exit_on_initialize {
+            std::process::exit(7);
+        }
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = data::tools(self.extra_tool.load(Ordering::SeqCst));
+        from_json(data::page("tools", tools, cursor(request.as_ref())))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let value = self.run_tool(&request, &context).await?;
+        let result: CallToolResult = from_json(value)?;
+        Ok(CallToolResponse::Complete(result))
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        from_json(data::page(
+            "resources",
+            data::resources(),
+            cursor(request.as_ref()),
+        ))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        from_json(data::page(
+            "resourceTemplates",
+            data::templates(),
+            cursor(request.as_ref()),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri = request.uri;
+        let contents = if uri.starts_with("test://blob/") {
+            json!({"uri": uri, "mimeType": "application/octet-stream", "blob": "AAEC"})
+        } else if uri.starts_with("test://text/") || uri.starts_with("test://tpl") {
+            json!({"uri": uri, "mimeType": "text/plain", "text": format!("contents of {uri}")})
+        } else {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource {uri}"),
+                None,
+            ));
+        };
+        let result: ReadResourceResult = from_json(json!({"contents": [contents]}))?;
+        Ok(ReadResourceResponse::Complete(result))
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        from_json(data::page(
+            "prompts",
+            data::prompts(),
+            cursor(request.as_ref()),
+        ))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        let text = if request.name == "greet" {
+            let Some(name) = args.get("name").and_then(Value::as_str) else {
+                return Err(ErrorData::invalid_params(
+                    "argument `name` is required",
+                    None,
+                ));
+            };
+            let style = args
+                .get("style")
+                .and_then(Value::as_str)
+                .unwrap_or("casual");
+            if style == "formal" {
+                format!("Good day, {name}.")
+            } else {
+                format!("Hi {name}!")
+            }
+        } else {
+            format!("This is {}.", request.name)
+        };
+        let result: GetPromptResult = from_json(json!({
+            "description": "A greeting",
+            "messages": [{"role": "user", "content": {"type": "text", "text": text}}]
+        }))?;
+        Ok(GetPromptResponse::Complete(result))
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let prefix = request.argument.value;
+        let values: Vec<String> = ["alpha", "beta", "gamma"]
+            .iter()
+            .filter(|v| v.starts_with(prefix.as_str()))
+            .map(|v| (*v).to_owned())
+            .collect();
+        from_json(
+            json!({"completion": {"values": values, "total": values.len(), "hasMore": false}}),
+        )
+    }
+
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        _request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Ok(())
+    }
+}

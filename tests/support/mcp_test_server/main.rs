@@ -1,0 +1,107 @@
+//! `switchboard-test-mcp-server`: the MCP server switchboard's tests spawn.
+//!
+//! ```text
+//! switchboard-test-mcp-server [--transport stdio|http|sse] [--misbehave MODE]
+//! ```
+//!
+//! Over `http` (Streamable HTTP, `/mcp`) and `sse` (legacy HTTP+SSE, `/sse`) it listens
+//! on 127.0.0.1 with a free port and prints its URL as the first line on stdout.
+//! `--misbehave` (or `SWITCHBOARD_TEST_MISBEHAVE`): `exit-on-init` exits when
+//! `initialize` arrives, `garbage` answers every line with non-JSON, `hang` never
+//! answers.
+
+mod data;
+mod handler;
+mod http;
+
+use std::io::Write as _;
+
+use rmcp::ServiceExt;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+use handler::TestServer;
+
+#[derive(Debug, Default)]
+struct Options {
+    transport: String,
+    misbehave: String,
+}
+
+fn options() -> Result<Options, String> {
+    let mut options = Options {
+        transport: "stdio".into(),
+        misbehave: std::env::var("SWITCHBOARD_TEST_MISBEHAVE").unwrap_or_default(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
+        match arg.as_str() {
+            "--transport" => options.transport = value,
+            "--misbehave" => options.misbehave = value,
+            other => return Err(format!("unknown option {other}")),
+        }
+    }
+    Ok(options)
+}
+
+#[tokio::main]
+async fn main() {
+    let options = match options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("switchboard-test-mcp-server: {e}");
+            std::process::exit(2);
+        }
+    };
+    eprintln!("test server starting ({} transport)", options.transport);
+    let server = TestServer {
+        exit_on_initialize: options.misbehave == "exit-on-init",
+        ..TestServer::default()
+    };
+    let result = match (options.transport.as_str(), options.misbehave.as_str()) {
+        (_, "garbage") => garbage().await,
+        (_, "hang") => hang().await,
+        ("stdio", _) => stdio(server).await,
+        ("http", _) => http::serve(server, http::Flavour::Streamable).await,
+        ("sse", _) => http::serve(server, http::Flavour::LegacySse).await,
+        (other, _) => Err(format!("unknown transport {other}")),
+    };
+    if let Err(e) = result {
+        eprintln!("switchboard-test-mcp-server: {e}");
+        std::process::exit(1);
+    }
+}
+
+async fn stdio(server: TestServer) -> Result<(), String> {
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| e.to_string())?;
+    running.waiting().await.map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Answers each line on stdin with text that is not JSON-RPC.
+async fn garbage() -> Result<(), String> {
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    let mut stdout = tokio::io::stdout();
+    while let Ok(Some(_)) = lines.next_line().await {
+        let _ = stdout.write_all(b"\x1b[31mthis is { not json\n").await;
+        let _ = stdout.flush().await;
+    }
+    Ok(())
+}
+
+/// Reads stdin until it closes and never answers.
+async fn hang() -> Result<(), String> {
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    while let Ok(Some(_)) = lines.next_line().await {}
+    Ok(())
+}
+
+/// The first stdout line of the HTTP flavours.
+fn announce(url: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{url}");
+    let _ = stdout.flush();
+}
