@@ -144,17 +144,22 @@ fn cards(state: &mut State) -> impl Iterator<Item = &mut ToolCard> {
     state.chat.iter_mut().rev().filter_map(|e| e.card.as_mut())
 }
 
-/// The newest card of this run and tool that has not entered the gate yet.
+/// The oldest card of this run and tool that has not entered the gate yet (calls
+/// enter the gate in the order the model made them).
 fn open_card<'s>(state: &'s mut State, run_id: &str, tool: &str) -> Option<&'s mut ToolCard> {
-    cards(state).find(|c| {
-        c.run_id == run_id
-            && c.tool == tool
-            && matches!(
-                c.status,
-                CardStatus::Requested | CardStatus::WaitingApproval
-            )
-            && c.call_id.is_none()
-    })
+    state
+        .chat
+        .iter_mut()
+        .filter_map(|e| e.card.as_mut())
+        .find(|c| {
+            c.run_id == run_id
+                && c.tool == tool
+                && matches!(
+                    c.status,
+                    CardStatus::Requested | CardStatus::WaitingApproval
+                )
+                && c.call_id.is_none()
+        })
 }
 
 fn compact(args: &Value) -> String {

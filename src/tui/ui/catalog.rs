@@ -29,17 +29,27 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         .map(|t| format!("{} {}", t.title(), state.catalog.entries(*t).len()))
         .collect();
     let full_width = full.iter().map(|t| t.chars().count() + 1).sum::<usize>();
-    let titles: Vec<Line> = if full_width <= usize::from(tabs_area.width) {
+    let short: Vec<String> = CatalogTab::ALL
+        .iter()
+        .map(|t| format!("{} {}", t.short_title(), state.catalog.entries(*t).len()))
+        .collect();
+    let short_width = short.iter().map(|t| t.chars().count() + 1).sum::<usize>();
+    let width = usize::from(tabs_area.width);
+    let titles: Vec<Line> = if full_width <= width {
         full.into_iter().map(Line::from).collect()
+    } else if short_width <= width {
+        short.into_iter().map(Line::from).collect()
     } else {
+        // Narrowest: the count only on the active tab.
         CatalogTab::ALL
             .iter()
-            .map(|t| {
-                Line::from(format!(
-                    "{} {}",
-                    t.short_title(),
-                    state.catalog.entries(*t).len()
-                ))
+            .zip(short)
+            .map(|(t, s)| {
+                if *t == state.tab {
+                    Line::from(s)
+                } else {
+                    Line::from(t.short_title())
+                }
             })
             .collect()
     };
@@ -91,8 +101,13 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let items: Vec<ListItem> = entries
         .iter()
         .map(|e| {
+            // MCP tools are listed without their `SERVER__` prefix; the server follows.
+            let name = e
+                .name
+                .strip_prefix(&format!("{}__", e.server))
+                .unwrap_or(&e.name);
             ListItem::new(Line::from(vec![
-                Span::styled(sanitize_line(&e.name), style(theme, Role::Text)),
+                Span::styled(sanitize_line(name), style(theme, Role::Text)),
                 Span::styled(
                     format!("  {}", sanitize_line(&e.server)),
                     style(theme, Role::Dim),

@@ -1,0 +1,408 @@
+//! Agent turns and MCP servers as the TUI shows them: events in, whole states and
+//! snapshots out.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::json;
+use switchboard::agent::{AgentEvent, CallId, CallOutcome, Op, StepPause, TurnEnd};
+use switchboard::config::Config;
+use switchboard::keymap::{Key, KeyCode, Keymap};
+use switchboard::llm::Usage;
+use switchboard::mcp::{
+    CatalogSnapshot, HubSnapshot, McpError, ServerInfo, ServerSnapshot, ServerStatus, TransportKind,
+};
+use switchboard::theme::ThemeSet;
+use switchboard::tools::{Origin, ToolEffect};
+use switchboard::tui::boot::initial_state;
+use switchboard::tui::cards::CardStatus;
+use switchboard::tui::hub_view::{catalog, server_rows};
+use switchboard::tui::state::{ServerStatus as Row, State};
+use switchboard::tui::ui::render;
+use switchboard::tui::{Cmd, Msg, update};
+
+fn state() -> State {
+    let mut s = initial_state(
+        &Config::default(),
+        Keymap::default(),
+        "default".into(),
+        vec![],
+    );
+    s.chat.clear();
+    s
+}
+
+fn ev(s: &mut State, e: AgentEvent) {
+    update(s, Msg::Agent(Box::new(e)));
+}
+
+fn shot(s: &State, w: u16, h: u16) -> String {
+    let theme = ThemeSet::new(None).load("default").unwrap();
+    let mut s = s.clone();
+    s.size = (w, h);
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| render(&s, &theme, f)).unwrap();
+    format!("{}", t.backend())
+}
+
+fn started(s: &mut State) {
+    ev(
+        s,
+        AgentEvent::SessionStarted {
+            session_id: "s1".into(),
+            provider: "scripted".into(),
+            model: "offline".into(),
+            step_mode: false,
+        },
+    );
+    update(s, Msg::Paste("list the docs".into()));
+    update(s, Msg::Key(Key::plain(KeyCode::Enter)));
+    ev(
+        s,
+        AgentEvent::TurnStarted {
+            run_id: "r1".into(),
+            text: "list the docs".into(),
+        },
+    );
+}
+
+#[test]
+fn streamed_text_becomes_one_markdown_answer() {
+    let mut s = state();
+    started(&mut s);
+    for piece in ["Here is **the", " plan**:\n\n- read", "\n- write"] {
+        ev(
+            &mut s,
+            AgentEvent::TextDelta {
+                run_id: "r1".into(),
+                text: piece.into(),
+            },
+        );
+    }
+    assert_eq!(s.chat.len(), 2, "one user entry, one growing answer");
+    assert_eq!(s.chat[1].streaming.as_deref(), Some("r1"));
+    insta::assert_snapshot!("agent_streaming", shot(&s, 100, 30));
+    ev(
+        &mut s,
+        AgentEvent::ModelResponse {
+            run_id: "r1".into(),
+            step: 1,
+            text: "Here is **the plan**:\n\n- read\n- write".into(),
+            tool_calls: vec![],
+            finish: None,
+        },
+    );
+    assert_eq!(s.chat[1].streaming, None);
+    ev(
+        &mut s,
+        AgentEvent::Usage {
+            run_id: "r1".into(),
+            request: Usage::new(10, 5),
+            turn: Usage::new(10, 5),
+            session: Usage::new(120, 45),
+        },
+    );
+    assert_eq!((s.status.tokens_in, s.status.tokens_out), (120, 45));
+    ev(
+        &mut s,
+        AgentEvent::TurnDone {
+            run_id: "r1".into(),
+            reason: TurnEnd::Completed,
+            steps: 1,
+            usage: Usage::new(10, 5),
+            approvals_denied: 0,
+            failed_calls: 0,
+        },
+    );
+    assert_eq!(s.turn, None);
+    let screen = shot(&s, 100, 30);
+    assert!(!screen.contains("**"), "no raw markdown markers");
+}
+
+fn request_call(s: &mut State, id: &str, tool: &str) {
+    ev(
+        s,
+        AgentEvent::ToolCallRequested {
+            run_id: "r1".into(),
+            tool_call_id: id.into(),
+            tool: tool.into(),
+            args: json!({"operation": "write", "path": "notes.md", "content": "hi"}),
+        },
+    );
+}
+
+#[test]
+fn tool_cards_follow_the_gate() {
+    let mut s = state();
+    started(&mut s);
+    request_call(&mut s, "c1", "fs");
+    request_call(&mut s, "c2", "fs");
+    request_call(&mut s, "c3", "fs");
+    request_call(&mut s, "c4", "fs");
+    let card = |s: &State, i: usize| s.chat[i].card.clone().unwrap();
+    // c1 runs and succeeds.
+    ev(
+        &mut s,
+        AgentEvent::ToolCallStarted {
+            call_id: CallId(1),
+            run_id: "r1".into(),
+            tool: "fs".into(),
+            effect: ToolEffect::Write,
+            origin: Origin::Model,
+        },
+    );
+    ev(
+        &mut s,
+        AgentEvent::ToolResult {
+            run_id: "r1".into(),
+            tool_call_id: "c1".into(),
+            tool: "fs".into(),
+            is_error: false,
+            content: "wrote notes.md (2 bytes)".into(),
+            truncated: false,
+        },
+    );
+    assert_eq!(card(&s, 1).status, CardStatus::Ok);
+    // c2 is denied; c3 fails; c4 keeps running.
+    for (n, id) in [(2, "c2"), (3, "c3"), (4, "c4")] {
+        ev(
+            &mut s,
+            AgentEvent::ToolCallStarted {
+                call_id: CallId(n),
+                run_id: "r1".into(),
+                tool: "fs".into(),
+                effect: ToolEffect::Write,
+                origin: Origin::Model,
+            },
+        );
+        let _ = id;
+    }
+    ev(
+        &mut s,
+        AgentEvent::ToolCallFinished {
+            call_id: CallId(2),
+            run_id: "r1".into(),
+            tool: "fs".into(),
+            is_error: true,
+            summary: "Denied".into(),
+            outcome: CallOutcome::Denied,
+            decided_by: "user".into(),
+        },
+    );
+    ev(
+        &mut s,
+        AgentEvent::ToolResult {
+            run_id: "r1".into(),
+            tool_call_id: "c2".into(),
+            tool: "fs".into(),
+            is_error: true,
+            content: "Denied by the user. The user's reason: not now".into(),
+            truncated: false,
+        },
+    );
+    ev(
+        &mut s,
+        AgentEvent::ToolResult {
+            run_id: "r1".into(),
+            tool_call_id: "c3".into(),
+            tool: "fs".into(),
+            is_error: true,
+            content: "refused: `../x` leaves the workspace".into(),
+            truncated: false,
+        },
+    );
+    assert_eq!(
+        card(&s, 2).status,
+        CardStatus::Denied,
+        "denied stays denied"
+    );
+    assert_eq!(card(&s, 3).status, CardStatus::Error);
+    assert_eq!(card(&s, 4).status, CardStatus::Running);
+    // The same event twice (session and gate both report) changes nothing.
+    let before = s.clone();
+    ev(
+        &mut s,
+        AgentEvent::ToolCallStarted {
+            call_id: CallId(4),
+            run_id: "r1".into(),
+            tool: "fs".into(),
+            effect: ToolEffect::Write,
+            origin: Origin::Model,
+        },
+    );
+    assert_eq!(s, before);
+    insta::assert_snapshot!("agent_tool_cards", shot(&s, 100, 30));
+}
+
+#[test]
+fn step_mode_pauses_take_n_and_c() {
+    let mut s = state();
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::ctrl('t'))),
+        vec![Cmd::Op(Op::ToggleStepMode)]
+    );
+    ev(&mut s, AgentEvent::StepModeChanged { on: true });
+    assert!(s.status.step_mode);
+    started(&mut s);
+    ev(
+        &mut s,
+        AgentEvent::StepPaused {
+            run_id: "r1".into(),
+            pause: StepPause::ModelRequest {
+                step: 1,
+                messages: 2,
+                tools: vec!["fs".into(), "shell".into()],
+                last_message: "list the docs".into(),
+            },
+        },
+    );
+    insta::assert_snapshot!("agent_step_before_request", shot(&s, 100, 30));
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('n'))),
+        vec![Cmd::Op(Op::StepNext)]
+    );
+    assert_eq!(s.step_pause, None);
+    ev(
+        &mut s,
+        AgentEvent::StepPaused {
+            run_id: "r1".into(),
+            pause: StepPause::ToolCall {
+                tool_call_id: "c1".into(),
+                tool: "fs".into(),
+                args: json!({"operation": "read", "path": "README.md"}),
+            },
+        },
+    );
+    insta::assert_snapshot!("agent_step_before_tool", shot(&s, 100, 30));
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('c'))),
+        vec![Cmd::Op(Op::StepContinue)]
+    );
+}
+
+#[test]
+fn esc_interrupts_a_running_turn() {
+    let mut s = state();
+    started(&mut s);
+    request_call(&mut s, "c1", "fs");
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))),
+        vec![
+            Cmd::Op(Op::Interrupt {
+                run_id: "r1".into()
+            }),
+            Cmd::AbortRun("r1".into())
+        ]
+    );
+    ev(
+        &mut s,
+        AgentEvent::TurnDone {
+            run_id: "r1".into(),
+            reason: TurnEnd::Interrupted,
+            steps: 1,
+            usage: Usage::default(),
+            approvals_denied: 0,
+            failed_calls: 0,
+        },
+    );
+    assert_eq!(s.chat[1].card.clone().unwrap().status, CardStatus::Aborted);
+    insta::assert_snapshot!("agent_interrupted", shot(&s, 100, 30));
+    // With no turn running, Esc leaves the composer instead.
+    assert_eq!(update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))), vec![]);
+}
+
+fn hub() -> HubSnapshot {
+    let mut ready = ServerSnapshot::new(
+        "weather",
+        TransportKind::Stdio,
+        "weather-mcp".into(),
+        ServerStatus::Ready,
+    );
+    ready.info = Some(Arc::new(ServerInfo {
+        name: "weather".into(),
+        title: None,
+        version: "1.2.0".into(),
+        protocol_version: "2025-11-25".into(),
+        capabilities: json!({"tools": {}, "resources": {}}),
+        instructions: Some("Ask for a city first.".into()),
+    }));
+    ready.catalog = Arc::new(CatalogSnapshot::default());
+    let failed = ServerSnapshot::new(
+        "search",
+        TransportKind::Http,
+        "https://mcp.example.com/mcp".into(),
+        ServerStatus::Failed {
+            error: McpError::Handshake {
+                server: "search".into(),
+                reason: "connection refused".into(),
+            },
+            retry_in: None,
+        },
+    );
+    let connecting = ServerSnapshot::new(
+        "slow",
+        TransportKind::Sse,
+        "http://127.0.0.1:9/sse".into(),
+        ServerStatus::Connecting { attempt: 2 },
+    );
+    HubSnapshot {
+        servers: vec![Arc::new(ready), Arc::new(failed), Arc::new(connecting)],
+    }
+}
+
+#[test]
+fn servers_pane_shows_each_hub_state() {
+    let mut s = state();
+    let rows = server_rows(&s.servers, &hub());
+    let statuses: Vec<Row> = rows.iter().map(|r| r.status).collect();
+    assert_eq!(
+        statuses,
+        vec![Row::Builtin, Row::Ready, Row::Failed, Row::Connecting]
+    );
+    assert!(
+        rows[2]
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("mcp_handshake_failed")
+    );
+    update(
+        &mut s,
+        Msg::Servers {
+            rows,
+            catalog: catalog(&[], &hub()),
+        },
+    );
+    s.focus = switchboard::tui::state::Pane::Servers;
+    insta::assert_snapshot!("servers_ready_failed_connecting", shot(&s, 100, 30));
+    update(&mut s, Msg::Key(Key::char('j')));
+    update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
+    let detail = shot(&s, 100, 30);
+    assert!(detail.contains("2025-11-25") && detail.contains("Ask for a city first."));
+    insta::assert_snapshot!("server_detail", detail);
+    update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('r'))),
+        vec![Cmd::Reconnect("weather".into())]
+    );
+}
+
+#[test]
+fn progress_shows_as_a_bar() {
+    let mut s = state();
+    update(
+        &mut s,
+        Msg::Progress {
+            server: "test".into(),
+            progress: 4.0,
+            total: Some(10.0),
+            message: Some("step 4".into()),
+        },
+    );
+    assert_eq!(
+        s.status.notice.clone().unwrap().text,
+        "test ▕████░░░░░░▏ 40% step 4"
+    );
+}
