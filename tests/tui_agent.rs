@@ -189,6 +189,7 @@ fn tool_cards_follow_the_gate() {
             summary: "Denied".into(),
             outcome: CallOutcome::Denied,
             decided_by: "user".into(),
+            duration_ms: 1200,
         },
     );
     ev(
@@ -405,4 +406,82 @@ fn progress_shows_as_a_bar() {
         s.status.notice.clone().unwrap().text,
         "test ▕████░░░░░░▏ 40% step 4"
     );
+}
+
+#[test]
+fn model_command_and_palette_switch_the_provider() {
+    let mut s = state();
+    s.providers = vec!["claude".into(), "scripted".into()];
+    ev(
+        &mut s,
+        AgentEvent::SessionStarted {
+            session_id: "s1".into(),
+            provider: "scripted".into(),
+            model: "offline".into(),
+            step_mode: false,
+        },
+    );
+    assert_eq!(s.session_id.as_deref(), Some("s1"));
+    let send = |s: &mut State, text: &str| {
+        update(s, Msg::Paste(text.into()));
+        update(s, Msg::Key(Key::plain(KeyCode::Enter)))
+    };
+    assert_eq!(
+        send(&mut s, "/model claude"),
+        vec![Cmd::SwitchProvider {
+            provider: Some("claude".into()),
+            model: None
+        }]
+    );
+    assert_eq!(
+        send(&mut s, "/model gpt-4o-mini"),
+        vec![Cmd::SwitchProvider {
+            provider: Some("scripted".into()),
+            model: Some("gpt-4o-mini".into())
+        }]
+    );
+    assert_eq!(send(&mut s, "/model"), vec![]);
+    assert!(
+        s.chat
+            .last()
+            .unwrap()
+            .text
+            .contains("Using scripted/offline")
+    );
+    // Not while a turn runs.
+    ev(
+        &mut s,
+        AgentEvent::TurnStarted {
+            run_id: "r1".into(),
+            text: "x".into(),
+        },
+    );
+    assert_eq!(send(&mut s, "/model claude"), vec![]);
+}
+
+#[test]
+fn e_expands_tool_cards() {
+    let mut s = state();
+    started(&mut s);
+    request_call(&mut s, "c1", "fs");
+    ev(
+        &mut s,
+        AgentEvent::ToolResult {
+            run_id: "r1".into(),
+            tool_call_id: "c1".into(),
+            tool: "fs".into(),
+            is_error: false,
+            content: (1..=20)
+                .map(|i| format!("line {i}"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            truncated: false,
+        },
+    );
+    let folded = shot(&s, 100, 40);
+    assert!(folded.contains("14 more lines (e shows all)") && !folded.contains("line 20"));
+    s.focus = switchboard::tui::state::Pane::Chat;
+    update(&mut s, Msg::Key(Key::char('e')));
+    assert!(s.cards_expanded);
+    assert!(shot(&s, 100, 40).contains("line 20"));
 }

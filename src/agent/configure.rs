@@ -32,3 +32,55 @@ pub fn session_options(
     }
     Ok(options)
 }
+
+/// What it takes to (re)start the session behind a front end: the TUI keeps one so
+/// that `/model` can switch provider or model and carry the conversation over.
+#[derive(Clone)]
+pub struct SessionRecipe {
+    pub config: Config,
+    pub dirs: Dirs,
+    pub registry: Arc<Registry>,
+    /// Skills the model may read, listed in the system prompt.
+    pub skills: Vec<(String, String)>,
+}
+
+impl SessionRecipe {
+    /// Start a session with this provider choice; `resume_id` continues a saved one
+    /// (its conversation goes to the model, its file keeps growing), and the loaded
+    /// session is returned so a UI can replay it.
+    pub fn start(
+        &self,
+        choice: &crate::llm::ProviderChoice,
+        step_mode: bool,
+        resume_id: Option<&str>,
+    ) -> Result<(super::SessionHandle, Option<super::LoadedSession>), String> {
+        let env = |name: &str| std::env::var(name).ok();
+        let provider = crate::llm::provider_from_config(
+            &self.config,
+            choice,
+            &env,
+            crate::llm::RetryPolicy::default(),
+        )
+        .map_err(|e| format!("provider: {e}"))?;
+        let mut options = session_options(
+            &self.config,
+            &self.dirs,
+            &self.dirs.cwd,
+            provider,
+            Arc::clone(&self.registry),
+            true,
+        )
+        .map_err(|e| e.to_string())?;
+        options.step_mode = step_mode;
+        options.skills.clone_from(&self.skills);
+        options.request_options.model.clone_from(&choice.model);
+        let mut loaded = None;
+        if let Some(id) = resume_id {
+            let store = SessionStore::from_dirs(&self.dirs);
+            let session = store.load(id).map_err(|e| format!("resume {id}: {e}"))?;
+            options = super::resume(options, &store, &session);
+            loaded = Some(session);
+        }
+        Ok((super::Session::spawn(options), loaded))
+    }
+}

@@ -113,6 +113,9 @@ pub enum AgentEvent {
         outcome: CallOutcome,
         /// The rule, grant, mode or answer that decided.
         decided_by: String,
+        /// From entering the gate to leaving it (approval wait included).
+        #[serde(default)]
+        duration_ms: u64,
     },
     /// What the model is given for a call (cut to `max_tool_result_chars`).
     ToolResult {

@@ -19,7 +19,7 @@ mod turn;
 
 pub use approval::{ApprovalBroker, ApprovalDecision, ApprovalId, ApprovalRequest, Preview};
 pub use cancel::Cancel;
-pub use configure::session_options;
+pub use configure::{SessionRecipe, session_options};
 pub use event::{AgentEvent, CallId, CallOutcome, TurnEnd};
 pub use op::Op;
 pub use prompt::builtin_system_prompt;

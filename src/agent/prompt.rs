@@ -25,3 +25,35 @@ pub fn builtin_system_prompt(tools: &[ToolDeclaration]) -> String {
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
     format!("{BASE}\n\nTools available now: {}.", names.join(", "))
 }
+
+/// The skills the model may read, by name and description; empty when there are none.
+/// Bodies are never inlined: the model fetches one with the `skills` tool.
+pub fn skills_section(skills: &[(String, String)]) -> String {
+    if skills.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\n\nSkills (reference notes you can read with the `skills` tool, \
+         {\"operation\": \"get\", \"name\": NAME}, when one fits the task):",
+    );
+    for (name, description) in skills {
+        out.push_str("\n- ");
+        out.push_str(&crate::sanitize::sanitize_line(name));
+        out.push_str(": ");
+        out.push_str(&crate::sanitize::sanitize_line(description));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skills_are_listed_by_name_and_description_only() {
+        assert_eq!(skills_section(&[]), "");
+        let text = skills_section(&[("policy-writing".into(), "Write a [policy].".into())]);
+        assert!(text.contains("- policy-writing: Write a [policy]."));
+        assert!(text.contains("\"operation\": \"get\""));
+    }
+}

@@ -41,6 +41,9 @@ pub struct SessionOptions {
     pub session_id: Option<String>,
     /// A conversation to continue (see `transcript::messages_from_events`).
     pub history: Vec<Message>,
+    /// Skills the model may read (name, description), listed in the system prompt;
+    /// their bodies come only through the `skills` tool.
+    pub skills: Vec<(String, String)>,
 }
 
 /// Options that continue a saved session: its id (events append to its file) and its
@@ -84,6 +87,7 @@ impl SessionOptions {
             store: None,
             session_id: None,
             history: Vec::new(),
+            skills: Vec::new(),
         }
     }
 }

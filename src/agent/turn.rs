@@ -107,7 +107,8 @@ async fn steps(
     tally: &mut Tally,
 ) -> TurnEnd {
     let tools = declarations(&env.options.registry, env.options.scope);
-    let system = system_prompt_for(env.system_prompt.as_deref(), &tools);
+    let mut system = system_prompt_for(env.system_prompt.as_deref(), &tools);
+    system.push_str(&super::prompt::skills_section(&env.options.skills));
     loop {
         if tally.steps >= env.options.max_steps.max(1) {
             return TurnEnd::MaxSteps;

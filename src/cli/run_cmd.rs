@@ -88,6 +88,9 @@ pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
         let registry = Arc::clone(&workbench.registry);
         let mut options =
             session_options(&config, &dirs, &dirs.cwd, provider, registry, !args.no_save)?;
+        if let Ok(builtins) = &workbench.builtins {
+            options.skills = builtins.visible_skills(config.skills.allow.as_deref());
+        }
         if let Some(max) = args.max_steps {
             options.max_steps = max;
         }

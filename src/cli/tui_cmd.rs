@@ -4,13 +4,11 @@
 use std::sync::Arc;
 
 use super::Cli;
-use crate::agent::{Session, SessionHandle, SessionStore, resume, session_options};
-use crate::config::Config;
+use crate::agent::{SessionHandle, SessionRecipe, SessionStore};
 use crate::keymap::Keymap;
-use crate::llm::{ProviderChoice, RetryPolicy, provider_from_config};
+use crate::llm::ProviderChoice;
 use crate::paths::Dirs;
 use crate::theme::{Theme, ThemeSet};
-use crate::tools::Registry;
 use crate::tui::state::{ChatEntry, ChatKind};
 use crate::tui::{self, TuiOptions, boot::initial_state, state::NoticeLevel};
 use crate::workbench::{Workbench, WorkbenchOptions};
@@ -20,62 +18,40 @@ use crate::workbench::{Workbench, WorkbenchOptions};
 /// `--continue` reopen a saved one and replay its transcript into the UI.
 fn start_session(
     cli: &Cli,
-    config: &Config,
-    dirs: &Dirs,
-    registry: &Arc<Registry>,
+    recipe: &SessionRecipe,
     state: &mut tui::State,
 ) -> Option<SessionHandle> {
     let choice = ProviderChoice {
         name: cli.provider.clone(),
         model: cli.model.clone(),
     };
-    let env = |name: &str| std::env::var(name).ok();
-    let provider = match provider_from_config(config, &choice, &env, RetryPolicy::default()) {
-        Ok(provider) => provider,
-        Err(e) => {
-            state.status.provider = tui::state::NO_PROVIDER.into();
-            state
-                .chat
-                .push(ChatEntry::new(ChatKind::Error, format!("provider: {e}")));
-            return None;
-        }
-    };
-    let mut options = match session_options(
-        config,
-        dirs,
-        &dirs.cwd,
-        provider,
-        Arc::clone(registry),
-        true,
-    ) {
-        Ok(options) => options,
-        Err(e) => {
-            state
-                .chat
-                .push(ChatEntry::new(ChatKind::Error, e.to_string()));
-            return None;
-        }
-    };
-    options.step_mode = cli.step;
-    options.request_options.model.clone_from(&cli.model);
-    let store = SessionStore::from_dirs(dirs);
+    let store = SessionStore::from_dirs(&recipe.dirs);
     let wanted = match (&cli.resume, cli.continue_last) {
-        (Some(id), _) => Some(Ok(id.clone())),
-        (None, true) => store.latest().transpose(),
+        (Some(id), _) => Some(id.clone()),
+        (None, true) => match store.latest() {
+            Ok(latest) => latest,
+            Err(e) => {
+                state
+                    .chat
+                    .push(ChatEntry::new(ChatKind::Error, format!("resume: {e}")));
+                None
+            }
+        },
         (None, false) => None,
     };
-    if let Some(id) = wanted {
-        match id.and_then(|id| store.load(&id)) {
-            Ok(loaded) => {
+    match recipe.start(&choice, cli.step, wanted.as_deref()) {
+        Ok((handle, loaded)) => {
+            if let Some(loaded) = loaded {
                 tui::boot::replay(state, &loaded);
-                options = resume(options, &store, &loaded);
             }
-            Err(e) => state
-                .chat
-                .push(ChatEntry::new(ChatKind::Error, format!("resume: {e}"))),
+            Some(handle)
+        }
+        Err(e) => {
+            state.status.provider = tui::state::NO_PROVIDER.into();
+            state.chat.push(ChatEntry::new(ChatKind::Error, e));
+            None
         }
     }
-    Some(Session::spawn(options))
 }
 
 pub fn run(cli: &Cli) -> color_eyre::Result<()> {
@@ -143,12 +119,24 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             }
         };
         state.catalog.tools = registry.specs().iter().map(tui::boot::tool_entry).collect();
-        let session = start_session(cli, &config, &dirs, &registry, &mut state);
+        let skills = workbench
+            .builtins
+            .as_ref()
+            .map(|b| b.visible_skills(config.skills.allow.as_deref()))
+            .unwrap_or_default();
+        let recipe = SessionRecipe {
+            config: config.clone(),
+            dirs: dirs.clone(),
+            registry: Arc::clone(&registry),
+            skills,
+        };
+        let session = start_session(cli, &recipe, &mut state);
         let hub = (!config.servers.is_empty()).then(|| workbench.hub.clone());
         let result = tui::app::run_async(TuiOptions {
             state,
             registry,
             session,
+            recipe: Some(recipe),
             hub,
             memory_dir,
             theme,

@@ -97,6 +97,7 @@ actions! {
     Activate => "activate",
     FocusComposer => "focus_composer",
     Reconnect => "reconnect",
+    ExpandCards => "expand_cards",
     Send => "send",
     Newline => "newline",
     Close => "close",

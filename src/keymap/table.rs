@@ -103,6 +103,12 @@ pub fn default_bindings() -> Vec<Binding> {
             A::Reconnect,
             "reconnect the selected server",
         ),
+        (
+            L::Normal,
+            Key::char('e'),
+            A::ExpandCards,
+            "tool cards: show all / first lines",
+        ),
         (L::Step, Key::char('n'), A::StepNext, "next step"),
         (
             L::Step,

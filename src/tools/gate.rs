@@ -175,6 +175,7 @@ impl Registry {
             summary: summary_of(result),
             outcome,
             decided_by: ruling.rule,
+            duration_ms: u64::try_from(call.started.elapsed().as_millis()).unwrap_or(u64::MAX),
         });
     }
 

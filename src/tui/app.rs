@@ -32,6 +32,8 @@ pub struct TuiOptions {
     pub registry: Arc<Registry>,
     /// The agent session the composer talks to (`None`: no provider could be built).
     pub session: Option<crate::agent::SessionHandle>,
+    /// How to start another session (`/model` switches provider or model).
+    pub recipe: Option<crate::agent::SessionRecipe>,
     /// The MCP servers (`None` when none are configured).
     pub hub: Option<McpHub>,
     /// Where `/memories` lives, for the Memory pane.
@@ -60,6 +62,9 @@ struct Runtime {
     memory_dir: Option<PathBuf>,
     session_ops: Option<UnboundedSender<crate::agent::Op>>,
     hub: Option<McpHub>,
+    recipe: Option<crate::agent::SessionRecipe>,
+    /// A session started by `/model`, picked up by the loop.
+    new_session: Option<crate::agent::SessionHandle>,
     theme: Theme,
     themes: ThemeSet,
     no_color: bool,
@@ -128,6 +133,35 @@ impl Runtime {
                 let aborted = self.registry.broker().cancel_run(&run_id);
                 tracing::info!("run {run_id} aborted ({aborted} pending approvals)");
                 None
+            }
+            Cmd::SwitchProvider { provider, model } => {
+                let Some(recipe) = &self.recipe else {
+                    return None;
+                };
+                let choice = crate::llm::ProviderChoice {
+                    name: provider,
+                    model,
+                };
+                let started = recipe.start(
+                    &choice,
+                    self.state.status.step_mode,
+                    self.state.session_id.as_deref(),
+                );
+                Some(Msg::Agent(Box::new(match started {
+                    Ok((handle, _)) => {
+                        self.session_ops = Some(handle.ops.clone());
+                        self.new_session = Some(handle);
+                        AgentEvent::Notice {
+                            run_id: None,
+                            message: "Switched; the conversation continues with the new model."
+                                .into(),
+                        }
+                    }
+                    Err(e) => AgentEvent::Error {
+                        run_id: None,
+                        message: e,
+                    },
+                })))
             }
             Cmd::Reconnect(name) => {
                 let result = self.hub.as_ref().map(|hub| hub.reconnect(&name));
@@ -364,6 +398,8 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
         memory_dir: options.memory_dir,
         session_ops,
         hub: options.hub.clone(),
+        recipe: options.recipe,
+        new_session: None,
         theme: options.theme,
         themes: options.themes,
         no_color: options.no_color,
@@ -467,6 +503,10 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
                 Err(RecvError::Closed) => {}
             },
             () = tokio::time::sleep_until(next_frame), if dirty => {}
+        }
+        if let Some(handle) = rt.new_session.take() {
+            // The old session ends when its ops sender (replaced above) is dropped.
+            session_events = handle.events;
         }
         if rt.state.quit {
             break;

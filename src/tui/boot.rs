@@ -30,6 +30,10 @@ pub fn initial_state(
 ) -> State {
     let mut state = State::new(keymap, theme_name, theme_names);
     state.show_logs = config.ui.show_logs;
+    state.providers = config.providers.keys().cloned().collect();
+    if !state.providers.iter().any(|p| p == "scripted") {
+        state.providers.push("scripted".into());
+    }
     state.mouse = config.ui.mouse;
     state.focus = Pane::Composer;
     state.servers.push(ServerRow {

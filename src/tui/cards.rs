@@ -52,6 +52,17 @@ pub struct ToolCard {
     pub result: Option<String>,
     /// The model saw a shortened result.
     pub truncated: bool,
+    /// Time at the gate, once the call left it.
+    pub duration_ms: Option<u64>,
+}
+
+/// `850 ms`, `1.2 s`, `2 min 5 s`.
+pub fn duration_text(ms: u64) -> String {
+    match ms {
+        0..=999 => format!("{ms} ms"),
+        1_000..=59_999 => format!("{}.{} s", ms / 1000, (ms % 1000) / 100),
+        _ => format!("{} min {} s", ms / 60_000, (ms % 60_000) / 1000),
+    }
 }
 
 /// Result lines shown under a card.

@@ -20,11 +20,12 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) {
         }
         AgentEvent::ApprovalResolved { id, .. } => approvals::remove(state, id),
         AgentEvent::SessionStarted {
+            session_id,
             provider,
             model,
             step_mode,
-            ..
         } => {
+            state.session_id = Some(session_id);
             state.status.provider = provider;
             state.status.model = model;
             state.status.step_mode = step_mode;
@@ -63,6 +64,7 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) {
                     call_id: None,
                     result: None,
                     truncated: false,
+                    duration_ms: None,
                 });
                 state.chat.push(entry);
             }
@@ -82,9 +84,13 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) {
             }
         }
         AgentEvent::ToolCallFinished {
-            call_id, outcome, ..
+            call_id,
+            outcome,
+            duration_ms,
+            ..
         } => {
             if let Some(card) = cards(state).find(|c| c.call_id == Some(call_id)) {
+                card.duration_ms = Some(duration_ms);
                 match outcome {
                     CallOutcome::Denied => card.status = CardStatus::Denied,
                     CallOutcome::Aborted => card.status = CardStatus::Aborted,

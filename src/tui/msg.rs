@@ -84,6 +84,12 @@ pub enum Cmd {
     /// Cancel a run: its pending approvals abort and its tools stop.
     AbortRun(String),
     RevokeGrant(GrantId),
+    /// Start a new session with another provider and/or model; the conversation
+    /// carries over (`/model`, the palette).
+    SwitchProvider {
+        provider: Option<String>,
+        model: Option<String>,
+    },
     /// Reconnect an MCP server now.
     Reconnect(String),
     /// Read a resource (`/read SERVER URI`); the text lands in the transcript.

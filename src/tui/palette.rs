@@ -19,6 +19,7 @@ pub enum PaletteCommand {
     Memory,
     ClearChat,
     RevokeGrant(crate::policy::GrantId),
+    SwitchProvider(String),
     Quit,
 }
 
@@ -52,6 +53,12 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
     } else {
         "Mouse: on"
     };
+    for name in &state.providers {
+        items.push(PaletteItem {
+            label: format!("Provider: {name}"),
+            command: PaletteCommand::SwitchProvider(name.clone()),
+        });
+    }
     for grant in &state.grants {
         items.push(PaletteItem {
             label: format!("Revoke session grant: {}", grant.text),

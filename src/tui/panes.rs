@@ -66,7 +66,12 @@ fn page(state: &State, pane: Pane) -> usize {
 
 pub fn chat_max_scroll(state: &State) -> usize {
     let rect = Areas::of(state).chat;
-    let lines = layout_transcript(&state.chat, rect.width.saturating_sub(2)).len();
+    let lines = layout_transcript(
+        &state.chat,
+        rect.width.saturating_sub(2),
+        state.cards_expanded,
+    )
+    .len();
     lines.saturating_sub(usize::from(rect.height.saturating_sub(2)))
 }
 

@@ -295,6 +295,12 @@ pub struct State {
     pub grants: Vec<GrantView>,
     /// Skills and memory files, for their panes.
     pub library: super::browse::Library,
+    /// The agent session's id (from its start event).
+    pub session_id: Option<String>,
+    /// Configured provider names, for the palette.
+    pub providers: Vec<String>,
+    /// Tool cards show their whole arguments and results.
+    pub cards_expanded: bool,
     /// The run id of the agent turn in progress.
     pub turn: Option<String>,
     /// The turn waits for a step signal (step mode).
@@ -341,6 +347,9 @@ impl State {
             always_file: "switchboard.toml".into(),
             grants: Vec::new(),
             library: super::browse::Library::default(),
+            session_id: None,
+            providers: Vec::new(),
+            cards_expanded: false,
             turn: None,
             step_pause: None,
             interrupt_armed: false,

@@ -30,7 +30,8 @@ pub enum TranscriptLine {
 /// Indent of body lines under their header.
 pub const INDENT: usize = 2;
 
-pub fn layout_transcript(entries: &[ChatEntry], width: u16) -> Vec<TranscriptLine> {
+/// `expanded` shows tool cards' whole arguments and results.
+pub fn layout_transcript(entries: &[ChatEntry], width: u16, expanded: bool) -> Vec<TranscriptLine> {
     let width = usize::from(width).saturating_sub(INDENT).max(1);
     let mut out = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
@@ -38,7 +39,7 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16) -> Vec<TranscriptLin
             out.push(TranscriptLine::Blank);
         }
         if let Some(card) = &entry.card {
-            card_lines(card, width, &mut out);
+            card_lines(card, width, expanded, &mut out);
             continue;
         }
         out.push(TranscriptLine::Header(entry.kind, None, Tone::Normal));
@@ -61,10 +62,19 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16) -> Vec<TranscriptLin
     out
 }
 
-fn card_lines(card: &ToolCard, width: usize, out: &mut Vec<TranscriptLine>) {
+fn card_lines(card: &ToolCard, width: usize, expanded: bool, out: &mut Vec<TranscriptLine>) {
+    let (arg_lines, result_lines) = if expanded {
+        (usize::MAX, usize::MAX)
+    } else {
+        (ARG_LINES, RESULT_LINES)
+    };
     let effect = card.effect.map(|e| format!(" · {e}")).unwrap_or_default();
+    let duration = card
+        .duration_ms
+        .map(|ms| format!(" · {}", super::cards::duration_text(ms)))
+        .unwrap_or_default();
     let label = format!(
-        "{}{effect} · {}",
+        "{}{effect} · {}{duration}",
         crate::sanitize::sanitize_line(&card.tool),
         card.status.label()
     );
@@ -75,9 +85,9 @@ fn card_lines(card: &ToolCard, width: usize, out: &mut Vec<TranscriptLine>) {
     };
     out.push(TranscriptLine::Header(ChatKind::Tool, Some(label), tone));
     let args = wrap(&crate::sanitize::sanitize_line(&card.args), width);
-    let more_args = args.len() > ARG_LINES;
-    for (i, line) in args.into_iter().take(ARG_LINES).enumerate() {
-        let line = if more_args && i + 1 == ARG_LINES {
+    let more_args = args.len() > arg_lines;
+    for (i, line) in args.into_iter().take(arg_lines).enumerate() {
+        let line = if more_args && i + 1 == arg_lines {
             format!("{line}…")
         } else {
             line
@@ -97,17 +107,17 @@ fn card_lines(card: &ToolCard, width: usize, out: &mut Vec<TranscriptLine>) {
     } else {
         MdStyle::Quote
     };
-    for line in lines.iter().take(RESULT_LINES) {
+    for line in lines.iter().take(result_lines) {
         for piece in wrap(line, width) {
             out.push(TranscriptLine::Body(ChatKind::Tool, vec![(style, piece)]));
         }
     }
-    if lines.len() > RESULT_LINES {
+    if lines.len() > result_lines {
         out.push(TranscriptLine::Body(
             ChatKind::Tool,
             vec![(
                 MdStyle::Marker,
-                format!("… {} more lines", lines.len() - RESULT_LINES),
+                format!("… {} more lines (e shows all)", lines.len() - result_lines),
             )],
         ));
     }
@@ -175,7 +185,7 @@ mod tests {
             ChatEntry::new(ChatKind::User, "hi"),
             ChatEntry::new(ChatKind::Note, "a\nb"),
         ];
-        let lines = layout_transcript(&entries, 20);
+        let lines = layout_transcript(&entries, 20, false);
         assert_eq!(
             lines,
             vec![

@@ -77,9 +77,59 @@ fn submit(state: &mut State) -> Vec<Cmd> {
     vec![Cmd::Op(crate::agent::Op::UserTurn { text })]
 }
 
+fn switch_provider(state: &mut State, provider: Option<String>, model: Option<String>) -> Vec<Cmd> {
+    if state.turn.is_some() {
+        state.chat.push(ChatEntry::new(
+            ChatKind::Error,
+            "A turn is running; switch the model when it has ended (Esc interrupts it).",
+        ));
+        return Vec::new();
+    }
+    vec![Cmd::SwitchProvider { provider, model }]
+}
+
+/// `/model [PROVIDER] [MODEL]`: with one word, a configured provider name switches the
+/// provider, anything else the model of the current one.
+fn model_command(state: &mut State, rest: &str) -> Vec<Cmd> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    match words.as_slice() {
+        [] => {
+            let current = if state.status.model.is_empty() {
+                state.status.provider.clone()
+            } else {
+                format!("{}/{}", state.status.provider, state.status.model)
+            };
+            state.chat.push(ChatEntry::new(
+                ChatKind::Note,
+                format!(
+                    "Using {current}. /model PROVIDER [MODEL] or /model MODEL switches; providers: {}.",
+                    state.providers.join(", ")
+                ),
+            ));
+            Vec::new()
+        }
+        [one] if state.providers.iter().any(|p| p == one) => {
+            switch_provider(state, Some((*one).to_string()), None)
+        }
+        [model] => {
+            let provider = (state.status.provider != super::state::NO_PROVIDER)
+                .then(|| state.status.provider.clone());
+            switch_provider(state, provider, Some((*model).to_string()))
+        }
+        [provider, model, ..] => switch_provider(
+            state,
+            Some((*provider).to_string()),
+            Some((*model).to_string()),
+        ),
+    }
+}
+
 /// `/read SERVER URI` and `/prompt SERVER NAME k=v …`; `None` for anything else.
 fn mcp_command(state: &mut State, text: &str) -> Option<Vec<Cmd>> {
     let (verb, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    if verb == "/model" {
+        return Some(model_command(state, rest));
+    }
     let result = match verb {
         "/read" => match rest.trim().split_once(char::is_whitespace) {
             Some((server, uri)) => Ok(Cmd::ReadResource {
@@ -215,6 +265,7 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Vec<Cmd> {
             Vec::new()
         }
         PaletteCommand::RevokeGrant(id) => vec![Cmd::RevokeGrant(id)],
+        PaletteCommand::SwitchProvider(name) => switch_provider(state, Some(name), None),
         PaletteCommand::Quit => quit(state),
     }
 }

@@ -317,6 +317,11 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             state.focus = Pane::Composer;
             Vec::new()
         }
+        Action::ExpandCards => {
+            state.cards_expanded = !state.cards_expanded;
+            super::panes::clamp_scrolls(state);
+            Vec::new()
+        }
         Action::Reconnect if state.focus == Pane::Servers => state
             .servers
             .get(state.server_sel)

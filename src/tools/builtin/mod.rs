@@ -47,6 +47,16 @@ pub struct BuiltinSummary {
     pub fs_root: Option<PathBuf>,
 }
 
+impl BuiltinSummary {
+    /// Name and description of each skill the model may read.
+    pub fn visible_skills(&self, allow: Option<&[String]>) -> Vec<(String, String)> {
+        self.skills
+            .visible(allow)
+            .map(|s| (s.name.clone(), s.description.clone()))
+            .collect()
+    }
+}
+
 /// Registers every enabled built-in tool with the configuration's limits.
 pub async fn register_builtins(
     registry: &Registry,

@@ -45,7 +45,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
 
     // Layout sanitises, so widths are those of what is drawn.
-    let lines = layout_transcript(&state.chat, inner.width);
+    let lines = layout_transcript(&state.chat, inner.width, state.cards_expanded);
     let height = usize::from(inner.height);
     let end = lines.len().saturating_sub(state.chat_scroll.0);
     let start = end.saturating_sub(height);
