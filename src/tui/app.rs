@@ -231,11 +231,22 @@ impl Runtime {
                 tokio::spawn(async move {
                     let ctx = ToolContext::new(format!("manual-{n}"), Origin::Manual);
                     let msg = match registry.invoke(&tool, args, &ctx).await {
-                        Ok(result) => Msg::CallDone {
-                            tool,
-                            text: result.text_content(),
-                            is_error: result.is_error,
-                        },
+                        Ok(result) => {
+                            // Every block (images and blobs summarised), then the
+                            // structured content pretty-printed.
+                            let mut text = crate::tools::render_blocks(&result.content);
+                            if let Some(structured) = &result.structured {
+                                text.push_str("structured content:\n");
+                                text.push_str(
+                                    &serde_json::to_string_pretty(structured).unwrap_or_default(),
+                                );
+                            }
+                            Msg::CallDone {
+                                tool,
+                                text,
+                                is_error: result.is_error,
+                            }
+                        }
                         Err(e) => Msg::CallDone {
                             tool,
                             text: e.to_string(),
