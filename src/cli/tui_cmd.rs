@@ -55,6 +55,7 @@ fn start_session(
 }
 
 pub fn run(cli: &Cli) -> color_eyre::Result<()> {
+    let started = std::time::Instant::now();
     let dirs = Dirs::from_env();
     // The config file plus the servers of every --mcp-config file; problems are
     // printed before the screen is touched.
@@ -133,6 +134,7 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
         let session = start_session(cli, &recipe, &mut state);
         let hub = (!config.servers.is_empty()).then(|| workbench.hub.clone());
         let result = tui::app::run_async(TuiOptions {
+            started,
             state,
             registry,
             session,

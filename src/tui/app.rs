@@ -27,6 +27,8 @@ const FRAME: Duration = Duration::from_millis(16);
 
 /// Everything the TUI needs to start.
 pub struct TuiOptions {
+    /// When the process started (for the first-frame measurement).
+    pub started: Instant,
     pub state: State,
     /// The tool gate: every call from this UI goes through it.
     pub registry: Arc<Registry>,
@@ -381,7 +383,7 @@ fn log_line(record: LogRecord) -> LogLine {
 }
 
 pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
-    let started = Instant::now();
+    let started = options.started;
     let (log_tx, mut log_rx) = unbounded_channel();
     let (inbox, mut inbox_rx) = unbounded_channel();
     let mut approvals_rx = options.registry.broker().subscribe();
