@@ -45,32 +45,11 @@ fn filter(c: &mut Criterion) {
     }
 }
 
-fn streaming(c: &mut Criterion) {
-    let theme = Theme::fallback_default();
-    c.bench_function("20k text deltas through update", |b| {
-        b.iter(|| {
-            let mut s = state();
-            for i in 0..20_000 {
-                update(
-                    &mut s,
-                    Msg::Agent(Box::new(AgentEvent::TextDelta {
-                        run_id: "r".into(),
-                        text: if i % 40 == 0 {
-                            "\n\n".into()
-                        } else {
-                            format!("word{i} ")
-                        },
-                    })),
-                );
-            }
-            black_box(s.chat.len())
-        });
-    });
-    // The frame cost at the end of such a stream (the largest transcript).
-    let mut s = state();
+/// 20,000 small deltas into one answer (a paragraph break every 40).
+fn stream_into(s: &mut State) {
     for i in 0..20_000 {
         update(
-            &mut s,
+            s,
             Msg::Agent(Box::new(AgentEvent::TextDelta {
                 run_id: "r".into(),
                 text: if i % 40 == 0 {
@@ -81,6 +60,20 @@ fn streaming(c: &mut Criterion) {
             })),
         );
     }
+}
+
+fn streaming(c: &mut Criterion) {
+    let theme = Theme::fallback_default();
+    c.bench_function("20k text deltas through update", |b| {
+        b.iter(|| {
+            let mut s = state();
+            stream_into(&mut s);
+            black_box(s.chat.len())
+        });
+    });
+    // The frame cost at the end of such a stream (the largest transcript).
+    let mut s = state();
+    stream_into(&mut s);
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap_or_else(|e| panic!("{e}"));
     c.bench_function("frame after 20k deltas (100x30)", |b| {
         b.iter(|| {

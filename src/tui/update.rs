@@ -221,16 +221,27 @@ pub fn cycle_focus(state: &mut State, delta: isize) {
     state.focus = order[(current + delta).rem_euclid(n).cast_unsigned()];
 }
 
-fn help_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
-    let Some(Overlay::Help { scroll }) = &mut state.overlay else {
-        return Vec::new();
-    };
+/// Scroll keys shared by the text overlays; true when the action was one.
+fn scroll_overlay(scroll: &mut u16, action: Option<Action>) -> bool {
     match action {
-        Some(Action::Close | Action::Help) => state.overlay = None,
         Some(Action::Up) => *scroll = scroll.saturating_sub(1),
         Some(Action::Down) => *scroll = scroll.saturating_add(1),
         Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
         Some(Action::PageDown) => *scroll = scroll.saturating_add(10),
+        _ => return false,
+    }
+    true
+}
+
+fn help_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
+    let Some(Overlay::Help { scroll }) = &mut state.overlay else {
+        return Vec::new();
+    };
+    if scroll_overlay(scroll, action) {
+        return Vec::new();
+    }
+    match action {
+        Some(Action::Close | Action::Help) => state.overlay = None,
         Some(other) => return global_action(state, other),
         None => {}
     }
@@ -241,12 +252,11 @@ fn server_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
     let Some(Overlay::Server { scroll }) = &mut state.overlay else {
         return Vec::new();
     };
+    if scroll_overlay(scroll, action) {
+        return Vec::new();
+    }
     match action {
         Some(Action::Close) => state.overlay = None,
-        Some(Action::Up) => *scroll = scroll.saturating_sub(1),
-        Some(Action::Down) => *scroll = scroll.saturating_add(1),
-        Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
-        Some(Action::PageDown) => *scroll = scroll.saturating_add(10),
         Some(Action::ToggleRaw | Action::CallTool) | None => {}
         Some(other) => return global_action(state, other),
     }
@@ -260,12 +270,11 @@ fn detail_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
     let Some(Overlay::Detail { scroll, raw }) = &mut state.overlay else {
         return Vec::new();
     };
+    if scroll_overlay(scroll, action) {
+        return Vec::new();
+    }
     match action {
         Some(Action::Close) => state.overlay = None,
-        Some(Action::Up) => *scroll = scroll.saturating_sub(1),
-        Some(Action::Down) => *scroll = scroll.saturating_add(1),
-        Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
-        Some(Action::PageDown) => *scroll = scroll.saturating_add(10),
         Some(Action::ToggleRaw) => {
             *raw = !*raw;
             *scroll = 0;

@@ -15,7 +15,10 @@ use crate::tui::style::style;
 fn hint_actions(state: &State) -> Vec<(Layer, Action, &'static str)> {
     let layer = state.layer();
     let mut hints = match layer {
-        Layer::Composer => vec![(layer, Action::Send, "send"), (layer, Action::Close, "leave")],
+        Layer::Composer => vec![
+            (layer, Action::Send, "send"),
+            (layer, Action::Close, "leave"),
+        ],
         Layer::Filter => vec![
             (layer, Action::Activate, "keep"),
             (layer, Action::Close, "clear"),
