@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use crate::keymap::{Keymap, Layer};
 
 use super::approvals::PendingApproval;
+pub use super::catalog::{Catalog, CatalogEntry, CatalogTab, Filter, is_subsequence, match_rank};
 use super::composer::Composer;
 use super::palette::PaletteState;
 
@@ -55,52 +56,6 @@ pub enum Overlay {
     Palette(PaletteState),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CatalogTab {
-    Tools,
-    Resources,
-    Templates,
-    Prompts,
-}
-
-impl CatalogTab {
-    pub const ALL: [CatalogTab; 4] = [
-        CatalogTab::Tools,
-        CatalogTab::Resources,
-        CatalogTab::Templates,
-        CatalogTab::Prompts,
-    ];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            CatalogTab::Tools => "Tools",
-            CatalogTab::Resources => "Resources",
-            CatalogTab::Templates => "Templates",
-            CatalogTab::Prompts => "Prompts",
-        }
-    }
-
-    /// A short title for narrow panes.
-    pub fn short_title(self) -> &'static str {
-        match self {
-            CatalogTab::Tools => "Tools",
-            CatalogTab::Resources => "Res",
-            CatalogTab::Templates => "Tpl",
-            CatalogTab::Prompts => "Prm",
-        }
-    }
-
-    pub fn index(self) -> usize {
-        Self::ALL.iter().position(|t| *t == self).unwrap_or(0)
-    }
-
-    pub fn shifted(self, delta: isize) -> CatalogTab {
-        let n = Self::ALL.len().cast_signed();
-        let i = (self.index().cast_signed() + delta).rem_euclid(n);
-        Self::ALL[i.cast_unsigned()]
-    }
-}
-
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ServerStatus {
     /// Built into switchboard; always available.
@@ -129,49 +84,6 @@ pub struct ServerRow {
     pub facts: Vec<(String, String)>,
     pub instructions: Option<String>,
     pub stderr: Vec<String>,
-}
-
-/// One item of a catalog tab. Text is sanitised when drawn.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CatalogEntry {
-    pub server: String,
-    /// The name calls use (for tools, the qualified name the gate and rules see).
-    pub name: String,
-    pub title: Option<String>,
-    pub description: String,
-    /// Tools: the effect the gate classifies calls with by default.
-    pub effect: Option<crate::tools::ToolEffect>,
-    /// Tools: the input schema; prompts and templates: their arguments as a schema.
-    pub schema: Option<serde_json::Value>,
-    /// Further facts shown in the detail view (annotations, URI, MIME type…).
-    pub facts: Vec<(String, String)>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Catalog {
-    pub tools: Vec<CatalogEntry>,
-    pub resources: Vec<CatalogEntry>,
-    pub templates: Vec<CatalogEntry>,
-    pub prompts: Vec<CatalogEntry>,
-}
-
-impl Catalog {
-    pub fn entries(&self, tab: CatalogTab) -> &[CatalogEntry] {
-        match tab {
-            CatalogTab::Tools => &self.tools,
-            CatalogTab::Resources => &self.resources,
-            CatalogTab::Templates => &self.templates,
-            CatalogTab::Prompts => &self.prompts,
-        }
-    }
-}
-
-/// The catalog's incremental filter.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Filter {
-    pub query: String,
-    /// Keys go to the query while editing.
-    pub editing: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -407,35 +319,4 @@ impl State {
             text: text.into(),
         });
     }
-}
-
-/// How well the lower-cased query matches an entry (lower is better): fuzzy on the
-/// name and title, plain substring on the server and description (a subsequence over
-/// a sentence matches nearly anything).
-pub fn match_rank(query: &str, entry: &CatalogEntry) -> Option<u8> {
-    let name = entry.name.to_lowercase();
-    let title = entry.title.as_deref().unwrap_or_default().to_lowercase();
-    if name.starts_with(query)
-        || name
-            .split("__")
-            .nth(1)
-            .is_some_and(|t| t.starts_with(query))
-    {
-        Some(0)
-    } else if name.contains(query) || title.contains(query) {
-        Some(1)
-    } else if is_subsequence(query, &name) || is_subsequence(query, &title) {
-        Some(2)
-    } else if entry.server.to_lowercase().contains(query)
-        || entry.description.to_lowercase().contains(query)
-    {
-        Some(3)
-    } else {
-        None
-    }
-}
-
-pub fn is_subsequence(needle: &str, hay: &str) -> bool {
-    let mut hay = hay.chars();
-    needle.chars().all(|c| hay.any(|h| h == c))
 }

@@ -1,0 +1,345 @@
+//! The runtime's side of the loop: executing `Cmd`s (IO, background work, the
+//! session and the hub) and turning what comes back into `Msg`s.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use tokio::sync::mpsc::UnboundedSender;
+
+use crate::agent::AgentEvent;
+use crate::logging::LogRecord;
+use crate::mcp::{McpEvent, McpHub};
+use crate::theme::{Theme, ThemeSet};
+use crate::tools::{Origin, Registry, ToolContext};
+
+use super::msg::{Cmd, Msg};
+use super::state::{GrantView, LogLevel, LogLine, State};
+use super::{term, update::update};
+
+pub struct Runtime {
+    pub(super) state: State,
+    pub(super) registry: Arc<Registry>,
+    /// Results of background work, back into `update`.
+    pub(super) inbox: UnboundedSender<Msg>,
+    pub(super) manual_calls: AtomicU64,
+    pub(super) memory_dir: Option<PathBuf>,
+    pub(super) session_ops: Option<UnboundedSender<crate::agent::Op>>,
+    pub(super) hub: Option<McpHub>,
+    pub(super) recipe: Option<crate::agent::SessionRecipe>,
+    /// A session started by `/model`, picked up by the loop.
+    pub(super) new_session: Option<crate::agent::SessionHandle>,
+    pub(super) theme: Theme,
+    pub(super) themes: ThemeSet,
+    pub(super) no_color: bool,
+}
+
+impl Runtime {
+    /// Run `update` and the commands it returns; true when a redraw is needed.
+    pub fn handle(&mut self, msg: Msg) -> bool {
+        let visible = !matches!(msg, Msg::Log(_)) || self.state.show_logs;
+        let mut queue = update(&mut self.state, msg);
+        while let Some(cmd) = queue.pop() {
+            if let Some(reply) = self.execute(cmd) {
+                queue.extend(update(&mut self.state, reply));
+            }
+        }
+        visible
+    }
+
+    pub fn execute(&mut self, cmd: Cmd) -> Option<Msg> {
+        match cmd {
+            Cmd::Quit => None,
+            Cmd::LoadTheme(name) => Some(match self.themes.load(&name) {
+                Ok(theme) => {
+                    self.theme = if self.no_color {
+                        theme.without_colors()
+                    } else {
+                        theme
+                    };
+                    Msg::ThemeApplied { name, error: None }
+                }
+                Err(e) => Msg::ThemeApplied {
+                    name,
+                    error: Some(e.to_string()),
+                },
+            }),
+            Cmd::SetMouseCapture(on) => {
+                if let Err(e) = term::set_mouse_capture(on) {
+                    tracing::warn!("mouse capture: {e}");
+                }
+                None
+            }
+            Cmd::Op(op) => {
+                let sent = self
+                    .session_ops
+                    .as_ref()
+                    .is_some_and(|ops| ops.send(op).is_ok());
+                if sent {
+                    None
+                } else {
+                    Some(Msg::Agent(Box::new(AgentEvent::Error {
+                        run_id: None,
+                        message: "the agent session has stopped; restart switchboard".into(),
+                    })))
+                }
+            }
+            Cmd::Decide { id, decision } => {
+                if !self.registry.broker().decide(id, decision) {
+                    tracing::warn!("approval {id} was no longer pending");
+                }
+                None
+            }
+            Cmd::AbortRun(run_id) => {
+                if let Some(hub) = &self.hub {
+                    hub.cancel_run(&run_id);
+                }
+                let aborted = self.registry.broker().cancel_run(&run_id);
+                tracing::info!("run {run_id} aborted ({aborted} pending approvals)");
+                None
+            }
+            Cmd::SwitchProvider { provider, model } => {
+                let Some(recipe) = &self.recipe else {
+                    return None;
+                };
+                let choice = crate::llm::ProviderChoice {
+                    name: provider,
+                    model,
+                };
+                let started = recipe.start(
+                    &choice,
+                    self.state.status.step_mode,
+                    self.state.session_id.as_deref(),
+                );
+                Some(Msg::Agent(Box::new(match started {
+                    Ok((handle, _)) => {
+                        self.session_ops = Some(handle.ops.clone());
+                        self.new_session = Some(handle);
+                        AgentEvent::Notice {
+                            run_id: None,
+                            message: "Switched; the conversation continues with the new model."
+                                .into(),
+                        }
+                    }
+                    Err(e) => AgentEvent::Error {
+                        run_id: None,
+                        message: e,
+                    },
+                })))
+            }
+            Cmd::Reconnect(name) => {
+                let result = self.hub.as_ref().map(|hub| hub.reconnect(&name));
+                match result {
+                    Some(Ok(())) => {
+                        tracing::info!("reconnecting {name}");
+                        None
+                    }
+                    Some(Err(e)) => Some(Msg::CallDone {
+                        tool: format!("reconnect {name}"),
+                        text: e.to_string(),
+                        is_error: true,
+                    }),
+                    None => None,
+                }
+            }
+            Cmd::ReadResource { server, uri } => {
+                self.spawn_mcp(format!("{server} read {uri}"), move |hub| async move {
+                    hub.read_resource(&server, &uri)
+                        .await
+                        .map(|read| crate::tools::render_blocks(&read.contents))
+                });
+                None
+            }
+            Cmd::GetPrompt { server, name, args } => {
+                self.spawn_mcp(format!("{server} prompt {name}"), move |hub| async move {
+                    hub.get_prompt(&server, &name, args).await.map(|view| {
+                        let mut text = view
+                            .description
+                            .map(|d| format!("{d}\n\n"))
+                            .unwrap_or_default();
+                        for m in view.messages {
+                            let body =
+                                crate::tools::render_blocks(std::slice::from_ref(&m.content));
+                            text.push_str(&m.role);
+                            text.push_str(": ");
+                            text.push_str(&body);
+                        }
+                        text
+                    })
+                });
+                None
+            }
+            Cmd::RevokeGrant(id) => {
+                self.registry.grants().revoke(id);
+                Some(self.grants())
+            }
+            Cmd::ListMemory => Some(Msg::MemoryFiles(
+                self.memory_dir
+                    .as_deref()
+                    .map(crate::tools::builtin::list_memory_files)
+                    .unwrap_or_default(),
+            )),
+            Cmd::ReadMemory(path) => {
+                let text = match self.memory_dir.as_deref() {
+                    Some(dir) => {
+                        crate::tools::builtin::read_memory_file(dir, &path).unwrap_or_else(|e| e)
+                    }
+                    None => "the memory tool is disabled".into(),
+                };
+                Some(Msg::MemoryFile { path, text })
+            }
+            Cmd::CallTool { tool, args } => {
+                let n = self.manual_calls.fetch_add(1, Ordering::Relaxed) + 1;
+                let registry = Arc::clone(&self.registry);
+                let inbox = self.inbox.clone();
+                tokio::spawn(async move {
+                    let ctx = ToolContext::new(format!("manual-{n}"), Origin::Manual);
+                    let msg = match registry.invoke(&tool, args, &ctx).await {
+                        Ok(result) => {
+                            // Every block (images and blobs summarised), then the
+                            // structured content pretty-printed.
+                            let mut text = crate::tools::render_blocks(&result.content);
+                            if let Some(structured) = &result.structured {
+                                text.push_str("structured content:\n");
+                                text.push_str(
+                                    &serde_json::to_string_pretty(structured).unwrap_or_default(),
+                                );
+                            }
+                            Msg::CallDone {
+                                tool,
+                                text,
+                                is_error: result.is_error,
+                            }
+                        }
+                        Err(e) => Msg::CallDone {
+                            tool,
+                            text: e.to_string(),
+                            is_error: true,
+                        },
+                    };
+                    let _ = inbox.send(msg);
+                });
+                None
+            }
+        }
+    }
+
+    /// Run an MCP request in the background; its text (or error) lands in the
+    /// transcript.
+    fn spawn_mcp<F, Fut>(&self, label: String, request: F)
+    where
+        F: FnOnce(McpHub) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = Result<String, crate::mcp::McpError>> + Send,
+    {
+        let Some(hub) = self.hub.clone() else {
+            let _ = self.inbox.send(Msg::CallDone {
+                tool: label,
+                text: "no MCP servers are configured".into(),
+                is_error: true,
+            });
+            return;
+        };
+        let inbox = self.inbox.clone();
+        tokio::spawn(async move {
+            let msg = match request(hub).await {
+                Ok(text) => Msg::CallDone {
+                    tool: label,
+                    text,
+                    is_error: false,
+                },
+                Err(e) => Msg::CallDone {
+                    tool: label,
+                    text: e.to_string(),
+                    is_error: true,
+                },
+            };
+            let _ = inbox.send(msg);
+        });
+    }
+
+    /// New server rows and catalog from the hub's snapshot and the registry.
+    pub fn servers_msg(&self) -> Option<Msg> {
+        let hub = self.hub.as_ref()?;
+        let snapshot = hub.snapshot();
+        Some(Msg::Servers {
+            rows: super::hub_view::server_rows(&self.state.servers, &snapshot),
+            catalog: super::hub_view::catalog(&self.registry.specs(), &snapshot),
+        })
+    }
+
+    pub fn handle_cmd(&mut self, cmd: Cmd) -> bool {
+        match self.execute(cmd) {
+            Some(msg) => self.handle(msg),
+            None => false,
+        }
+    }
+
+    pub fn grants(&self) -> Msg {
+        Msg::Grants(
+            self.registry
+                .grants()
+                .list()
+                .into_iter()
+                .map(|g| GrantView {
+                    id: g.id,
+                    text: g.scope.to_string(),
+                })
+                .collect(),
+        )
+    }
+}
+
+/// MCP notifications as UI messages: server logs and stderr into the Logs pane,
+/// progress into the status bar.
+pub fn mcp_msg(event: McpEvent) -> Option<Msg> {
+    match event {
+        McpEvent::Log {
+            server,
+            level,
+            message,
+            ..
+        } => Some(Msg::Log(LogLine {
+            level: match level.as_str() {
+                "emergency" | "alert" | "critical" | "error" => LogLevel::Error,
+                "warning" => LogLevel::Warn,
+                "debug" => LogLevel::Debug,
+                _ => LogLevel::Info,
+            },
+            target: format!("mcp:{server}"),
+            message,
+        })),
+        McpEvent::Stderr { server, line } => Some(Msg::Log(LogLine {
+            level: LogLevel::Debug,
+            target: format!("stderr:{server}"),
+            message: line,
+        })),
+        McpEvent::Progress {
+            server,
+            progress,
+            total,
+            message,
+            ..
+        } => Some(Msg::Progress {
+            server,
+            progress,
+            total,
+            message,
+        }),
+        McpEvent::CatalogChanged { .. } => None,
+    }
+}
+
+pub fn log_line(record: LogRecord) -> LogLine {
+    let level = match record.level {
+        tracing::Level::ERROR => LogLevel::Error,
+        tracing::Level::WARN => LogLevel::Warn,
+        tracing::Level::INFO => LogLevel::Info,
+        tracing::Level::DEBUG => LogLevel::Debug,
+        tracing::Level::TRACE => LogLevel::Trace,
+    };
+    LogLine {
+        level,
+        target: record.target,
+        message: record.message,
+    }
+}
