@@ -29,9 +29,18 @@ pub fn parse_call_line(line: &str) -> Result<CallLine, String> {
         }
     } else {
         let mut map = Map::new();
+        let mut last_key: Option<String> = None;
         for word in split_words(rest)? {
             let Some((key, value)) = word.split_once('=') else {
-                return Err(format!("expected key=value, got `{word}`"));
+                // A bare word continues the previous text value: `message=hello world`.
+                match last_key.as_ref().and_then(|k| map.get_mut(k)) {
+                    Some(Value::String(text)) => {
+                        text.push(' ');
+                        text.push_str(&word);
+                        continue;
+                    }
+                    _ => return Err(format!("expected key=value, got `{word}`")),
+                }
             };
             if key.is_empty() {
                 return Err(format!("missing key before `={value}`"));
@@ -41,6 +50,7 @@ pub fn parse_call_line(line: &str) -> Result<CallLine, String> {
                 .filter(|v| !v.is_string())
                 .unwrap_or_else(|| Value::String(value.to_string()));
             map.insert(key.to_string(), value);
+            last_key = Some(key.to_string());
         }
         map
     };
@@ -103,6 +113,19 @@ mod tests {
         assert_eq!(
             Value::Object(call.args),
             json!({"operation": "write", "path": "docs/a b.md", "n": 3, "ok": true, "tags": ["x"]})
+        );
+    }
+
+    #[test]
+    fn bare_words_continue_the_previous_text_value() {
+        let call = parse_call_line("everything__echo message=hello big world n=2").unwrap();
+        assert_eq!(
+            Value::Object(call.args),
+            json!({"message": "hello big world", "n": 2})
+        );
+        assert_eq!(
+            parse_call_line("t n=2 x"),
+            Err("expected key=value, got `x`".into())
         );
     }
 
