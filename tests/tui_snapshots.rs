@@ -280,3 +280,43 @@ fn catalog_with_tools_filter_and_detail() {
         draw(&state, &default_theme(), 60, 20).backend()
     );
 }
+
+#[test]
+fn call_form_from_the_detail_view() {
+    use switchboard::keymap::{Key, KeyCode};
+    use switchboard::tui::{Cmd, Msg, update};
+    let mut state = fresh(&Config::default());
+    state.focus = Pane::Catalog;
+    state.catalog.tools = vec![weather_tool()];
+    update(&mut state, Msg::Key(Key::plain(KeyCode::Enter)));
+    update(&mut state, Msg::Key(Key::char('c')));
+    assert!(matches!(state.overlay, Some(Overlay::Form(_))));
+    // Enter with the required city empty is refused in the form, nothing is sent.
+    assert_eq!(
+        update(&mut state, Msg::Key(Key::plain(KeyCode::Enter))),
+        vec![]
+    );
+    insta::assert_snapshot!(
+        "call_form_error",
+        draw(&state, &default_theme(), 100, 30).backend()
+    );
+    for c in "Oslo".chars() {
+        update(&mut state, Msg::Key(Key::char(c)));
+    }
+    update(&mut state, Msg::Key(Key::plain(KeyCode::Down)));
+    update(&mut state, Msg::Key(Key::plain(KeyCode::Right)));
+    insta::assert_snapshot!(
+        "call_form_filled",
+        draw(&state, &default_theme(), 100, 30).backend()
+    );
+    let cmds = update(&mut state, Msg::Key(Key::plain(KeyCode::Enter)));
+    let [Cmd::CallTool { tool, args }] = cmds.as_slice() else {
+        panic!("{cmds:?}");
+    };
+    assert_eq!(tool, "weather__forecast");
+    assert_eq!(
+        serde_json::Value::Object(args.clone()),
+        serde_json::json!({"city": "Oslo", "units": "imperial"})
+    );
+    assert_eq!(state.overlay, None);
+}

@@ -337,10 +337,22 @@ fn enter_opens_the_detail_and_c_prepares_a_call() {
             raw: true
         })
     );
+    // On a tool, c opens the argument form …
     run(&mut s, [key('c')]);
+    assert!(matches!(s.overlay, Some(Overlay::Form(_))));
+    run(&mut s, [code(KeyCode::Esc)]);
+    // … on a resource it writes the /read line into the composer.
+    s.tab = CatalogTab::Resources;
+    s.catalog.resources = vec![CatalogEntry {
+        server: "files".into(),
+        name: "todo".into(),
+        facts: vec![("uri".into(), "file:///todo.md".into())],
+        ..CatalogEntry::default()
+    }];
+    run(&mut s, [code(KeyCode::Enter), key('c')]);
     assert_eq!(s.overlay, None);
     assert_eq!(s.focus, Pane::Composer);
-    assert_eq!(s.composer.text(), "/call fs operation=read path=");
+    assert_eq!(s.composer.text(), "/read files file:///todo.md");
 }
 
 #[test]

@@ -24,10 +24,12 @@ pub enum Layer {
     Browse,
     /// A turn paused by step mode.
     Step,
+    /// The argument form of a tool call or prompt; unbound keys are typed.
+    Form,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 10] = [
+    pub const ALL: [Layer; 11] = [
         Layer::Global,
         Layer::Normal,
         Layer::Composer,
@@ -38,6 +40,7 @@ impl Layer {
         Layer::Detail,
         Layer::Browse,
         Layer::Step,
+        Layer::Form,
     ];
 
     pub fn title(self) -> &'static str {
@@ -52,6 +55,7 @@ impl Layer {
             Layer::Detail => "Catalog detail",
             Layer::Browse => "Skills and Memory",
             Layer::Step => "Step mode (paused)",
+            Layer::Form => "Call form",
         }
     }
 }

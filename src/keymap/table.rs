@@ -168,6 +168,23 @@ pub fn default_bindings() -> Vec<Binding> {
             "scroll the text down",
         ),
         (L::Browse, k(C::Enter), A::Activate, "open"),
+        (L::Form, k(C::Enter), A::Activate, "validate and send"),
+        (L::Form, k(C::Esc), A::Close, "cancel"),
+        (L::Form, k(C::Up), A::Up, "previous field"),
+        (L::Form, k(C::Down), A::Down, "next field"),
+        (
+            L::Form,
+            k(C::Left),
+            A::PrevTab,
+            "previous choice (enum, boolean)",
+        ),
+        (
+            L::Form,
+            k(C::Right),
+            A::NextTab,
+            "next choice (enum, boolean)",
+        ),
+        (L::Form, Key::ctrl('r'), A::ToggleRaw, "raw JSON on/off"),
         (L::Approval, Key::char('y'), A::ApproveOnce, "approve once"),
         (
             L::Approval,

@@ -12,6 +12,7 @@ pub mod cards;
 pub mod catalog;
 pub mod composer;
 pub mod events;
+pub mod form;
 pub mod hub_view;
 pub mod input;
 pub mod layout;

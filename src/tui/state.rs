@@ -38,6 +38,8 @@ pub enum Overlay {
     Help {
         scroll: u16,
     },
+    /// The argument form of a tool call or prompt.
+    Form(super::form::FormState),
     /// The Skills or Memory pane.
     Browse {
         kind: super::browse::BrowseKind,
@@ -285,6 +287,7 @@ impl State {
             Some(Overlay::Palette(_)) => Layer::Palette,
             Some(Overlay::Detail { .. } | Overlay::Server { .. }) => Layer::Detail,
             Some(Overlay::Browse { .. }) => Layer::Browse,
+            Some(Overlay::Form(_)) => Layer::Form,
             None if !self.approvals.is_empty() => Layer::Approval,
             None if self.step_pause.is_some() => Layer::Step,
             None if self.focus == Pane::Composer => Layer::Composer,

@@ -269,3 +269,60 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Vec<Cmd> {
         PaletteCommand::Quit => quit(state),
     }
 }
+
+/// The call form: arrows move and choose, typed keys edit, Enter validates and sends.
+pub fn form_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<Cmd> {
+    let Some(Overlay::Form(form)) = &mut state.overlay else {
+        return Vec::new();
+    };
+    match action {
+        Some(Action::Close) => state.overlay = None,
+        Some(Action::Up) => form.sel = form.sel.saturating_sub(1),
+        Some(Action::Down) => form.sel = (form.sel + 1).min(form.fields.len().saturating_sub(1)),
+        Some(Action::PrevTab) => form.cycle(-1),
+        Some(Action::NextTab) => form.cycle(1),
+        Some(Action::ToggleRaw) => form.toggle_raw(),
+        Some(Action::Activate) => return send_form(state),
+        Some(other) => return global_action(state, other),
+        None => {
+            form.error = None;
+            if let Some(text) = form.text_mut() {
+                if let Some(c) = typed_char(key) {
+                    text.push(c);
+                } else if key.code == KeyCode::Backspace {
+                    text.pop();
+                }
+            }
+        }
+    }
+    Vec::new()
+}
+
+fn send_form(state: &mut State) -> Vec<Cmd> {
+    let Some(Overlay::Form(form)) = &mut state.overlay else {
+        return Vec::new();
+    };
+    let args = match form.to_args() {
+        Ok(args) => args,
+        Err(e) => {
+            form.error = Some(e);
+            return Vec::new();
+        }
+    };
+    let target = form.target.clone();
+    state.overlay = None;
+    let shown = serde_json::to_string(&serde_json::Value::Object(args.clone())).unwrap_or_default();
+    let (line, cmd) = match target {
+        super::form::FormTarget::Tool(tool) => (
+            format!("/call {tool} {shown}"),
+            Cmd::CallTool { tool, args },
+        ),
+        super::form::FormTarget::Prompt { server, name } => (
+            format!("/prompt {server} {name} {shown}"),
+            Cmd::GetPrompt { server, name, args },
+        ),
+    };
+    state.chat.push(ChatEntry::new(ChatKind::User, line));
+    state.chat_scroll = TailScroll(0);
+    vec![cmd]
+}

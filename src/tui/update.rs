@@ -107,6 +107,7 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Help => help_key(state, action),
         Layer::Detail => detail_key(state, action),
         Layer::Browse => super::browse::browse_key(state, action),
+        Layer::Form => typing::form_key(state, key, action),
         Layer::Step => match action {
             Some(Action::StepNext) => step(state, Op::StepNext),
             Some(Action::StepContinue) => step(state, Op::StepContinue),
@@ -280,7 +281,9 @@ fn detail_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
             *scroll = 0;
         }
         Some(Action::CallTool) => {
-            if let Some(line) = state.selected_entry().map(|e| command_line(state.tab, e)) {
+            if let Some(form) = state.selected_entry().and_then(|e| call_form(state.tab, e)) {
+                state.overlay = Some(Overlay::Form(form));
+            } else if let Some(line) = state.selected_entry().map(|e| command_line(state.tab, e)) {
                 state.overlay = None;
                 state.composer = super::composer::Composer::with_text(&line);
                 state.focus = Pane::Composer;
@@ -290,6 +293,25 @@ fn detail_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
         None => {}
     }
     Vec::new()
+}
+
+/// The argument form for a tool or a prompt (resources and templates use `/read`).
+fn call_form(
+    tab: super::state::CatalogTab,
+    entry: &super::state::CatalogEntry,
+) -> Option<super::form::FormState> {
+    use super::form::{FormState, FormTarget};
+    use super::state::CatalogTab as T;
+    let schema = entry.schema.clone().unwrap_or(serde_json::Value::Null);
+    let target = match tab {
+        T::Tools => FormTarget::Tool(entry.name.clone()),
+        T::Prompts => FormTarget::Prompt {
+            server: entry.server.clone(),
+            name: entry.name.clone(),
+        },
+        T::Resources | T::Templates => return None,
+    };
+    Some(FormState::for_schema(target, &schema))
 }
 
 /// The composer line that uses a catalog item: call a tool, read a resource or a

@@ -6,6 +6,7 @@ mod catalog;
 mod chat;
 mod composer;
 mod detail;
+mod form;
 mod help;
 mod logs;
 mod palette;
@@ -40,6 +41,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
         Some(Overlay::Help { scroll }) => help::render(state, theme, frame, *scroll),
         Some(Overlay::Palette(p)) => palette::render(state, theme, frame, p),
         Some(Overlay::Detail { scroll, raw }) => detail::render(state, theme, frame, *scroll, *raw),
+        Some(Overlay::Form(f)) => form::render(state, theme, frame, f),
         Some(Overlay::Server { scroll }) => detail::render_server(state, theme, frame, *scroll),
         Some(Overlay::Browse { kind, sel, scroll }) => {
             browse::render(state, theme, frame, *kind, *sel, *scroll);

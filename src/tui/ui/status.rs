@@ -28,6 +28,10 @@ fn hint_actions(state: &State) -> Vec<(Layer, Action, &'static str)> {
             (layer, Action::Close, "close"),
         ],
         Layer::Help => vec![(layer, Action::Close, "close")],
+        Layer::Form => vec![
+            (layer, Action::Activate, "send"),
+            (layer, Action::Close, "cancel"),
+        ],
         Layer::Browse => vec![
             (layer, Action::Activate, "open"),
             (layer, Action::PageDown, "scroll"),

@@ -1,0 +1,257 @@
+//! The argument form for a tool call or a prompt, generated from its schema: one field
+//! per top-level argument, validated before anything is sent; raw JSON on a toggle.
+
+use serde_json::{Map, Value};
+
+use crate::tools::schema_fields;
+
+/// What the form sends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormTarget {
+    /// A tool, by the name the gate knows (through `Registry::invoke`).
+    Tool(String),
+    Prompt {
+        server: String,
+        name: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormField {
+    pub name: String,
+    /// `string`, `integer`, `number`, `boolean`, `array<…>`, `object`, …
+    pub ty: String,
+    pub required: bool,
+    pub enum_values: Vec<String>,
+    pub description: Option<String>,
+    /// As typed; arrays and objects as JSON.
+    pub value: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormState {
+    pub target: FormTarget,
+    pub fields: Vec<FormField>,
+    pub sel: usize,
+    /// Raw JSON mode: the whole arguments object as text.
+    pub raw: Option<String>,
+    /// Why the last send was refused.
+    pub error: Option<String>,
+}
+
+impl FormState {
+    pub fn for_schema(target: FormTarget, schema: &Value) -> Self {
+        let fields = schema_fields(schema)
+            .into_iter()
+            .filter(|f| !f.path.contains(['.', '[']))
+            .map(|f| {
+                let value = f.default.clone().unwrap_or_else(|| {
+                    if f.ty == "boolean" {
+                        "false".into()
+                    } else {
+                        f.enum_values.first().cloned().unwrap_or_default()
+                    }
+                });
+                FormField {
+                    name: f.path,
+                    ty: f.ty,
+                    required: f.required,
+                    enum_values: f.enum_values,
+                    description: f.description,
+                    value,
+                }
+            })
+            .collect();
+        Self {
+            target,
+            fields,
+            sel: 0,
+            raw: None,
+            error: None,
+        }
+    }
+
+    pub fn title(&self) -> String {
+        match &self.target {
+            FormTarget::Tool(name) => format!("Call {name}"),
+            FormTarget::Prompt { server, name } => format!("Prompt {server} · {name}"),
+        }
+    }
+
+    /// The arguments, or the first problem: a missing required value, a number that
+    /// does not parse, a value outside the enum, JSON that is not JSON.
+    pub fn to_args(&self) -> Result<Map<String, Value>, String> {
+        if let Some(raw) = &self.raw {
+            return match serde_json::from_str::<Value>(raw) {
+                Ok(Value::Object(map)) => Ok(map),
+                Ok(_) => Err("the arguments must be a JSON object".into()),
+                Err(e) => Err(format!("not valid JSON: {e}")),
+            };
+        }
+        let mut args = Map::new();
+        for f in &self.fields {
+            let text = f.value.trim();
+            if text.is_empty() {
+                if f.required {
+                    return Err(format!("`{}` is required", f.name));
+                }
+                continue;
+            }
+            if !f.enum_values.is_empty() && !f.enum_values.iter().any(|v| v == text) {
+                return Err(format!(
+                    "`{}` must be one of {}",
+                    f.name,
+                    f.enum_values.join(", ")
+                ));
+            }
+            let value = match f.ty.as_str() {
+                "string" | "enum" => Value::String(f.value.clone()),
+                "integer" => text
+                    .parse::<i64>()
+                    .map(Value::from)
+                    .map_err(|_| format!("`{}` must be a whole number", f.name))?,
+                "number" => text
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(serde_json::Number::from_f64)
+                    .map(Value::Number)
+                    .ok_or_else(|| format!("`{}` must be a number", f.name))?,
+                "boolean" => match text {
+                    "true" => Value::Bool(true),
+                    "false" => Value::Bool(false),
+                    _ => return Err(format!("`{}` must be true or false", f.name)),
+                },
+                _ => serde_json::from_str(text)
+                    .or_else(|_| {
+                        // `any`/unions: a bare word is a string.
+                        if f.ty.starts_with("array") || f.ty == "object" {
+                            Err(())
+                        } else {
+                            Ok(Value::String(f.value.clone()))
+                        }
+                    })
+                    .map_err(|()| format!("`{}` must be JSON ({})", f.name, f.ty))?,
+            };
+            args.insert(f.name.clone(), value);
+        }
+        Ok(args)
+    }
+
+    /// Switch between fields and raw JSON, carrying the values over when they are valid.
+    pub fn toggle_raw(&mut self) {
+        self.error = None;
+        if let Some(raw) = self.raw.take() {
+            if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&raw) {
+                for f in &mut self.fields {
+                    if let Some(v) = map.get(&f.name) {
+                        f.value = match v {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        };
+                    }
+                }
+            }
+        } else {
+            let args = self.to_args().unwrap_or_default();
+            self.raw = Some(serde_json::to_string(&Value::Object(args)).unwrap_or_default());
+        }
+    }
+
+    /// The text being edited: the selected field, or the raw JSON.
+    pub fn text_mut(&mut self) -> Option<&mut String> {
+        match &mut self.raw {
+            Some(raw) => Some(raw),
+            None => self.fields.get_mut(self.sel).map(|f| &mut f.value),
+        }
+    }
+
+    /// ←/→ on an enum or boolean field: the previous or next choice.
+    pub fn cycle(&mut self, delta: isize) {
+        if self.raw.is_some() {
+            return;
+        }
+        let Some(f) = self.fields.get_mut(self.sel) else {
+            return;
+        };
+        let choices: Vec<String> = if f.ty == "boolean" {
+            vec!["false".into(), "true".into()]
+        } else {
+            f.enum_values.clone()
+        };
+        if choices.is_empty() {
+            return;
+        }
+        let n = choices.len().cast_signed();
+        let at = choices
+            .iter()
+            .position(|c| *c == f.value)
+            .unwrap_or(0)
+            .cast_signed();
+        f.value
+            .clone_from(&choices[(at + delta).rem_euclid(n).cast_unsigned()]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn form() -> FormState {
+        FormState::for_schema(
+            FormTarget::Tool("weather__forecast".into()),
+            &json!({"type": "object", "properties": {
+                "city": {"type": "string"},
+                "days": {"type": "integer", "default": 3},
+                "units": {"type": "string", "enum": ["metric", "imperial"]},
+                "hourly": {"type": "boolean"},
+                "tags": {"type": "array", "items": {"type": "string"}}
+            }, "required": ["city"]}),
+        )
+    }
+
+    #[test]
+    fn fields_validate_and_convert() {
+        let mut f = form();
+        assert_eq!(f.to_args(), Err("`city` is required".into()));
+        f.fields[0].value = "Oslo".into();
+        f.fields[4].value = "[\"a\"]".into();
+        assert_eq!(
+            Value::Object(f.to_args().unwrap()),
+            json!({"city": "Oslo", "days": 3, "units": "metric", "hourly": false, "tags": ["a"]})
+        );
+        f.fields[1].value = "three".into();
+        assert_eq!(f.to_args(), Err("`days` must be a whole number".into()));
+        f.fields[1].value = "3".into();
+        f.fields[2].value = "kelvin".into();
+        assert_eq!(
+            f.to_args(),
+            Err("`units` must be one of metric, imperial".into())
+        );
+        f.fields[2].value = "metric".into();
+        f.fields[4].value = "[a".into();
+        assert_eq!(
+            f.to_args(),
+            Err("`tags` must be JSON (array<string>)".into())
+        );
+    }
+
+    #[test]
+    fn enums_and_booleans_cycle_and_raw_round_trips() {
+        let mut f = form();
+        f.sel = 2;
+        f.cycle(1);
+        assert_eq!(f.fields[2].value, "imperial");
+        f.sel = 3;
+        f.cycle(-1);
+        assert_eq!(f.fields[3].value, "true");
+        f.fields[0].value = "Oslo".into();
+        f.toggle_raw();
+        let raw = f.raw.clone().unwrap();
+        assert!(raw.contains("\"city\":\"Oslo\""), "{raw}");
+        *f.text_mut().unwrap() = raw.replace("Oslo", "Bergen");
+        f.toggle_raw();
+        assert_eq!(f.fields[0].value, "Bergen");
+    }
+}

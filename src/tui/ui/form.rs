@@ -1,0 +1,100 @@
+//! The call form overlay: one line per argument, the value being typed, the error
+//! that stopped the last send.
+
+use ratatui::Frame;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::keymap::{Action, Layer};
+use crate::sanitize::sanitize_line;
+use crate::theme::{Role, Theme};
+use crate::tui::form::FormState;
+use crate::tui::state::State;
+use crate::tui::style::{pane_block, style};
+
+pub fn render(state: &State, theme: &Theme, frame: &mut Frame, form: &FormState) {
+    let area = frame.area();
+    let rect = super::popup(
+        frame,
+        area.width.saturating_sub(6).min(90),
+        area.height.saturating_sub(4),
+    );
+    let title = form.title();
+    let block = pane_block(theme, &title, true);
+    let dim = |t: String| Span::styled(t, style(theme, Role::Dim));
+    let mut lines = Vec::new();
+    if let Some(raw) = &form.raw {
+        lines.push(Line::styled("Arguments (JSON)", style(theme, Role::Title)));
+        lines.push(Line::from(Span::styled(
+            format!("{}▏", sanitize_line(raw)),
+            style(theme, Role::Text),
+        )));
+    } else if form.fields.is_empty() {
+        lines.push(Line::from(dim("No arguments.".into())));
+    }
+    for (i, f) in form
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|_| form.raw.is_none())
+    {
+        let selected = i == form.sel;
+        let marker = if selected { "› " } else { "  " };
+        let name_style = if selected {
+            style(theme, Role::Selection)
+        } else {
+            style(theme, Role::Text)
+        };
+        let choice = !f.enum_values.is_empty() || f.ty == "boolean";
+        let value = if choice {
+            format!("‹ {} ›", sanitize_line(&f.value))
+        } else if selected {
+            format!("{}▏", sanitize_line(&f.value))
+        } else {
+            sanitize_line(&f.value)
+        };
+        let mut spans = vec![
+            Span::styled(format!("{marker}{}", sanitize_line(&f.name)), name_style),
+            Span::styled(
+                if f.required { "*" } else { "" },
+                style(theme, Role::Warning),
+            ),
+            dim(format!("  {}  ", sanitize_line(&f.ty))),
+            Span::styled(value, style(theme, Role::FilterMatch)),
+        ];
+        if !f.enum_values.is_empty() && selected {
+            spans.push(dim(format!(
+                "  ({})",
+                sanitize_line(&f.enum_values.join(" | "))
+            )));
+        }
+        lines.push(Line::from(spans));
+        if let Some(d) = f.description.as_ref().filter(|_| selected) {
+            lines.push(Line::from(dim(format!("    {}", sanitize_line(d)))));
+        }
+    }
+    lines.push(Line::default());
+    if let Some(e) = &form.error {
+        lines.push(Line::styled(sanitize_line(e), style(theme, Role::Error)));
+    }
+    let km = &state.keymap;
+    let key = |a: Action| Span::styled(km.hint(Layer::Form, a), style(theme, Role::KeyHint));
+    lines.push(Line::from(vec![
+        key(Action::Activate),
+        dim(" send (through the approval gate)  ".into()),
+        key(Action::Down),
+        dim(" field  ".into()),
+        key(Action::NextTab),
+        dim(" choice  ".into()),
+        key(Action::ToggleRaw),
+        dim(" raw JSON  ".into()),
+        key(Action::Close),
+        dim(" cancel".into()),
+    ]));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        rect,
+    );
+}
