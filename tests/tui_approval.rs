@@ -270,3 +270,25 @@ fn snapshots() {
     assert!(!shot.contains('\u{1b}'));
     insta::assert_snapshot!("approval_long_arguments_scrolled", shot);
 }
+
+#[test]
+fn esc_cancels_a_running_manual_call() {
+    let mut s = state();
+    update(&mut s, Msg::Paste("/call test__slow seconds=30".into()));
+    let cmds = update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
+    assert!(matches!(cmds.as_slice(), [Cmd::CallTool { .. }]));
+    assert_eq!(s.manual_running, 1);
+    assert!(snapshot(&s, 100, 30).contains("1 running · Esc cancels"));
+    assert_eq!(update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))), vec![Cmd::CancelManual]);
+    update(
+        &mut s,
+        Msg::CallDone {
+            tool: "test__slow".into(),
+            text: "mcp_call_failed: cancelled".into(),
+            is_error: true,
+        },
+    );
+    assert_eq!(s.manual_running, 0);
+    // Nothing running: Esc leaves the composer as before.
+    assert_eq!(update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))), vec![]);
+}

@@ -82,6 +82,7 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
         registry: options.registry,
         inbox,
         manual_calls: AtomicU64::new(0),
+        manual_runs: Arc::default(),
         memory_dir: options.memory_dir,
         session_ops,
         hub: options.hub.clone(),

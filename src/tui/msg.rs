@@ -107,6 +107,8 @@ pub enum Cmd {
     ListMemory,
     /// Read one memory file (answers `Msg::MemoryFile`).
     ReadMemory(String),
+    /// Cancel the calls started from the composer or the form that are still running.
+    CancelManual,
     /// Call a tool through the gate, on the person's behalf (`/call`).
     CallTool {
         tool: String,

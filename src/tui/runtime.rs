@@ -23,6 +23,8 @@ pub struct Runtime {
     /// Results of background work, back into `update`.
     pub(super) inbox: UnboundedSender<Msg>,
     pub(super) manual_calls: AtomicU64,
+    /// Run ids of manual calls in flight (Esc cancels them).
+    pub(super) manual_runs: Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
     pub(super) memory_dir: Option<PathBuf>,
     pub(super) session_ops: Option<UnboundedSender<crate::agent::Op>>,
     pub(super) hub: Option<McpHub>,
@@ -134,11 +136,10 @@ impl Runtime {
                         tracing::info!("reconnecting {name}");
                         None
                     }
-                    Some(Err(e)) => Some(Msg::CallDone {
-                        tool: format!("reconnect {name}"),
-                        text: e.to_string(),
-                        is_error: true,
-                    }),
+                    Some(Err(e)) => Some(Msg::Agent(Box::new(AgentEvent::Error {
+                        run_id: None,
+                        message: format!("reconnect {name}: {e}"),
+                    }))),
                     None => None,
                 }
             }
@@ -188,13 +189,36 @@ impl Runtime {
                 };
                 Some(Msg::MemoryFile { path, text })
             }
+            Cmd::CancelManual => {
+                let runs: Vec<String> = self
+                    .manual_runs
+                    .lock()
+                    .map(|r| r.iter().cloned().collect())
+                    .unwrap_or_default();
+                for run_id in runs {
+                    if let Some(hub) = &self.hub {
+                        hub.cancel_run(&run_id);
+                    }
+                    self.registry.broker().cancel_run(&run_id);
+                }
+                None
+            }
             Cmd::CallTool { tool, args } => {
                 let n = self.manual_calls.fetch_add(1, Ordering::Relaxed) + 1;
                 let registry = Arc::clone(&self.registry);
                 let inbox = self.inbox.clone();
+                let run_id = format!("manual-{n}");
+                let runs = Arc::clone(&self.manual_runs);
+                if let Ok(mut set) = runs.lock() {
+                    set.insert(run_id.clone());
+                }
                 tokio::spawn(async move {
-                    let ctx = ToolContext::new(format!("manual-{n}"), Origin::Manual);
-                    let msg = match registry.invoke(&tool, args, &ctx).await {
+                    let ctx = ToolContext::new(run_id.clone(), Origin::Manual);
+                    let outcome = registry.invoke(&tool, args, &ctx).await;
+                    if let Ok(mut set) = runs.lock() {
+                        set.remove(&run_id);
+                    }
+                    let msg = match outcome {
                         Ok(result) => {
                             // Every block (images and blobs summarised), then the
                             // structured content pretty-printed.

@@ -215,6 +215,8 @@ pub struct State {
     pub providers: Vec<String>,
     /// Tool cards show their whole arguments and results.
     pub cards_expanded: bool,
+    /// Calls, reads and prompts started by the person that have not answered yet.
+    pub manual_running: usize,
     /// The run id of the agent turn in progress.
     pub turn: Option<String>,
     /// The turn waits for a step signal (step mode).
@@ -264,6 +266,7 @@ impl State {
             session_id: None,
             providers: Vec::new(),
             cards_expanded: false,
+            manual_running: 0,
             turn: None,
             step_pause: None,
             interrupt_armed: false,

@@ -22,7 +22,9 @@ pub fn composer_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<
             state.composer.insert_newline();
             Vec::new()
         }
-        Some(Action::Close) if state.turn.is_some() => super::update::cancel_turn(state),
+        Some(Action::Close) if state.turn.is_some() || state.manual_running > 0 => {
+            super::update::cancel_turn(state)
+        }
         Some(Action::Close) => {
             state.focus = Pane::Chat;
             Vec::new()

@@ -12,6 +12,21 @@ use super::state::{LOG_CAPACITY, NoticeLevel, Overlay, Pane, State};
 use super::typing;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
+    let cmds = dispatch(state, msg);
+    // Every call, read or prompt the person starts answers with one `CallDone`.
+    state.manual_running += cmds
+        .iter()
+        .filter(|c| {
+            matches!(
+                c,
+                Cmd::CallTool { .. } | Cmd::ReadResource { .. } | Cmd::GetPrompt { .. }
+            )
+        })
+        .count();
+    cmds
+}
+
+fn dispatch(state: &mut State, msg: Msg) -> Vec<Cmd> {
     match msg {
         Msg::Key(key) => on_key(state, key),
         Msg::Paste(text) => {
@@ -47,6 +62,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             text,
             is_error,
         } => {
+            state.manual_running = state.manual_running.saturating_sub(1);
             super::events::on_call_done(state, &tool, &text, is_error);
             Vec::new()
         }
@@ -179,7 +195,11 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
 /// pending approvals abort.
 pub fn cancel_turn(state: &mut State) -> Vec<Cmd> {
     let Some(run_id) = state.turn.clone() else {
-        return Vec::new();
+        return if state.manual_running > 0 {
+            vec![Cmd::CancelManual]
+        } else {
+            Vec::new()
+        };
     };
     state.step_pause = None;
     state.approvals.retain(|p| p.request.run_id != run_id);

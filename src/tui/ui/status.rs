@@ -91,6 +91,13 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         sep.clone(),
         Span::styled(format!("mode {}", s.policy_mode), style(theme, mode_role)),
     ];
+    if state.manual_running > 0 {
+        left.push(sep.clone());
+        left.push(Span::styled(
+            format!("{} running · Esc cancels", state.manual_running),
+            style(theme, Role::Warning),
+        ));
+    }
     if s.pending_approvals > 0 {
         left.push(sep.clone());
         left.push(Span::styled(
