@@ -279,7 +279,10 @@ fn esc_cancels_a_running_manual_call() {
     assert!(matches!(cmds.as_slice(), [Cmd::CallTool { .. }]));
     assert_eq!(s.manual_running, 1);
     assert!(snapshot(&s, 100, 30).contains("1 running · Esc cancels"));
-    assert_eq!(update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))), vec![Cmd::CancelManual]);
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))),
+        vec![Cmd::CancelManual]
+    );
     update(
         &mut s,
         Msg::CallDone {

@@ -374,3 +374,31 @@ fn filter_ranks_name_matches_before_description_matches() {
     let names: Vec<_> = s.visible_catalog().iter().map(|e| e.name.clone()).collect();
     assert_eq!(names, vec!["srv__get_forecast", "fmt_ore", "files"]);
 }
+
+#[test]
+fn v_in_the_logs_pane_raises_the_level_shown() {
+    let mut s = state();
+    s.show_logs = true;
+    s.focus = Pane::Logs;
+    for (i, level) in [LogLevel::Debug, LogLevel::Info, LogLevel::Warn, LogLevel::Error]
+        .into_iter()
+        .enumerate()
+    {
+        run(
+            &mut s,
+            [Msg::Log(LogLine {
+                level,
+                target: "t".into(),
+                message: format!("m{i}"),
+            })],
+        );
+    }
+    assert_eq!(s.visible_logs().len(), 4);
+    run(&mut s, [key('v')]);
+    assert_eq!(s.log_level, LogLevel::Info);
+    assert_eq!(s.visible_logs().len(), 3);
+    run(&mut s, [key('v'), key('v')]);
+    assert_eq!(s.visible_logs().len(), 1, "errors only");
+    run(&mut s, [key('v')]);
+    assert_eq!(s.visible_logs().len(), 4, "back to everything");
+}

@@ -102,6 +102,7 @@ actions! {
     FocusComposer => "focus_composer",
     Reconnect => "reconnect",
     ExpandCards => "expand_cards",
+    LogLevel => "log_level",
     Send => "send",
     Newline => "newline",
     Close => "close",

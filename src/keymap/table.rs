@@ -109,6 +109,12 @@ pub fn default_bindings() -> Vec<Binding> {
             A::ExpandCards,
             "tool cards: show all / first lines",
         ),
+        (
+            L::Normal,
+            Key::char('v'),
+            A::LogLevel,
+            "logs: lowest level shown",
+        ),
         (L::Step, Key::char('n'), A::StepNext, "next step"),
         (
             L::Step,

@@ -79,7 +79,10 @@ pub fn logs_max_scroll(state: &State) -> usize {
     let height = Areas::of(state)
         .logs
         .map_or(0, |r| r.height.saturating_sub(2));
-    state.logs.len().saturating_sub(usize::from(height))
+    state
+        .visible_logs()
+        .len()
+        .saturating_sub(usize::from(height))
 }
 
 fn moved(sel: usize, len: usize, action: Action, page: usize) -> usize {

@@ -215,6 +215,8 @@ pub struct State {
     pub providers: Vec<String>,
     /// Tool cards show their whole arguments and results.
     pub cards_expanded: bool,
+    /// The least severe level the Logs pane shows.
+    pub log_level: LogLevel,
     /// Calls, reads and prompts started by the person that have not answered yet.
     pub manual_running: usize,
     /// The run id of the agent turn in progress.
@@ -267,6 +269,7 @@ impl State {
             providers: Vec::new(),
             cards_expanded: false,
             manual_running: 0,
+            log_level: LogLevel::Trace,
             turn: None,
             step_pause: None,
             interrupt_armed: false,
@@ -317,6 +320,14 @@ impl State {
             .collect();
         ranked.sort_by_key(|(rank, _)| *rank);
         ranked.into_iter().map(|(_, e)| e).collect()
+    }
+
+    /// Log lines at or above the chosen level, oldest first.
+    pub fn visible_logs(&self) -> Vec<&LogLine> {
+        self.logs
+            .iter()
+            .filter(|l| l.level <= self.log_level)
+            .collect()
     }
 
     pub fn notice(&mut self, level: NoticeLevel, text: impl Into<String>) {

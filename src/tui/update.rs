@@ -368,6 +368,17 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             state.focus = Pane::Composer;
             Vec::new()
         }
+        Action::LogLevel if state.focus == Pane::Logs => {
+            use super::state::LogLevel as L;
+            state.log_level = match state.log_level {
+                L::Trace | L::Debug => L::Info,
+                L::Info => L::Warn,
+                L::Warn => L::Error,
+                L::Error => L::Trace,
+            };
+            state.logs_scroll = super::state::TailScroll(0);
+            Vec::new()
+        }
         Action::ExpandCards => {
             state.cards_expanded = !state.cards_expanded;
             super::panes::clamp_scrolls(state);

@@ -12,20 +12,27 @@ use crate::tui::style::{pane_block, style};
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let focused = state.focus == Pane::Logs && state.overlay.is_none();
+    let level = match state.log_level {
+        LogLevel::Trace => String::new(),
+        LogLevel::Debug => " ≥ debug".into(),
+        LogLevel::Info => " ≥ info".into(),
+        LogLevel::Warn => " ≥ warn".into(),
+        LogLevel::Error => " errors".into(),
+    };
     let title = if state.logs_scroll.0 > 0 {
-        format!("Logs ↑{}", state.logs_scroll.0)
+        format!("Logs{level} ↑{}", state.logs_scroll.0)
     } else {
-        "Logs".to_string()
+        format!("Logs{level}")
     };
     let block = pane_block(theme, &title, focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let height = usize::from(inner.height);
-    let end = state.logs.len().saturating_sub(state.logs_scroll.0);
+    let logs = state.visible_logs();
+    let end = logs.len().saturating_sub(state.logs_scroll.0);
     let start = end.saturating_sub(height);
-    let lines: Vec<Line> = state
-        .logs
-        .range(start..end)
+    let lines: Vec<Line> = logs[start..end]
+        .iter()
         .map(|l| {
             let (label, role) = match l.level {
                 LogLevel::Error => ("ERROR", Role::LogError),
