@@ -231,3 +231,46 @@ async fn status_is_disabled_for_disabled_servers() {
         ServerStatus::Disabled
     );
 }
+
+/// Wait (hang guard only) until `name` has `status`.
+async fn wait_status(hub: &switchboard::mcp::McpHub, name: &str, want: fn(&ServerStatus) -> bool) {
+    let mut rx = hub.subscribe();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let snap = rx.borrow_and_update().clone();
+        if snap.server(name).is_some_and(|s| want(&s.status)) {
+            return;
+        }
+        assert!(
+            tokio::time::timeout_at(deadline, rx.changed())
+                .await
+                .is_ok(),
+            "{name} never reached the status; last {:?}",
+            snap.server(name).map(|s| s.status.clone())
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_server_can_be_disabled_and_enabled_again() {
+    let mut off = stdio_config(&[]);
+    off.enabled = Some(false);
+    let hub = hub_with(&[("on", stdio_config(&[])), ("off", off)]);
+    let snap = settled(&hub).await;
+    assert_ready(&snap, "on");
+    assert_eq!(snap.server("off").unwrap().status, ServerStatus::Disabled);
+
+    hub.disable("on").unwrap();
+    wait_status(&hub, "on", |s| *s == ServerStatus::Disabled).await;
+    assert!(
+        hub.server("on").unwrap().live().is_err(),
+        "no connection while disabled"
+    );
+
+    // Enabling is a reconnect: both come up, the one disabled in the config too.
+    hub.reconnect("on").unwrap();
+    hub.reconnect("off").unwrap();
+    wait_status(&hub, "on", |s| *s == ServerStatus::Ready).await;
+    wait_status(&hub, "off", |s| *s == ServerStatus::Ready).await;
+    hub.shutdown().await;
+}

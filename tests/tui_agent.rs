@@ -388,6 +388,22 @@ fn servers_pane_shows_each_hub_state() {
         update(&mut s, Msg::Key(Key::char('r'))),
         vec![Cmd::Reconnect("weather".into())]
     );
+    // d disables a running server and enables a disabled one (by reconnecting).
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('d'))),
+        vec![Cmd::Disable("weather".into())]
+    );
+    s.servers[1].status = Row::Disabled;
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('d'))),
+        vec![Cmd::Reconnect("weather".into())]
+    );
+    update(&mut s, Msg::Key(Key::char('k')));
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('d'))),
+        vec![],
+        "the built-in server stays"
+    );
 }
 
 #[test]

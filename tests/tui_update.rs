@@ -380,9 +380,14 @@ fn v_in_the_logs_pane_raises_the_level_shown() {
     let mut s = state();
     s.show_logs = true;
     s.focus = Pane::Logs;
-    for (i, level) in [LogLevel::Debug, LogLevel::Info, LogLevel::Warn, LogLevel::Error]
-        .into_iter()
-        .enumerate()
+    for (i, level) in [
+        LogLevel::Debug,
+        LogLevel::Info,
+        LogLevel::Warn,
+        LogLevel::Error,
+    ]
+    .into_iter()
+    .enumerate()
     {
         run(
             &mut s,

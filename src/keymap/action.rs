@@ -101,6 +101,7 @@ actions! {
     Activate => "activate",
     FocusComposer => "focus_composer",
     Reconnect => "reconnect",
+    ToggleServer => "toggle_server",
     ExpandCards => "expand_cards",
     LogLevel => "log_level",
     Send => "send",

@@ -115,6 +115,12 @@ pub fn default_bindings() -> Vec<Binding> {
             A::LogLevel,
             "logs: lowest level shown",
         ),
+        (
+            L::Normal,
+            Key::char('d'),
+            A::ToggleServer,
+            "disable / enable the selected server",
+        ),
         (L::Step, Key::char('n'), A::StepNext, "next step"),
         (
             L::Step,

@@ -23,8 +23,10 @@ use super::snapshot::McpEvent;
 pub enum Command {
     /// Re-list one list (after `list_changed`).
     Refresh(ListKind),
-    /// Drop the connection and connect again.
+    /// Drop the connection and connect again (also: enable a disabled server).
     Reconnect,
+    /// Close the connection and stay disconnected until `Reconnect`.
+    Disable,
     /// Close the connection and stop.
     Shutdown,
 }

@@ -96,20 +96,31 @@ impl McpHub {
                 entry.last_error = Some(error.clone());
             }
             initial.push(Arc::new(entry));
-            if let (Ok(endpoint), ServerStatus::Connecting { .. }) = (endpoint, status) {
+            // Disabled servers get their task too, waiting to be enabled (`d` in the TUI).
+            let start_disabled = matches!(status, ServerStatus::Disabled);
+            if let (Ok(endpoint), ServerStatus::Connecting { .. } | ServerStatus::Disabled) =
+                (endpoint, status)
+            {
                 let client = ClientSide {
                     server: Arc::from(name.as_str()),
                     events: events.clone(),
                     commands: handle.commands.clone(),
                     routes: Arc::clone(&handle.routes),
                 };
-                tasks.push((Arc::clone(&handle), endpoint, rx, client));
+                tasks.push((Arc::clone(&handle), endpoint, rx, client, start_disabled));
             }
             handles.insert(name.clone(), handle);
         }
         snapshot.send_replace(Arc::new(HubSnapshot { servers: initial }));
-        for (handle, endpoint, rx, client) in tasks {
-            tokio::spawn(run(handle, endpoint, rx, client, events.clone()));
+        for (handle, endpoint, rx, client, start_disabled) in tasks {
+            tokio::spawn(run(
+                handle,
+                endpoint,
+                rx,
+                client,
+                events.clone(),
+                start_disabled,
+            ));
         }
         Self {
             inner: Arc::new(HubInner {
@@ -168,6 +179,12 @@ impl McpHub {
     }
 
     /// Reconnect one server now.
+    /// Close a server's connection and keep it disabled until `reconnect`.
+    pub fn disable(&self, name: &str) -> Result<(), McpError> {
+        self.server(name)?.disable();
+        Ok(())
+    }
+
     pub fn reconnect(&self, name: &str) -> Result<(), McpError> {
         self.server(name)?.reconnect();
         Ok(())

@@ -75,9 +75,14 @@ impl ServerHandle {
         self.hub.borrow().server(&self.name).cloned()
     }
 
-    /// Drop the connection (if any) and connect again.
+    /// Drop the connection (if any) and connect again; enables a disabled server.
     pub fn reconnect(&self) {
         let _ = self.commands.send(Command::Reconnect);
+    }
+
+    /// Close the connection and stay disabled until [`ServerHandle::reconnect`].
+    pub fn disable(&self) {
+        let _ = self.commands.send(Command::Disable);
     }
 
     pub(super) fn set_live(&self, live: Option<Live>) {
@@ -113,7 +118,25 @@ fn status_text(status: &ServerStatus) -> String {
 enum Ended {
     Crashed(String),
     Reconnect,
+    Disabled,
     Shutdown,
+}
+
+/// Publish `Disabled` and wait to be enabled (`Reconnect`); false on shutdown.
+async fn stay_disabled(
+    handle: &ServerHandle,
+    snap: &mut ServerSnapshot,
+    commands: &mut mpsc::UnboundedReceiver<Command>,
+) -> bool {
+    snap.status = ServerStatus::Disabled;
+    handle.publish(snap);
+    loop {
+        match commands.recv().await {
+            Some(Command::Reconnect) => return true,
+            Some(Command::Shutdown) | None => return false,
+            Some(Command::Refresh(_) | Command::Disable) => {}
+        }
+    }
 }
 
 /// The task of one server. Returns when told to shut down (or the hub is dropped).
@@ -123,6 +146,7 @@ pub(super) async fn run(
     mut commands: mpsc::UnboundedReceiver<Command>,
     client: ClientSide,
     events: broadcast::Sender<McpEvent>,
+    start_disabled: bool,
 ) {
     let mut snap = ServerSnapshot::new(
         &handle.name,
@@ -130,6 +154,9 @@ pub(super) async fn run(
         endpoint.target(),
         ServerStatus::Connecting { attempt: 1 },
     );
+    if start_disabled && !stay_disabled(&handle, &mut snap, &mut commands).await {
+        return;
+    }
     let mut attempt: u32 = 0;
     let mut retrying = false;
     loop {
@@ -150,6 +177,12 @@ pub(super) async fn run(
                         return;
                     }
                     Ended::Reconnect => continue,
+                    Ended::Disabled => {
+                        if stay_disabled(&handle, &mut snap, &mut commands).await {
+                            continue;
+                        }
+                        return;
+                    }
                     Ended::Crashed(reason) => {
                         tracing::warn!(server = handle.name, "connection lost: {reason}");
                         snap.last_error = Some(McpError::CallFailed {
@@ -177,11 +210,23 @@ pub(super) async fn run(
                 Some(Command::Shutdown) | None => return,
                 Some(Command::Reconnect) => attempt = 0,
                 Some(Command::Refresh(_)) => {}
+                Some(Command::Disable) => {
+                    retrying = false;
+                    attempt = 0;
+                    if !stay_disabled(&handle, &mut snap, &mut commands).await {
+                        return;
+                    }
+                }
             }
         } else {
             match wait_or_command(&mut commands, None).await {
                 Some(Command::Shutdown) | None => return,
                 Some(Command::Reconnect | Command::Refresh(_)) => attempt = 0,
+                Some(Command::Disable) => {
+                    if !stay_disabled(&handle, &mut snap, &mut commands).await {
+                        return;
+                    }
+                }
             }
         }
     }
@@ -288,6 +333,11 @@ async fn serve(
                     cancel.cancel();
                     let _ = tokio::time::timeout(handle.limits.close_timeout, &mut done).await;
                     break Ended::Reconnect;
+                }
+                Some(Command::Disable) => {
+                    cancel.cancel();
+                    let _ = tokio::time::timeout(handle.limits.close_timeout, &mut done).await;
+                    break Ended::Disabled;
                 }
                 Some(Command::Shutdown) | None => {
                     cancel.cancel();

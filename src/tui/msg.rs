@@ -90,8 +90,10 @@ pub enum Cmd {
         provider: Option<String>,
         model: Option<String>,
     },
-    /// Reconnect an MCP server now.
+    /// Reconnect an MCP server now (also enables a disabled one).
     Reconnect(String),
+    /// Close an MCP server's connection and keep it off until enabled.
+    Disable(String),
     /// Read a resource (`/read SERVER URI`); the text lands in the transcript.
     ReadResource {
         server: String,

@@ -129,6 +129,16 @@ impl Runtime {
                     },
                 })))
             }
+            Cmd::Disable(name) => {
+                let result = self.hub.as_ref().map(|hub| hub.disable(&name));
+                match result {
+                    Some(Err(e)) => Some(Msg::Agent(Box::new(AgentEvent::Error {
+                        run_id: None,
+                        message: format!("disable {name}: {e}"),
+                    }))),
+                    _ => None,
+                }
+            }
             Cmd::Reconnect(name) => {
                 let result = self.hub.as_ref().map(|hub| hub.reconnect(&name));
                 match result {

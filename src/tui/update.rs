@@ -384,6 +384,18 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             super::panes::clamp_scrolls(state);
             Vec::new()
         }
+        Action::ToggleServer if state.focus == Pane::Servers => state
+            .servers
+            .get(state.server_sel)
+            .filter(|s| s.status != super::state::ServerStatus::Builtin)
+            .map(|s| {
+                if s.status == super::state::ServerStatus::Disabled {
+                    vec![Cmd::Reconnect(s.name.clone())]
+                } else {
+                    vec![Cmd::Disable(s.name.clone())]
+                }
+            })
+            .unwrap_or_default(),
         Action::Reconnect if state.focus == Pane::Servers => state
             .servers
             .get(state.server_sel)
