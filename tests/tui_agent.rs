@@ -501,3 +501,63 @@ fn e_expands_tool_cards() {
     assert!(s.cards_expanded);
     assert!(shot(&s, 100, 40).contains("line 20"));
 }
+
+#[test]
+fn template_form_completes_and_reads_the_expanded_uri() {
+    use switchboard::tui::msg::CompletionTarget;
+    use switchboard::tui::state::{CatalogEntry, CatalogTab, Overlay, Pane};
+    let mut s = state();
+    s.focus = Pane::Catalog;
+    s.tab = CatalogTab::Templates;
+    s.catalog.templates = vec![CatalogEntry {
+        server: "files".into(),
+        name: "by-id".into(),
+        facts: vec![("uri template".into(), "test://items/{id}{?format}".into())],
+        ..CatalogEntry::default()
+    }];
+    update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
+    update(&mut s, Msg::Key(Key::char('c')));
+    assert!(matches!(s.overlay, Some(Overlay::Form(_))));
+    // Typing asks the server for completions of that variable.
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('4'))),
+        vec![Cmd::Complete {
+            server: "files".into(),
+            reference: CompletionTarget::Template("test://items/{id}{?format}".into()),
+            argument: "id".into(),
+            value: "4".into(),
+        }]
+    );
+    // A stale answer (for another value) is ignored; the current one is shown.
+    update(
+        &mut s,
+        Msg::Completions {
+            argument: "id".into(),
+            value: "x".into(),
+            values: vec!["x1".into()],
+        },
+    );
+    update(
+        &mut s,
+        Msg::Completions {
+            argument: "id".into(),
+            value: "4".into(),
+            values: vec!["42".into(), "43".into()],
+        },
+    );
+    let screen = shot(&s, 100, 30);
+    assert!(screen.contains("suggestions: 42, 43"), "{screen}");
+    insta::assert_snapshot!("template_form_suggestions", screen);
+    update(&mut s, Msg::Key(Key::plain(KeyCode::Right)));
+    update(&mut s, Msg::Key(Key::plain(KeyCode::Down)));
+    for c in "json".chars() {
+        update(&mut s, Msg::Key(Key::char(c)));
+    }
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::plain(KeyCode::Enter))),
+        vec![Cmd::ReadResource {
+            server: "files".into(),
+            uri: "test://items/42?format=json".into()
+        }]
+    );
+}

@@ -14,6 +14,11 @@ pub enum FormTarget {
         server: String,
         name: String,
     },
+    /// A resource template: the fields are its URI variables; sending reads the URI.
+    Template {
+        server: String,
+        uri_template: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +31,8 @@ pub struct FormField {
     pub description: Option<String>,
     /// As typed; arrays and objects as JSON.
     pub value: String,
+    /// What the server's `completion/complete` offers for the value typed so far.
+    pub suggestions: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +66,7 @@ impl FormState {
                     enum_values: f.enum_values,
                     description: f.description,
                     value,
+                    suggestions: Vec::new(),
                 }
             })
             .collect();
@@ -71,10 +79,72 @@ impl FormState {
         }
     }
 
+    /// A field per variable of a resource template.
+    pub fn for_template(server: &str, uri_template: &str) -> Self {
+        let fields = super::uri_template::variables(uri_template)
+            .into_iter()
+            .map(|name| FormField {
+                name,
+                ty: "string".into(),
+                required: true,
+                enum_values: Vec::new(),
+                description: None,
+                value: String::new(),
+                suggestions: Vec::new(),
+            })
+            .collect();
+        Self {
+            target: FormTarget::Template {
+                server: server.to_string(),
+                uri_template: uri_template.to_string(),
+            },
+            fields,
+            sel: 0,
+            raw: None,
+            error: None,
+        }
+    }
+
     pub fn title(&self) -> String {
         match &self.target {
             FormTarget::Tool(name) => format!("Call {name}"),
             FormTarget::Prompt { server, name } => format!("Prompt {server} · {name}"),
+            FormTarget::Template {
+                server,
+                uri_template,
+            } => format!("Read {server} · {uri_template}"),
+        }
+    }
+
+    /// The URI a template form reads, once every variable has a value.
+    pub fn uri(&self) -> Result<String, String> {
+        let FormTarget::Template { uri_template, .. } = &self.target else {
+            return Err("not a template".into());
+        };
+        if let Some(f) = self.fields.iter().find(|f| f.value.trim().is_empty()) {
+            return Err(format!("`{}` is required", f.name));
+        }
+        Ok(super::uri_template::expand(uri_template, |name| {
+            self.fields
+                .iter()
+                .find(|f| f.name == name)
+                .map(|f| f.value.clone())
+                .unwrap_or_default()
+        }))
+    }
+
+    /// Take the first suggestion for the selected field; false when there is none.
+    pub fn accept_suggestion(&mut self) -> bool {
+        let Some(f) = self.fields.get_mut(self.sel) else {
+            return false;
+        };
+        match f.suggestions.first().cloned() {
+            Some(first) if f.enum_values.is_empty() && f.ty != "boolean" => {
+                f.value = first;
+                f.suggestions.clear();
+                true
+            }
+            _ => false,
         }
     }
 

@@ -28,6 +28,7 @@ pub mod transcript;
 pub mod typing;
 pub mod ui;
 pub mod update;
+pub mod uri_template;
 
 pub use app::{TuiOptions, run};
 pub use msg::{Cmd, Msg};

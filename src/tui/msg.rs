@@ -38,6 +38,12 @@ pub enum Msg {
         rows: Vec<super::state::ServerRow>,
         catalog: super::state::Catalog,
     },
+    /// Suggestions for a form field (for the value typed when they were asked for).
+    Completions {
+        argument: String,
+        value: String,
+        values: Vec<String>,
+    },
     /// A server reported progress on a running call.
     Progress {
         server: String,
@@ -64,6 +70,15 @@ pub enum MouseKind {
     Click,
     ScrollUp,
     ScrollDown,
+}
+
+/// What a completion is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompletionTarget {
+    /// A resource template, by its URI template.
+    Template(String),
+    /// A prompt, by name.
+    Prompt(String),
 }
 
 /// Work for the runtime. `update` never does IO itself.
@@ -109,6 +124,13 @@ pub enum Cmd {
     ListMemory,
     /// Read one memory file (answers `Msg::MemoryFile`).
     ReadMemory(String),
+    /// Ask a server for `completion/complete` suggestions (answers `Msg::Completions`).
+    Complete {
+        server: String,
+        reference: CompletionTarget,
+        argument: String,
+        value: String,
+    },
     /// Cancel the calls started from the composer or the form that are still running.
     CancelManual,
     /// Call a tool through the gate, on the person's behalf (`/call`).

@@ -199,6 +199,42 @@ impl Runtime {
                 };
                 Some(Msg::MemoryFile { path, text })
             }
+            Cmd::Complete {
+                server,
+                reference,
+                argument,
+                value,
+            } => {
+                let hub = self.hub.clone()?;
+                let inbox = self.inbox.clone();
+                tokio::spawn(async move {
+                    let reference_text = match &reference {
+                        super::msg::CompletionTarget::Template(t)
+                        | super::msg::CompletionTarget::Prompt(t) => t.clone(),
+                    };
+                    let target = match reference {
+                        super::msg::CompletionTarget::Template(_) => {
+                            crate::mcp::CompletionRef::Template(&reference_text)
+                        }
+                        super::msg::CompletionTarget::Prompt(_) => {
+                            crate::mcp::CompletionRef::Prompt(&reference_text)
+                        }
+                    };
+                    let values = match hub.server(&server) {
+                        Ok(handle) => handle
+                            .complete(target, &argument, &value)
+                            .await
+                            .unwrap_or_default(),
+                        Err(_) => Vec::new(),
+                    };
+                    let _ = inbox.send(Msg::Completions {
+                        argument,
+                        value,
+                        values,
+                    });
+                });
+                None
+            }
             Cmd::CancelManual => {
                 let runs: Vec<String> = self
                     .manual_runs

@@ -282,28 +282,83 @@ pub fn form_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<Cmd>
         Some(Action::Up) => form.sel = form.sel.saturating_sub(1),
         Some(Action::Down) => form.sel = (form.sel + 1).min(form.fields.len().saturating_sub(1)),
         Some(Action::PrevTab) => form.cycle(-1),
-        Some(Action::NextTab) => form.cycle(1),
+        Some(Action::NextTab) => {
+            if !form.accept_suggestion() {
+                form.cycle(1);
+            }
+        }
         Some(Action::ToggleRaw) => form.toggle_raw(),
         Some(Action::Activate) => return send_form(state),
         Some(other) => return global_action(state, other),
         None => {
             form.error = None;
+            let mut edited = false;
             if let Some(text) = form.text_mut() {
                 if let Some(c) = typed_char(key) {
                     text.push(c);
+                    edited = true;
                 } else if key.code == KeyCode::Backspace {
-                    text.pop();
+                    edited = text.pop().is_some();
                 }
+            }
+            if edited {
+                return completion_request(form);
             }
         }
     }
     Vec::new()
 }
 
+/// Ask the server what could complete the field being typed (templates, prompts).
+fn completion_request(form: &super::form::FormState) -> Vec<Cmd> {
+    use super::form::FormTarget;
+    let Some(field) = form.fields.get(form.sel).filter(|_| form.raw.is_none()) else {
+        return Vec::new();
+    };
+    let (server, reference) = match &form.target {
+        FormTarget::Template {
+            server,
+            uri_template,
+        } => (
+            server.clone(),
+            super::msg::CompletionTarget::Template(uri_template.clone()),
+        ),
+        FormTarget::Prompt { server, name } => (
+            server.clone(),
+            super::msg::CompletionTarget::Prompt(name.clone()),
+        ),
+        FormTarget::Tool(_) => return Vec::new(),
+    };
+    vec![Cmd::Complete {
+        server,
+        reference,
+        argument: field.name.clone(),
+        value: field.value.clone(),
+    }]
+}
+
 fn send_form(state: &mut State) -> Vec<Cmd> {
     let Some(Overlay::Form(form)) = &mut state.overlay else {
         return Vec::new();
     };
+    if let super::form::FormTarget::Template { server, .. } = &form.target {
+        let server = server.clone();
+        return match form.uri() {
+            Ok(uri) => {
+                state.overlay = None;
+                state.chat.push(ChatEntry::new(
+                    ChatKind::User,
+                    format!("/read {server} {uri}"),
+                ));
+                state.chat_scroll = TailScroll(0);
+                vec![Cmd::ReadResource { server, uri }]
+            }
+            Err(e) => {
+                form.error = Some(e);
+                Vec::new()
+            }
+        };
+    }
     let args = match form.to_args() {
         Ok(args) => args,
         Err(e) => {
@@ -323,6 +378,7 @@ fn send_form(state: &mut State) -> Vec<Cmd> {
             format!("/prompt {server} {name} {shown}"),
             Cmd::GetPrompt { server, name, args },
         ),
+        super::form::FormTarget::Template { .. } => return Vec::new(),
     };
     state.chat.push(ChatEntry::new(ChatKind::User, line));
     state.chat_scroll = TailScroll(0);

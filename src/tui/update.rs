@@ -75,6 +75,19 @@ fn dispatch(state: &mut State, msg: Msg) -> Vec<Cmd> {
                 .min(state.visible_catalog().len().saturating_sub(1));
             Vec::new()
         }
+        Msg::Completions {
+            argument,
+            value,
+            values,
+        } => {
+            if let Some(Overlay::Form(form)) = &mut state.overlay
+                && let Some(field) = form.fields.iter_mut().find(|f| f.name == argument)
+                && field.value == value
+            {
+                field.suggestions = values;
+            }
+            Vec::new()
+        }
         Msg::Progress {
             server,
             progress,
@@ -329,7 +342,15 @@ fn call_form(
             server: entry.server.clone(),
             name: entry.name.clone(),
         },
-        T::Resources | T::Templates => return None,
+        T::Templates => {
+            let template = entry
+                .facts
+                .iter()
+                .find(|(k, _)| k == "uri template")
+                .map(|(_, v)| v.clone())?;
+            return Some(FormState::for_template(&entry.server, &template));
+        }
+        T::Resources => return None,
     };
     Some(FormState::for_schema(target, &schema))
 }

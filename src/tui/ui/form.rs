@@ -72,6 +72,19 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, form: &FormState)
         if let Some(d) = f.description.as_ref().filter(|_| selected) {
             lines.push(Line::from(dim(format!("    {}", sanitize_line(d)))));
         }
+        if selected && !f.suggestions.is_empty() {
+            let shown: Vec<String> = f
+                .suggestions
+                .iter()
+                .take(8)
+                .map(|s| sanitize_line(s))
+                .collect();
+            lines.push(Line::from(vec![
+                dim("    suggestions: ".into()),
+                Span::styled(shown.join(", "), style(theme, Role::FilterMatch)),
+                dim("  (→ takes the first)".into()),
+            ]));
+        }
     }
     lines.push(Line::default());
     if let Some(e) = &form.error {
@@ -81,7 +94,10 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, form: &FormState)
     let key = |a: Action| Span::styled(km.hint(Layer::Form, a), style(theme, Role::KeyHint));
     lines.push(Line::from(vec![
         key(Action::Activate),
-        dim(" send (through the approval gate)  ".into()),
+        dim(match form.target {
+            crate::tui::form::FormTarget::Tool(_) => " send (through the approval gate)  ".into(),
+            _ => " send  ".into(),
+        }),
         key(Action::Down),
         dim(" field  ".into()),
         key(Action::NextTab),
