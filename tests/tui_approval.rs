@@ -63,12 +63,12 @@ fn y_approves_once_and_the_queue_advances() {
     arrive(&mut s, request(1, "fs", ToolEffect::Write));
     arrive(&mut s, request(2, "fs", ToolEffect::Write));
     arrive(&mut s, request(2, "fs", ToolEffect::Write)); // a repeat is not queued twice
-    assert_eq!(s.status.pending_approvals, 2);
+    assert_eq!(s.approvals.len(), 2);
     assert_eq!(
         update(&mut s, key('y')),
         vec![decide(1, ApprovalDecision::Once)]
     );
-    assert_eq!(s.status.pending_approvals, 1);
+    assert_eq!(s.approvals.len(), 1);
     assert_eq!(
         update(&mut s, key('s')),
         vec![decide(2, ApprovalDecision::Session)]
@@ -178,7 +178,7 @@ fn resolved_elsewhere_leaves_the_queue() {
         })),
     );
     assert!(s.approvals.is_empty());
-    assert_eq!(s.status.pending_approvals, 0);
+    assert_eq!(s.approvals.len(), 0);
 }
 
 #[test]

@@ -43,13 +43,11 @@ pub fn push(state: &mut State, request: ApprovalRequest) {
     if state.approvals.iter().all(|p| p.request.id != request.id) {
         state.approvals.push_back(PendingApproval::new(request));
     }
-    state.status.pending_approvals = state.approvals.len();
 }
 
 /// A request was resolved elsewhere (cancelled turn, another front end).
 pub fn remove(state: &mut State, id: crate::agent::ApprovalId) {
     state.approvals.retain(|p| p.request.id != id);
-    state.status.pending_approvals = state.approvals.len();
 }
 
 fn answer(state: &mut State, decision: ApprovalDecision) -> Vec<Cmd> {
@@ -57,7 +55,6 @@ fn answer(state: &mut State, decision: ApprovalDecision) -> Vec<Cmd> {
     let Some(front) = state.approvals.pop_front() else {
         return Vec::new();
     };
-    state.status.pending_approvals = state.approvals.len();
     let mut cmds = vec![Cmd::Decide {
         id: front.request.id,
         decision,
@@ -68,7 +65,6 @@ fn answer(state: &mut State, decision: ApprovalDecision) -> Vec<Cmd> {
         state
             .approvals
             .retain(|p| p.request.run_id != front.request.run_id);
-        state.status.pending_approvals = state.approvals.len();
     }
     cmds
 }

@@ -165,7 +165,6 @@ pub fn replay(state: &mut State, loaded: &crate::agent::LoadedSession) {
         super::events::on_agent_event(state, stored.event.clone());
     }
     state.approvals.clear();
-    state.status.pending_approvals = 0;
     state.step_pause = None;
     if let Some(run_id) = state.turn.take() {
         super::events::on_agent_event(

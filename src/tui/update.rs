@@ -216,7 +216,6 @@ pub fn cancel_turn(state: &mut State) -> Vec<Cmd> {
     };
     state.step_pause = None;
     state.approvals.retain(|p| p.request.run_id != run_id);
-    state.status.pending_approvals = state.approvals.len();
     vec![
         Cmd::Op(Op::Interrupt {
             run_id: run_id.clone(),

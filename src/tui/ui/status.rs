@@ -98,10 +98,10 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             style(theme, Role::Warning),
         ));
     }
-    if s.pending_approvals > 0 {
+    if !state.approvals.is_empty() {
         left.push(sep.clone());
         left.push(Span::styled(
-            format!("{} waiting", s.pending_approvals),
+            format!("{} waiting", state.approvals.len()),
             style(theme, Role::Approval),
         ));
     }
