@@ -49,18 +49,12 @@ pub struct TuiOptions {
     pub debug_panic: bool,
 }
 
-pub fn run(options: TuiOptions) -> color_eyre::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(run_async(options))
-}
-
 pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     let started = options.started;
     let (log_tx, mut log_rx) = unbounded_channel();
     let (inbox, mut inbox_rx) = unbounded_channel();
-    let mut approvals_rx = options.registry.broker().subscribe();
+    // Approval requests come with the gate's events (for manual calls and the
+    // session's alike); the broker needs no subscriber of its own.
     let mut gate_rx = options.registry.subscribe_events();
     let (mut hub_rx, mut mcp_rx) = match &options.hub {
         Some(hub) => (Some(hub.subscribe()), Some(hub.events())),
@@ -170,9 +164,6 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
             }
             Some(msg) = inbox_rx.recv() => {
                 dirty |= rt.handle(msg);
-            }
-            Some(request) = approvals_rx.recv() => {
-                dirty |= rt.handle(Msg::Agent(Box::new(AgentEvent::ApprovalRequested(request))));
             }
             event = gate_rx.recv() => match event {
                 Ok(event) => {

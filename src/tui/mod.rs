@@ -30,7 +30,7 @@ pub mod ui;
 pub mod update;
 pub mod uri_template;
 
-pub use app::{TuiOptions, run};
+pub use app::{TuiOptions, run_async};
 pub use msg::{Cmd, Msg};
 pub use state::State;
 pub use update::update;
