@@ -7,11 +7,9 @@ use serde_json::{Map, Value};
 
 use super::Cli;
 use super::mcp_session::{
-    exit, json, key_values, load_config, print, ready_server, render_blocks, run_to_exit, safe,
-    start,
+    exit, json, key_values, open, print, ready_server, render_blocks, run_to_exit, safe,
 };
 use crate::mcp::qualified_name;
-use crate::paths::Dirs;
 use crate::policy::Mode;
 use crate::tools::{Origin, ToolContext, ToolResult};
 
@@ -59,12 +57,7 @@ pub fn run(cli: &Cli, args: &CallArgs) -> color_eyre::Result<()> {
                 return exit::USAGE;
             }
         };
-        let dirs = Dirs::from_env();
-        let (config, _) = match load_config(cli, &dirs) {
-            Ok(c) => c,
-            Err(code) => return code,
-        };
-        let workbench = match start(&config, &dirs, args.approve).await {
+        let workbench = match open(cli, args.approve).await {
             Ok(w) => w,
             Err(code) => return code,
         };

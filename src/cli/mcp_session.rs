@@ -83,6 +83,14 @@ pub async fn start(config: &Config, dirs: &Dirs, mode: Option<Mode>) -> Result<W
     })
 }
 
+/// The config (with `--mcp-config` files) and a started non-interactive workbench;
+/// problems are printed and `Err` carries the exit status.
+pub async fn open(cli: &Cli, mode: Option<Mode>) -> Result<Workbench, i32> {
+    let dirs = Dirs::from_env();
+    let (config, _) = load_config(cli, &dirs)?;
+    start(&config, &dirs, mode).await
+}
+
 /// A current-thread-free runtime for one command.
 pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
@@ -103,8 +111,7 @@ pub fn key_values(pairs: &[String]) -> Result<Map<String, Value>, String> {
         let (key, value) = pair
             .split_once('=')
             .ok_or_else(|| format!("-a {pair:?}: expected KEY=VALUE"))?;
-        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
-        out.insert(key.to_owned(), value);
+        out.insert(key.to_owned(), crate::tools::parse_value(value));
     }
     Ok(out)
 }

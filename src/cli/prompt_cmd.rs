@@ -6,10 +6,8 @@ use clap::Args;
 
 use super::Cli;
 use super::mcp_session::{
-    exit, exit_code, json, key_values, load_config, print, ready_server, render_blocks,
-    run_to_exit, safe, start,
+    exit, exit_code, json, key_values, open, print, ready_server, render_blocks, run_to_exit, safe,
 };
-use crate::paths::Dirs;
 
 #[derive(Debug, Args)]
 pub struct PromptArgs {
@@ -32,12 +30,7 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> color_eyre::Result<()> {
                 return exit::USAGE;
             }
         };
-        let dirs = Dirs::from_env();
-        let (config, _) = match load_config(cli, &dirs) {
-            Ok(c) => c,
-            Err(code) => return code,
-        };
-        let workbench = match start(&config, &dirs, None).await {
+        let workbench = match open(cli, None).await {
             Ok(w) => w,
             Err(code) => return code,
         };

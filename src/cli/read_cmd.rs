@@ -4,10 +4,8 @@ use clap::Args;
 
 use super::Cli;
 use super::mcp_session::{
-    exit, exit_code, json, load_config, print, ready_server, render_blocks, run_to_exit, safe,
-    start,
+    exit, exit_code, json, open, print, ready_server, render_blocks, run_to_exit, safe,
 };
-use crate::paths::Dirs;
 
 #[derive(Debug, Args)]
 pub struct ReadArgs {
@@ -20,12 +18,7 @@ pub struct ReadArgs {
 
 pub fn run(cli: &Cli, args: &ReadArgs) -> color_eyre::Result<()> {
     run_to_exit(async {
-        let dirs = Dirs::from_env();
-        let (config, _) = match load_config(cli, &dirs) {
-            Ok(c) => c,
-            Err(code) => return code,
-        };
-        let workbench = match start(&config, &dirs, None).await {
+        let workbench = match open(cli, None).await {
             Ok(w) => w,
             Err(code) => return code,
         };

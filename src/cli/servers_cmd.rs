@@ -5,18 +5,12 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use super::Cli;
-use super::mcp_session::{exit, json, load_config, print, run_to_exit, safe, start};
+use super::mcp_session::{exit, json, open, print, run_to_exit, safe};
 use crate::mcp::{ServerSnapshot, ServerStatus};
-use crate::paths::Dirs;
 
 pub fn run(cli: &Cli, as_json: bool) -> color_eyre::Result<()> {
     run_to_exit(async {
-        let dirs = Dirs::from_env();
-        let (config, _) = match load_config(cli, &dirs) {
-            Ok(c) => c,
-            Err(code) => return code,
-        };
-        let workbench = match start(&config, &dirs, None).await {
+        let workbench = match open(cli, None).await {
             Ok(w) => w,
             Err(code) => return code,
         };

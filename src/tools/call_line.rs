@@ -45,10 +45,7 @@ pub fn parse_call_line(line: &str) -> Result<CallLine, String> {
             if key.is_empty() {
                 return Err(format!("missing key before `={value}`"));
             }
-            let value = serde_json::from_str::<Value>(value)
-                .ok()
-                .filter(|v| !v.is_string())
-                .unwrap_or_else(|| Value::String(value.to_string()));
+            let value = parse_value(value);
             map.insert(key.to_string(), value);
             last_key = Some(key.to_string());
         }
@@ -58,6 +55,13 @@ pub fn parse_call_line(line: &str) -> Result<CallLine, String> {
         tool: tool.to_string(),
         args,
     })
+}
+
+/// A typed value: JSON when it parses as JSON (numbers, booleans, arrays, objects,
+/// null, quoted strings), otherwise the text itself. Shared by `/call` lines and the
+/// CLI's `-a key=value`.
+pub fn parse_value(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
 }
 
 /// Split on spaces, keeping double-quoted values (with `\"` escapes) together.

@@ -15,7 +15,7 @@ mod schema_fields;
 mod spec;
 mod tool;
 
-pub use call_line::{CallLine, parse_call_line};
+pub use call_line::{CallLine, parse_call_line, parse_value};
 pub use context::{Origin, Scope, ToolContext};
 pub use effect::{ParseEffectError, ToolEffect};
 pub use hints::{AnnotationHints, effect_from_hints};
