@@ -89,6 +89,24 @@ fn vscode_inputs_fail_clearly_when_headless() {
 }
 
 #[test]
+fn inputs_needed_lists_what_the_tui_must_ask() {
+    let (path, text) = fixture("vscode/mcp.json");
+    let needed = switchboard::config::import::inputs_needed(&path, &text);
+    assert_eq!(needed.len(), 1);
+    assert_eq!(needed[0].id, "api-key");
+    assert_eq!(needed[0].description.as_deref(), Some("The API key"));
+    assert!(needed[0].password);
+
+    let answers =
+        switchboard::config::import::Answers([("api-key".to_owned(), "k-123".to_owned())].into());
+    let i = import_str(&path, &text, &env, &answers).unwrap();
+    assert_eq!(i.servers["github"].headers["X-Key"], "k-123");
+
+    let (path, text) = fixture("vscode/no-inputs.json");
+    assert!(switchboard::config::import::inputs_needed(&path, &text).is_empty());
+}
+
+#[test]
 fn cursor_env_syntax() {
     let i = import("cursor/.cursor/mcp.json");
     assert_eq!(i.format, ForeignFormat::Cursor);

@@ -17,7 +17,13 @@ struct Session {
 
 /// Run `switchboard ARGS`, then print its exit code and the terminal settings.
 fn spawn(args: &str) -> Session {
+    spawn_with(|_| {}, args)
+}
+
+/// As [`spawn`], with `prepare` run on the home directory first.
+fn spawn_with(prepare: fn(&tempfile::TempDir), args: &str) -> Session {
     let home = tempfile::tempdir().unwrap();
+    prepare(&home);
     let pair = native_pty_system()
         .openpty(PtySize {
             rows: 30,
@@ -137,4 +143,51 @@ fn a_panic_still_restores_the_terminal_and_is_reported() {
         "panic written to the log file:\n{log}"
     );
     assert!(log.contains("deliberate panic"), "{log}");
+}
+
+/// A VS Code `mcp.json` whose stdio server needs a password input.
+fn vscode_file(home: &tempfile::TempDir) {
+    let server = env!("CARGO_BIN_EXE_switchboard-test-mcp-server");
+    let json = serde_json::json!({
+        "inputs": [{"type": "promptString", "id": "token", "description": "Test token", "password": true}],
+        "servers": {"local": {"command": server, "env": {"TEST_TOKEN": "${input:token}"}}}
+    });
+    std::fs::write(home.path().join("mcp.json"), json.to_string()).unwrap();
+}
+
+#[test]
+fn vscode_inputs_are_asked_masked_before_the_servers_start() {
+    let mut s = spawn_with(vscode_file, "--mcp-config mcp.json");
+    s.wait_for("Input needed");
+    s.wait_for("Test token");
+    s.send(b"hunter2");
+    // Drawn incrementally: one bullet per key.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while s.text().matches('•').count() < 7 {
+        assert!(Instant::now() < deadline, "{}", s.text());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    s.send(b"\r");
+    s.wait_for("Servers");
+    s.wait_for("local");
+    s.send(b"\t");
+    s.send(b"q");
+    s.wait_for("EXIT=");
+    s.wait_for("eol");
+    let text = s.text();
+    assert!(text.contains("EXIT=0"), "{text}");
+    assert!(!text.contains("hunter2"), "the password reached the screen");
+    assert_cooked(&text);
+}
+
+#[test]
+fn esc_at_the_input_prompt_goes_on_without_those_servers() {
+    let mut s = spawn_with(vscode_file, "--mcp-config mcp.json");
+    s.wait_for("Input needed");
+    s.send(b"\x1b");
+    s.wait_for("skipped");
+    s.send(b"\t");
+    s.send(b"q");
+    s.wait_for("EXIT=");
+    assert!(s.text().contains("EXIT=0"), "{}", s.text());
 }

@@ -2,13 +2,15 @@
 //! starting a non-interactive [`Workbench`], exit codes, `-a key=value` arguments and
 //! safe printing of untrusted text.
 
+use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
 use super::Cli;
-use crate::config::{self, Config, import};
+use crate::config::import::{self, InputSpec};
+use crate::config::{self, Config};
 use crate::mcp::McpError;
 use crate::paths::Dirs;
 use crate::policy::Mode;
@@ -39,6 +41,21 @@ pub fn exit_code(error: &McpError) -> i32 {
     }
 }
 
+/// What the person answered when a `--mcp-config` file needed `${input:…}` values.
+pub enum Asked {
+    Answers(BTreeMap<String, String>),
+    /// Go on without that file's servers.
+    Skip,
+    /// Leave switchboard.
+    Quit,
+}
+
+/// Asks for the inputs a file needs (the TUI's input prompt).
+pub type AskInputs<'a> = &'a mut dyn FnMut(&Path, &[InputSpec]) -> Asked;
+
+/// The exit status when the person quits at the input prompt.
+pub const QUIT_AT_PROMPT: i32 = 130;
+
 /// The config file (or defaults) with the servers of every `--mcp-config` file added.
 /// Problems are printed; `Err` carries the exit status.
 pub fn load_config(cli: &Cli, dirs: &Dirs) -> Result<(Config, Option<PathBuf>), i32> {
@@ -47,27 +64,66 @@ pub fn load_config(cli: &Cli, dirs: &Dirs) -> Result<(Config, Option<PathBuf>), 
         exit::USAGE
     })?;
     let mut config = loaded.config;
+    for warning in add_imports(cli, dirs, &mut config, None)? {
+        eprintln!("warning: {warning}");
+    }
+    Ok((config, loaded.source.map(|s| s.path)))
+}
+
+/// Adds the servers of every `--mcp-config` file to `config`. With `ask`, a file's
+/// `${input:…}` placeholders are asked for; without, they fail clearly (headless).
+/// Returns the warnings (unsupported keys, name clashes, skipped files); errors are
+/// printed and `Err` carries the exit status.
+pub fn add_imports(
+    cli: &Cli,
+    dirs: &Dirs,
+    config: &mut Config,
+    mut ask: Option<AskInputs<'_>>,
+) -> Result<Vec<String>, i32> {
+    let mut warnings = Vec::new();
     for path in &cli.mcp_config {
-        let imported = import::import_file(&dirs.cwd.join(path)).map_err(|e| {
-            eprintln!("{}: {}", path.display(), safe(&e.to_string()));
+        let full = dirs.cwd.join(path);
+        let shown = path.display();
+        let fail = |e: &dyn std::fmt::Display| {
+            eprintln!("{shown}: {}", safe(&e.to_string()));
             exit::USAGE
-        })?;
+        };
+        let text = std::fs::read_to_string(&full).map_err(|e| fail(&e))?;
+        let needed = import::inputs_needed(&full, &text);
+        let answers = match ask.as_mut() {
+            Some(ask) if !needed.is_empty() => match ask(path, &needed) {
+                Asked::Answers(answers) => Some(import::Answers(answers)),
+                Asked::Skip => {
+                    warnings.push(format!(
+                        "{shown}: skipped; its servers need input that was not given"
+                    ));
+                    continue;
+                }
+                Asked::Quit => return Err(QUIT_AT_PROMPT),
+            },
+            _ => None,
+        };
+        let resolver: &dyn import::InputResolver = match &answers {
+            Some(answers) => answers,
+            None => &import::Headless,
+        };
+        let imported = import::import_str(&full, &text, &|name| std::env::var(name).ok(), resolver)
+            .map_err(|e| fail(&e))?;
         for warning in &imported.warnings {
-            eprintln!("warning: {}: {}", path.display(), safe(warning));
+            warnings.push(format!("{shown}: {}", safe(warning)));
         }
         for (name, server) in imported.servers {
             if config.servers.contains_key(&name) {
-                eprintln!(
-                    "warning: {}: server {} is already configured; the config file's wins",
-                    path.display(),
+                warnings.push(format!(
+                    "{shown}: server {} is already configured; the config file's wins",
                     safe(&name)
-                );
+                ));
                 continue;
             }
             config.servers.insert(name, server);
         }
     }
-    Ok((config, loaded.source.map(|s| s.path)))
+    Ok(warnings)
 }
 
 /// A non-interactive workbench for one CLI command.

@@ -4,11 +4,14 @@
 use std::sync::Arc;
 
 use super::Cli;
+use super::mcp_session::{self, Asked};
 use crate::agent::{SessionHandle, SessionRecipe, SessionStore};
+use crate::config::import::InputSpec;
 use crate::keymap::Keymap;
 use crate::llm::ProviderChoice;
 use crate::paths::Dirs;
 use crate::theme::{Theme, ThemeSet};
+use crate::tui::input_prompt::Outcome;
 use crate::tui::state::{ChatEntry, ChatKind};
 use crate::tui::{self, TuiOptions, boot::initial_state, state::NoticeLevel};
 use crate::workbench::{Workbench, WorkbenchOptions};
@@ -57,10 +60,14 @@ fn start_session(
 pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     let started = std::time::Instant::now();
     let dirs = Dirs::from_env();
-    // The config file plus the servers of every --mcp-config file; problems are
-    // printed before the screen is touched.
-    let (config, source) =
-        super::mcp_session::load_config(cli, &dirs).unwrap_or_else(|code| std::process::exit(code));
+    // The config file first (it names the theme), problems printed before the screen
+    // is touched.
+    let loaded = crate::config::load(&dirs, cli.config.as_deref()).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(mcp_session::exit::USAGE)
+    });
+    let source = loaded.source.map(|s| s.path);
+    let mut config = loaded.config;
     // The loader has validated the bindings already.
     let keymap = Keymap::with_overrides(&config.ui.keys).unwrap_or_default();
 
@@ -80,6 +87,18 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     } else {
         theme
     };
+    // Then the servers of every --mcp-config file; `${input:…}` is asked for on screen.
+    let mut ask = |path: &std::path::Path, specs: &[InputSpec]| match tui::input_prompt::ask(
+        &path.display().to_string(),
+        specs,
+        &theme,
+    ) {
+        Ok(Outcome::Done(answers)) => Asked::Answers(answers),
+        Ok(Outcome::Quit) => Asked::Quit,
+        Ok(Outcome::Skip | Outcome::Pending) | Err(_) => Asked::Skip,
+    };
+    let import_warnings = mcp_session::add_imports(cli, &dirs, &mut config, Some(&mut ask))
+        .unwrap_or_else(|code| std::process::exit(code));
     let shown_name = if theme_error.is_some() {
         "default".to_string()
     } else {
@@ -90,6 +109,17 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     state.always_file = always_file.display().to_string();
     if let Some(e) = theme_error {
         state.notice(NoticeLevel::Error, format!("{e}; using the default theme"));
+    }
+    // Logging starts with the screen; these go straight into the Logs pane.
+    for warning in &import_warnings {
+        state.logs.push_back(tui::state::LogLine {
+            level: tui::state::LogLevel::Warn,
+            target: "config".into(),
+            message: warning.clone(),
+        });
+    }
+    if let Some(last) = import_warnings.last() {
+        state.notice(NoticeLevel::Warn, last.clone());
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

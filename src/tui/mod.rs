@@ -15,6 +15,7 @@ pub mod events;
 pub mod form;
 pub mod hub_view;
 pub mod input;
+pub mod input_prompt;
 pub mod layout;
 pub mod markdown;
 pub mod msg;

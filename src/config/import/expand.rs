@@ -31,6 +31,35 @@ impl InputResolver for Headless {
     }
 }
 
+/// Answers the user gave (in the TUI's input prompt), by input id.
+#[derive(Debug, Clone, Default)]
+pub struct Answers(pub std::collections::BTreeMap<String, String>);
+
+impl InputResolver for Answers {
+    fn resolve(&self, id: &str, _: Option<&str>, _: bool) -> Result<String, String> {
+        self.0
+            .get(id)
+            .cloned()
+            .ok_or_else(|| format!("${{input:{id}}} was not answered"))
+    }
+}
+
+/// The `${input:id}` placeholders in `text`, each once, in the order they first appear.
+pub fn input_ids(text: &str) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("${input:") {
+        let after = &rest[start + "${input:".len()..];
+        let Some(end) = after.find('}') else { break };
+        let id = &after[..end];
+        if !id.is_empty() && !ids.iter().any(|known| known == id) {
+            ids.push(id.to_owned());
+        }
+        rest = &after[end..];
+    }
+    ids
+}
+
 /// A VS Code `inputs` entry.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct InputSpec {
@@ -135,6 +164,21 @@ mod tests {
             err.contains("${input:token}") && err.contains("headless"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn input_ids_are_found_once_in_order() {
+        let text = r#"{"a": "${input:token}", "b": "x${input:host}y", "c": "${input:token}", "d": "${input:}"}"#;
+        assert_eq!(input_ids(text), ["token", "host"]);
+        assert!(input_ids("${input:open").is_empty());
+    }
+
+    #[test]
+    fn answers_resolve_what_was_given_and_name_what_was_not() {
+        let answers = Answers([("key".to_owned(), "s3cret".to_owned())].into());
+        let e = expander(&answers);
+        assert_eq!(e.expand("Bearer ${input:key}").unwrap(), "Bearer s3cret");
+        assert!(e.expand("${input:other}").unwrap_err().contains("other"));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-pub use expand::{Expander, Headless, InputResolver, InputSpec};
+pub use expand::{Answers, Expander, Headless, InputResolver, InputSpec};
 
 use crate::config::{AnnotationTrust, ServerConfig};
 
@@ -127,6 +127,31 @@ pub fn import_str(
     };
     json::servers(&root, key, &expander, &mut out)?;
     Ok(out)
+}
+
+/// The `${input:id}` answers a file needs before it can be imported, with what its
+/// `inputs` list says about each (description, password); an id it does not declare
+/// still needs an answer.
+pub fn inputs_needed(path: &Path, text: &str) -> Vec<InputSpec> {
+    let declared = match detect(path, text) {
+        Ok(ForeignFormat::Codex) | Err(_) => Vec::new(),
+        Ok(_) => serde_json::from_str::<Value>(text)
+            .map(|root| json::inputs(&root))
+            .unwrap_or_default(),
+    };
+    expand::input_ids(text)
+        .into_iter()
+        .map(|id| {
+            declared
+                .iter()
+                .find(|spec| spec.id == id)
+                .cloned()
+                .unwrap_or(InputSpec {
+                    id,
+                    ..InputSpec::default()
+                })
+        })
+        .collect()
 }
 
 /// Reads a file with the process environment and no one to answer `${input:…}`.

@@ -8,6 +8,7 @@ mod composer;
 mod detail;
 mod form;
 mod help;
+pub mod input_prompt;
 mod logs;
 mod palette;
 mod servers;
