@@ -197,6 +197,27 @@ fn read_and_prompt() {
     let out = env.stdout(&["read", "t", "test://blob/12", "--json"], 0);
     let json: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["contents"][0]["blob"], "AAEC");
+    let saved = env
+        .cmd(&["read", "t", "test://blob/12", "-o", "blob.bin"])
+        .code(0);
+    let said = String::from_utf8_lossy(&saved.get_output().stderr).into_owned();
+    assert!(
+        said.contains("saved 3 bytes (application/octet-stream)"),
+        "{said}"
+    );
+    let path = env.dir.path().join("blob.bin");
+    assert_eq!(std::fs::read(&path).unwrap(), [0, 1, 2]);
+    let refused = env
+        .cmd(&["read", "t", "test://text/2", "-o", "blob.bin"])
+        .code(1);
+    let said = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(said.contains("exists"), "{said}");
+    env.cmd(&["read", "t", "test://text/2", "-o", "blob.bin", "--force"])
+        .code(0);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "contents of test://text/2"
+    );
     env.cmd(&["read", "t", "test://missing"]).code(4);
     env.cmd(&["read", "dead", "test://text/1"]).code(3);
     let out = env.stdout(

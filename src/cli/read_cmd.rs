@@ -14,6 +14,15 @@ pub struct ReadArgs {
     /// Print the contents as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Write the contents to FILE instead (blobs decoded, byte for byte).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Which item to write when the resource has several (1-based).
+    #[arg(long, default_value_t = 1, requires = "output")]
+    pub item: usize,
+    /// Replace FILE if it exists.
+    #[arg(long, requires = "output")]
+    pub force: bool,
 }
 
 pub fn run(cli: &Cli, args: &ReadArgs) -> color_eyre::Result<()> {
@@ -25,6 +34,7 @@ pub fn run(cli: &Cli, args: &ReadArgs) -> color_eyre::Result<()> {
         let code = match ready_server(&workbench, &args.server).await {
             Err(code) => code,
             Ok(()) => match workbench.hub.read_resource(&args.server, &args.uri).await {
+                Ok(read) if args.output.is_some() => save(&read, args),
                 Ok(read) => {
                     print(&if args.json {
                         json(&read)
@@ -42,4 +52,32 @@ pub fn run(cli: &Cli, args: &ReadArgs) -> color_eyre::Result<()> {
         workbench.shutdown().await;
         code
     })
+}
+
+fn save(read: &crate::mcp::ResourceRead, args: &ReadArgs) -> i32 {
+    let Some(path) = &args.output else {
+        return exit::USAGE;
+    };
+    match crate::mcp::save::save_content(read, args.item, path, args.force) {
+        Ok(saved) => {
+            eprintln!(
+                "saved {} bytes{} to {}",
+                saved.bytes,
+                saved
+                    .mime
+                    .map(|m| format!(" ({})", safe(&m)))
+                    .unwrap_or_default(),
+                saved.path.display()
+            );
+            exit::OK
+        }
+        Err(e @ crate::mcp::save::SaveError::Exists(_)) => {
+            eprintln!("{e}; --force replaces it");
+            exit::USAGE
+        }
+        Err(e) => {
+            eprintln!("{}", safe(&e.to_string()));
+            exit::USAGE
+        }
+    }
 }

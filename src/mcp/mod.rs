@@ -16,6 +16,7 @@ mod hub;
 mod limits;
 pub mod listing;
 mod result;
+pub mod save;
 mod server;
 mod snapshot;
 mod sse;

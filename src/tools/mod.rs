@@ -20,7 +20,7 @@ pub use context::{Origin, Scope, ToolContext};
 pub use effect::{ParseEffectError, ToolEffect};
 pub use hints::{AnnotationHints, effect_from_hints};
 pub use registry::{InvokeError, Registry};
-pub use result::{ContentBlock, ToolResult, render_blocks};
+pub use result::{ContentBlock, ToolResult, decoded_size, render_blocks};
 pub use schema_fields::{SchemaField, call_skeleton, schema_fields};
 pub use spec::{Subject, SubjectStyle, ToolSpec, ToolSpecBuilder};
 pub use tool::{Tool, ToolError};

@@ -90,7 +90,21 @@ impl ToolResult {
     }
 }
 
-/// Human text for result blocks: text sanitised, binary summarised.
+/// The size of base64 `data` once decoded, for people: `3 bytes`, `12.4 KiB`.
+#[allow(clippy::cast_precision_loss)]
+pub fn decoded_size(data: &str) -> String {
+    let data = data.trim();
+    let padding = data.bytes().rev().take_while(|b| *b == b'=').count();
+    let bytes = (data.len() / 4 * 3 + (data.len() % 4 * 3 / 4)).saturating_sub(padding);
+    match bytes {
+        1 => "1 byte".into(),
+        0..1024 => format!("{bytes} bytes"),
+        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
+    }
+}
+
+/// Human text for result blocks: text sanitised, binary summarised (mime, size).
 pub fn render_blocks(blocks: &[crate::tools::ContentBlock]) -> String {
     use crate::tools::ContentBlock as B;
     let mut out = String::new();
@@ -102,16 +116,16 @@ pub fn render_blocks(blocks: &[crate::tools::ContentBlock]) -> String {
             } => crate::sanitize::sanitize(text).into_owned(),
             B::Image { mime, data } => {
                 format!(
-                    "[image {}, {} bytes base64]",
+                    "[image {}, {}]",
                     crate::sanitize::sanitize_line(mime),
-                    data.len()
+                    decoded_size(data)
                 )
             }
             B::Audio { mime, data } => {
                 format!(
-                    "[audio {}, {} bytes base64]",
+                    "[audio {}, {}]",
                     crate::sanitize::sanitize_line(mime),
-                    data.len()
+                    decoded_size(data)
                 )
             }
             B::ResourceLink { uri, name, .. } => {
@@ -124,10 +138,10 @@ pub fn render_blocks(blocks: &[crate::tools::ContentBlock]) -> String {
             B::EmbeddedResource {
                 uri, mime, blob, ..
             } => format!(
-                "[blob {} {}, {} bytes base64]",
+                "[blob {} {}, {}]",
                 crate::sanitize::sanitize_line(uri),
                 crate::sanitize::sanitize_line(mime.as_deref().unwrap_or("")),
-                blob.as_ref().map_or(0, String::len)
+                decoded_size(blob.as_deref().unwrap_or(""))
             ),
         };
         out.push_str(&line);
@@ -136,4 +150,19 @@ pub fn render_blocks(blocks: &[crate::tools::ContentBlock]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::decoded_size;
+
+    #[test]
+    fn sizes_are_of_the_decoded_bytes() {
+        assert_eq!(decoded_size("AAEC"), "3 bytes");
+        assert_eq!(decoded_size("AAE="), "2 bytes");
+        assert_eq!(decoded_size("AA=="), "1 byte");
+        assert_eq!(decoded_size(""), "0 bytes");
+        assert_eq!(decoded_size(&"A".repeat(4 * 1024)), "3.0 KiB");
+        assert_eq!(decoded_size(&"A".repeat(4 * 700_000)), "2.0 MiB");
+    }
 }

@@ -237,25 +237,18 @@ fn pause_text(pause: &StepPause) -> String {
     }
 }
 
-/// Lines of a tool result shown in the transcript before it is folded.
-pub const RESULT_PREVIEW_LINES: usize = 40;
-
+/// A call, read or prompt the person started answered: its whole text goes into the
+/// transcript.
 pub fn on_call_done(state: &mut State, tool: &str, text: &str, is_error: bool) {
-    let total = text.lines().count();
-    let mut shown: Vec<&str> = text.lines().take(RESULT_PREVIEW_LINES).collect();
-    let more = total.saturating_sub(RESULT_PREVIEW_LINES);
-    let fold = format!("… {more} more lines");
-    if more > 0 {
-        shown.push(&fold);
-    }
     let status = if is_error { "error" } else { "ok" };
+    // The whole text is kept; the transcript folds long results until `e`.
     state.chat.push(ChatEntry::new(
         if is_error {
             ChatKind::Error
         } else {
             ChatKind::Tool
         },
-        format!("{tool} → {status}\n{}", shown.join("\n")),
+        format!("{tool} → {status}\n{text}"),
     ));
     state.chat_scroll = TailScroll(0);
 }

@@ -21,6 +21,7 @@ pub mod markdown;
 pub mod msg;
 pub mod palette;
 pub mod panes;
+pub mod result_view;
 pub mod runtime;
 pub mod state;
 pub mod style;

@@ -27,6 +27,10 @@ pub enum Msg {
         text: String,
         is_error: bool,
     },
+    /// A resource read finished (its text arrives as `CallDone`); kept for `/save`.
+    ResourceRead(Box<super::state::LastRead>),
+    /// `/save` wrote a file (what it wrote) or did not (why).
+    Saved(Result<String, String>),
     MemoryFiles(Vec<(String, u64)>),
     /// A memory file's text, or why it could not be read.
     MemoryFile {
@@ -113,6 +117,13 @@ pub enum Cmd {
     ReadResource {
         server: String,
         uri: String,
+    },
+    /// Write item `item` (1-based) of the last read to `path` (`/save`, `/save!`).
+    SaveResource {
+        read: Box<crate::mcp::ResourceRead>,
+        item: usize,
+        path: String,
+        overwrite: bool,
     },
     /// Render a prompt (`/prompt SERVER NAME k=v …`).
     GetPrompt {

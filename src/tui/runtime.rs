@@ -154,13 +154,24 @@ impl Runtime {
                 }
             }
             Cmd::ReadResource { server, uri } => {
+                let inbox = self.inbox.clone();
                 self.spawn_mcp(format!("{server} read {uri}"), move |hub| async move {
-                    hub.read_resource(&server, &uri)
-                        .await
-                        .map(|read| crate::tools::render_blocks(&read.contents))
+                    let read = hub.read_resource(&server, &uri).await?;
+                    let text = super::result_view::describe_read(&read);
+                    let last = super::state::LastRead { server, uri, read };
+                    let _ = inbox.send(Msg::ResourceRead(Box::new(last)));
+                    Ok(text)
                 });
                 None
             }
+            Cmd::SaveResource {
+                read,
+                item,
+                path,
+                overwrite,
+            } => Some(Msg::Saved(super::result_view::save_read(
+                &read, item, &path, overwrite,
+            ))),
             Cmd::GetPrompt { server, name, args } => {
                 self.spawn_mcp(format!("{server} prompt {name}"), move |hub| async move {
                     hub.get_prompt(&server, &name, args).await.map(|view| {
@@ -265,22 +276,11 @@ impl Runtime {
                         set.remove(&run_id);
                     }
                     let msg = match outcome {
-                        Ok(result) => {
-                            // Every block (images and blobs summarised), then the
-                            // structured content pretty-printed.
-                            let mut text = crate::tools::render_blocks(&result.content);
-                            if let Some(structured) = &result.structured {
-                                text.push_str("structured content:\n");
-                                text.push_str(
-                                    &serde_json::to_string_pretty(structured).unwrap_or_default(),
-                                );
-                            }
-                            Msg::CallDone {
-                                tool,
-                                text,
-                                is_error: result.is_error,
-                            }
-                        }
+                        Ok(result) => Msg::CallDone {
+                            tool,
+                            text: super::result_view::describe_result(&result),
+                            is_error: result.is_error,
+                        },
                         Err(e) => Msg::CallDone {
                             tool,
                             text: e.to_string(),

@@ -224,7 +224,17 @@ pub struct State {
     pub step_pause: Option<crate::agent::StepPause>,
     /// Ctrl+C was pressed once while typing; the next one quits.
     pub interrupt_armed: bool,
+    /// The last resource read, for `/save FILE`.
+    pub last_read: Option<LastRead>,
     pub quit: bool,
+}
+
+/// A resource read the person started, kept so `/save` can write it to a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LastRead {
+    pub server: String,
+    pub uri: String,
+    pub read: crate::mcp::ResourceRead,
 }
 
 impl State {
@@ -271,6 +281,7 @@ impl State {
             turn: None,
             step_pause: None,
             interrupt_armed: false,
+            last_read: None,
             quit: false,
         }
     }

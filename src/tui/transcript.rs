@@ -50,7 +50,14 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16, expanded: bool) -> V
             }
             continue;
         }
-        for line in text.lines() {
+        // Results of calls, reads and prompts the person started fold until `e`.
+        let total = text.lines().count();
+        let shown = if entry.kind == ChatKind::Tool && !expanded {
+            RESULT_PREVIEW_LINES
+        } else {
+            usize::MAX
+        };
+        for line in text.lines().take(shown) {
             for piece in wrap(line, width) {
                 out.push(TranscriptLine::Body(
                     entry.kind,
@@ -58,9 +65,21 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16, expanded: bool) -> V
                 ));
             }
         }
+        if total > shown {
+            out.push(TranscriptLine::Body(
+                entry.kind,
+                vec![(
+                    MdStyle::Text,
+                    format!("… {} more lines (e shows all)", total - shown),
+                )],
+            ));
+        }
     }
     out
 }
+
+/// Lines of a manual result shown before it folds.
+pub const RESULT_PREVIEW_LINES: usize = 40;
 
 fn card_lines(card: &ToolCard, width: usize, expanded: bool, out: &mut Vec<TranscriptLine>) {
     let (arg_lines, result_lines) = if expanded {

@@ -140,6 +140,7 @@ fn mcp_command(state: &mut State, text: &str) -> Option<Vec<Cmd>> {
             }),
             None => Err("usage: /read SERVER URI".to_string()),
         },
+        "/save" | "/save!" => save_command(state, rest, verb == "/save!"),
         "/prompt" => match rest.trim().split_once(char::is_whitespace) {
             Some((server, call)) => crate::tools::parse_call_line(call).map(|c| Cmd::GetPrompt {
                 server: server.to_string(),
@@ -156,6 +157,27 @@ fn mcp_command(state: &mut State, text: &str) -> Option<Vec<Cmd>> {
             state.chat.push(ChatEntry::new(ChatKind::Error, e));
             Vec::new()
         }
+    })
+}
+
+/// `/save FILE [ITEM]`: the last read's item (default 1) to a file; `/save!` replaces.
+fn save_command(state: &State, rest: &str, overwrite: bool) -> Result<Cmd, String> {
+    let usage = "usage: /save FILE [ITEM] after /read (/save! replaces an existing file)";
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let (path, item) = match words.as_slice() {
+        [path] => (*path, 1),
+        [path, item] => (*path, item.parse().map_err(|_| usage.to_string())?),
+        _ => return Err(usage.into()),
+    };
+    let last = state
+        .last_read
+        .as_ref()
+        .ok_or_else(|| "nothing to save: /read SERVER URI first".to_string())?;
+    Ok(Cmd::SaveResource {
+        read: Box::new(last.read.clone()),
+        item,
+        path: path.to_string(),
+        overwrite,
     })
 }
 

@@ -8,7 +8,7 @@ use super::approvals;
 use super::layout::Areas;
 use super::msg::{Cmd, Mouse, MouseKind, Msg};
 use super::panes;
-use super::state::{LOG_CAPACITY, NoticeLevel, Overlay, Pane, State};
+use super::state::{ChatEntry, ChatKind, LOG_CAPACITY, NoticeLevel, Overlay, Pane, State};
 use super::typing;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
@@ -64,6 +64,19 @@ fn dispatch(state: &mut State, msg: Msg) -> Vec<Cmd> {
         } => {
             state.manual_running = state.manual_running.saturating_sub(1);
             super::events::on_call_done(state, &tool, &text, is_error);
+            Vec::new()
+        }
+        Msg::ResourceRead(last) => {
+            state.last_read = Some(*last);
+            Vec::new()
+        }
+        Msg::Saved(result) => {
+            let (kind, text) = match result {
+                Ok(text) => (ChatKind::Note, text),
+                Err(e) => (ChatKind::Error, format!("save: {e}")),
+            };
+            state.chat.push(ChatEntry::new(kind, text));
+            state.chat_scroll = super::state::TailScroll(0);
             Vec::new()
         }
         Msg::Servers { rows, catalog } => {
