@@ -121,4 +121,5 @@ actions! {
     CancelTurn => "cancel_turn",
     ShowMemory => "show_memory",
     CallTool => "call_tool",
+    ExternalEditor => "external_editor",
 }

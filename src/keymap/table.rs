@@ -197,6 +197,12 @@ pub fn default_bindings() -> Vec<Binding> {
             "next choice (enum, boolean)",
         ),
         (L::Form, Key::ctrl('r'), A::ToggleRaw, "raw JSON on/off"),
+        (
+            L::Form,
+            Key::ctrl('e'),
+            A::ExternalEditor,
+            "edit the value in $VISUAL / $EDITOR",
+        ),
         (L::Approval, Key::char('y'), A::ApproveOnce, "approve once"),
         (
             L::Approval,

@@ -82,6 +82,7 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
         hub: options.hub.clone(),
         recipe: options.recipe,
         new_session: None,
+        editor: None,
         theme: options.theme,
         themes: options.themes,
         no_color: options.no_color,
@@ -182,6 +183,15 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
                 Err(RecvError::Closed) => {}
             },
             () = tokio::time::sleep_until(next_frame), if dirty => {}
+        }
+        if let Some((text, suffix)) = rt.editor.take() {
+            // The editor owns the terminal meanwhile: no key reading, normal screen.
+            drop(events);
+            let result = term::suspended(&mut guard, rt.state.mouse, || {
+                tokio::task::block_in_place(|| super::editor::edit(&text, &suffix))
+            })?;
+            events = EventStream::new();
+            dirty |= rt.handle(Msg::Edited(result));
         }
         if let Some(handle) = rt.new_session.take() {
             // The old session ends when its ops sender (replaced above) is dropped.

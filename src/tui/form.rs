@@ -235,6 +235,45 @@ impl FormState {
         }
     }
 
+    /// Ctrl+E: the value being typed (or the raw JSON) to the external editor. Choice
+    /// fields are chosen with ←/→, not typed.
+    pub fn external_edit(&mut self) -> Vec<super::msg::Cmd> {
+        let json = self.raw.is_some()
+            || self
+                .fields
+                .get(self.sel)
+                .is_some_and(|f| f.ty.starts_with("array") || f.ty == "object");
+        let choice = self.raw.is_none()
+            && self
+                .fields
+                .get(self.sel)
+                .is_some_and(|f| !f.enum_values.is_empty() || f.ty == "boolean");
+        if choice {
+            self.error = Some("choose this value with ←/→".into());
+            return Vec::new();
+        }
+        let Some(text) = self.text_mut() else {
+            return Vec::new();
+        };
+        vec![super::msg::Cmd::EditExternally {
+            text: text.clone(),
+            suffix: if json { ".json" } else { ".txt" }.into(),
+        }]
+    }
+
+    /// What the editor saved replaces the value being edited.
+    pub fn edited(&mut self, result: Result<String, String>) {
+        match result {
+            Ok(text) => {
+                if let Some(value) = self.text_mut() {
+                    *value = text;
+                }
+                self.error = None;
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
     /// ←/→ on an enum or boolean field: the previous or next choice.
     pub fn cycle(&mut self, delta: isize) {
         if self.raw.is_some() {

@@ -11,6 +11,7 @@ pub mod browse;
 pub mod cards;
 pub mod catalog;
 pub mod composer;
+pub mod editor;
 pub mod events;
 pub mod form;
 pub mod hub_view;

@@ -31,6 +31,8 @@ pub enum Msg {
     ResourceRead(Box<super::state::LastRead>),
     /// `/save` wrote a file (what it wrote) or did not (why).
     Saved(Result<String, String>),
+    /// The external editor returned the form value (or why it did not).
+    Edited(Result<String, String>),
     MemoryFiles(Vec<(String, u64)>),
     /// A memory file's text, or why it could not be read.
     MemoryFile {
@@ -124,6 +126,12 @@ pub enum Cmd {
         item: usize,
         path: String,
         overwrite: bool,
+    },
+    /// Edit the form's current value in `$VISUAL` / `$EDITOR` (answers `Msg::Edited`);
+    /// `suffix` hints the syntax (`.json`).
+    EditExternally {
+        text: String,
+        suffix: String,
     },
     /// Render a prompt (`/prompt SERVER NAME k=v …`).
     GetPrompt {

@@ -31,6 +31,8 @@ pub struct Runtime {
     pub(super) recipe: Option<crate::agent::SessionRecipe>,
     /// A session started by `/model`, picked up by the loop.
     pub(super) new_session: Option<crate::agent::SessionHandle>,
+    /// A value to edit in the external editor (text, file suffix), run by the loop.
+    pub(super) editor: Option<(String, String)>,
     pub(super) theme: Theme,
     pub(super) themes: ThemeSet,
     pub(super) no_color: bool,
@@ -162,6 +164,10 @@ impl Runtime {
                     let _ = inbox.send(Msg::ResourceRead(Box::new(last)));
                     Ok(text)
                 });
+                None
+            }
+            Cmd::EditExternally { text, suffix } => {
+                self.editor = Some((text, suffix));
                 None
             }
             Cmd::SaveResource {

@@ -35,6 +35,12 @@ impl Drop for TerminalGuard {
 /// Raw mode, alternate screen, bracketed paste, optional mouse capture, and
 /// disambiguated keys (so Shift+Enter differs from Enter) where the terminal can.
 pub fn enter(mouse: bool) -> io::Result<TerminalGuard> {
+    enter_modes(mouse)?;
+    let terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
+    Ok(TerminalGuard { terminal })
+}
+
+fn enter_modes(mouse: bool) -> io::Result<()> {
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     let mut out = stdout();
@@ -52,8 +58,26 @@ pub fn enter(mouse: bool) -> io::Result<TerminalGuard> {
     // Clear without ratatui's `Terminal::clear`, which asks the terminal for the cursor
     // position and fails on terminals that do not answer.
     execute!(out, Clear(ClearType::All))?;
-    let terminal = Terminal::new(CrosstermBackend::new(out))?;
-    Ok(TerminalGuard { terminal })
+    Ok(())
+}
+
+/// Hands the terminal to another full-screen program (an editor) and takes it back:
+/// the normal screen and cooked mode while `run` runs, then everything as before and
+/// a full redraw. Keys must not be read meanwhile (the caller drops its event stream).
+pub fn suspended<T>(
+    guard: &mut TerminalGuard,
+    mouse: bool,
+    run: impl FnOnce() -> T,
+) -> io::Result<T> {
+    restore();
+    let out = run();
+    enter_modes(mouse)?;
+    // Clears the screen and the back buffer: the next draw repaints every cell.
+    let size = guard.terminal.size()?;
+    guard
+        .terminal
+        .resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
+    Ok(out)
 }
 
 pub fn set_mouse_capture(on: bool) -> io::Result<()> {

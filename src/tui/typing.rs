@@ -310,6 +310,7 @@ pub fn form_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<Cmd>
             }
         }
         Some(Action::ToggleRaw) => form.toggle_raw(),
+        Some(Action::ExternalEditor) => return form.external_edit(),
         Some(Action::Activate) => return send_form(state),
         Some(other) => return global_action(state, other),
         None => {

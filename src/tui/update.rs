@@ -66,6 +66,12 @@ fn dispatch(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::events::on_call_done(state, &tool, &text, is_error);
             Vec::new()
         }
+        Msg::Edited(result) => {
+            if let Some(Overlay::Form(form)) = &mut state.overlay {
+                form.edited(result);
+            }
+            Vec::new()
+        }
         Msg::ResourceRead(last) => {
             state.last_read = Some(*last);
             Vec::new()

@@ -46,12 +46,14 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, form: &FormState)
             style(theme, Role::Text)
         };
         let choice = !f.enum_values.is_empty() || f.ty == "boolean";
+        // Line breaks (from $EDITOR or a paste) show as ⏎ on the one line.
+        let shown = sanitize_line(&f.value.replace("\r\n", "\n").replace('\n', "⏎"));
         let value = if choice {
-            format!("‹ {} ›", sanitize_line(&f.value))
+            format!("‹ {shown} ›")
         } else if selected {
-            format!("{}▏", sanitize_line(&f.value))
+            format!("{shown}▏")
         } else {
-            sanitize_line(&f.value)
+            shown
         };
         let mut spans = vec![
             Span::styled(format!("{marker}{}", sanitize_line(&f.name)), name_style),
@@ -95,7 +97,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, form: &FormState)
     lines.push(Line::from(vec![
         key(Action::Activate),
         dim(match form.target {
-            crate::tui::form::FormTarget::Tool(_) => " send (through the approval gate)  ".into(),
+            crate::tui::form::FormTarget::Tool(_) => " send via the gate  ".into(),
             _ => " send  ".into(),
         }),
         key(Action::Down),
@@ -104,6 +106,8 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, form: &FormState)
         dim(" choice  ".into()),
         key(Action::ToggleRaw),
         dim(" raw JSON  ".into()),
+        key(Action::ExternalEditor),
+        dim(" editor  ".into()),
         key(Action::Close),
         dim(" cancel".into()),
     ]));
