@@ -274,3 +274,54 @@ async fn a_server_can_be_disabled_and_enabled_again() {
     wait_status(&hub, "off", |s| *s == ServerStatus::Ready).await;
     hub.shutdown().await;
 }
+
+/// Calls the test server's `log` tool and returns the levels that came back as events.
+async fn logged_levels(hub: &switchboard::mcp::McpHub) -> Vec<String> {
+    let mut events = hub.events();
+    hub.call_tool("t", "log", Map::new(), None, CallContext::default())
+        .await
+        .unwrap();
+    // The notifications precede the response; give the event fan-out a moment.
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let mut levels = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        if let McpEvent::Log { level, .. } = event {
+            levels.push(level);
+        }
+    }
+    levels
+}
+
+#[tokio::test]
+async fn set_log_level_reaches_the_server_and_sticks_across_reconnects() {
+    let hub = hub_with(&[("t", stdio_config(&[]))]);
+    assert_ready(&settled(&hub).await, "t");
+    // On connect the hub asks for info and above.
+    assert_eq!(logged_levels(&hub).await, ["info", "warning", "error"]);
+
+    assert_eq!(hub.set_log_level("error").await.unwrap(), ["t"]);
+    assert_eq!(logged_levels(&hub).await, ["error"]);
+
+    let before = hub.snapshot().server("t").unwrap().generation;
+    hub.reconnect("t").unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let snap = hub.snapshot();
+        let s = snap.server("t").unwrap();
+        if s.generation > before && s.status == ServerStatus::Ready {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{:?}", s.status);
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(logged_levels(&hub).await, ["error"], "kept after reconnect");
+
+    assert_eq!(hub.set_log_level("debug").await.unwrap(), ["t"]);
+    assert_eq!(
+        logged_levels(&hub).await,
+        ["debug", "info", "warning", "error"]
+    );
+    let err = hub.set_log_level("loud").await.unwrap_err().to_string();
+    assert!(err.contains("unknown log level"), "{err}");
+    hub.shutdown().await;
+}

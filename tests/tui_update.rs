@@ -399,11 +399,14 @@ fn v_in_the_logs_pane_raises_the_level_shown() {
         );
     }
     assert_eq!(s.visible_logs().len(), 4);
-    run(&mut s, [key('v')]);
+    // Each step also asks the MCP servers for the same level (logging/setLevel).
+    let asked = |level: &str| vec![Cmd::SetServerLogLevel(level.into())];
+    assert_eq!(run(&mut s, [key('v')]), asked("info"));
     assert_eq!(s.log_level, LogLevel::Info);
     assert_eq!(s.visible_logs().len(), 3);
-    run(&mut s, [key('v'), key('v')]);
+    assert_eq!(run(&mut s, [key('v')]), asked("warning"));
+    assert_eq!(run(&mut s, [key('v')]), asked("error"));
     assert_eq!(s.visible_logs().len(), 1, "errors only");
-    run(&mut s, [key('v')]);
+    assert_eq!(run(&mut s, [key('v')]), asked("debug"));
     assert_eq!(s.visible_logs().len(), 4, "back to everything");
 }

@@ -48,6 +48,7 @@ impl McpHub {
     /// Starts one task per enabled server (on the current tokio runtime); they connect
     /// in parallel. Disabled servers and servers whose config cannot be used are in the
     /// snapshot (as `Disabled` / `Failed`) without a task.
+    #[allow(deprecated)] // the logging level: deprecated in 2026-07-28, still widely used
     pub fn start(servers: &BTreeMap<String, ServerConfig>) -> Self {
         let (snapshot, _) = watch::channel(Arc::new(HubSnapshot::default()));
         let events = broadcast::channel(EVENT_CAPACITY).0;
@@ -61,6 +62,7 @@ impl McpHub {
                 config: config.clone(),
                 limits: Limits::for_server(config),
                 live: RwLock::new(None),
+                log_level: RwLock::new(rmcp::model::LoggingLevel::Info),
                 commands,
                 routes: Arc::new(ProgressRoutes::default()),
                 stderr: Arc::new(StderrTail::default()),
@@ -183,6 +185,42 @@ impl McpHub {
     pub fn disable(&self, name: &str) -> Result<(), McpError> {
         self.server(name)?.disable();
         Ok(())
+    }
+
+    /// The least severe `notifications/message` level servers should send (`debug`,
+    /// `info`, `notice`, `warning`, `error`, …): sent now with `logging/setLevel` to
+    /// every ready server that offers logging, and on every later (re)connect.
+    /// Returns the names of the servers asked now.
+    #[allow(deprecated)] // logging/setLevel: deprecated in 2026-07-28, still widely used
+    pub async fn set_log_level(&self, level: &str) -> Result<Vec<String>, McpError> {
+        let level: rmcp::model::LoggingLevel =
+            serde_json::from_value(Value::String(level.to_owned())).map_err(|_| {
+                McpError::Config {
+                    server: "*".into(),
+                    message: format!(
+                        "unknown log level {level:?}; one of debug, info, notice, warning, error, critical, alert, emergency"
+                    ),
+                }
+            })?;
+        let mut sends = Vec::new();
+        for handle in self.inner.servers.values() {
+            *handle
+                .log_level
+                .write()
+                .unwrap_or_else(PoisonError::into_inner) = level;
+            let logs = handle
+                .snapshot()
+                .and_then(|s| s.info.clone())
+                .is_some_and(|info| info.supports("logging"));
+            if let (true, Ok(live)) = (logs, handle.live()) {
+                let name = handle.name.clone();
+                sends.push(async move {
+                    super::server::send_log_level(&live.peer, &name, level).await;
+                    name
+                });
+            }
+        }
+        Ok(futures::future::join_all(sends).await)
     }
 
     pub fn reconnect(&self, name: &str) -> Result<(), McpError> {

@@ -40,6 +40,9 @@ pub struct ServerHandle {
     pub config: ServerConfig,
     pub limits: Limits,
     pub(super) live: RwLock<Option<Live>>,
+    /// What `logging/setLevel` asks for on every connect (see `McpHub::set_log_level`).
+    #[allow(deprecated)] // logging: deprecated in 2026-07-28, still used by most servers
+    pub(super) log_level: RwLock<rmcp::model::LoggingLevel>,
     pub(super) commands: mpsc::UnboundedSender<Command>,
     pub(super) routes: Arc<ProgressRoutes>,
     pub(super) stderr: Arc<StderrTail>,
@@ -275,7 +278,11 @@ async fn serve(
         );
     let generation = snap.generation + 1;
     if info.supports("logging") {
-        set_log_level(&peer, &handle.name).await;
+        let level = *handle
+            .log_level
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
+        send_log_level(&peer, &handle.name, level).await;
     }
     let mut catalog = CatalogSnapshot {
         generation,
@@ -352,10 +359,16 @@ async fn serve(
 }
 
 #[allow(deprecated)] // logging/setLevel: deprecated in 2026-07-28, used by most servers
-async fn set_log_level(peer: &Peer<RoleClient>, server: &str) {
-    let params = rmcp::model::SetLevelRequestParams::new(rmcp::model::LoggingLevel::Info);
+pub(super) async fn send_log_level(
+    peer: &Peer<RoleClient>,
+    server: &str,
+    level: rmcp::model::LoggingLevel,
+) {
+    let params = rmcp::model::SetLevelRequestParams::new(level);
     let sent = tokio::time::timeout(Duration::from_secs(5), peer.set_level(params)).await;
-    if !matches!(sent, Ok(Ok(()))) {
+    if matches!(sent, Ok(Ok(()))) {
+        tracing::debug!(server, ?level, "logging/setLevel accepted");
+    } else {
         tracing::debug!(server, "logging/setLevel was not accepted");
     }
 }

@@ -20,7 +20,8 @@ use crate::tools::Registry;
 
 use super::input::to_msg;
 use super::msg::{Cmd, Msg};
-use super::runtime::{Runtime, log_line, mcp_msg};
+use super::runtime::{Runtime, log_line};
+use super::runtime_mcp::mcp_msg;
 use super::state::{NoticeLevel, State};
 use super::{term, ui};
 

@@ -24,6 +24,7 @@ pub mod palette;
 pub mod panes;
 pub mod result_view;
 pub mod runtime;
+mod runtime_mcp;
 pub mod state;
 pub mod style;
 pub mod term;

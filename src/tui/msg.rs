@@ -133,6 +133,8 @@ pub enum Cmd {
         text: String,
         suffix: String,
     },
+    /// Ask the MCP servers for this log level and above (`logging/setLevel`).
+    SetServerLogLevel(String),
     /// Render a prompt (`/prompt SERVER NAME k=v …`).
     GetPrompt {
         server: String,

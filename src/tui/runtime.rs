@@ -9,7 +9,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use crate::agent::AgentEvent;
 use crate::logging::LogRecord;
-use crate::mcp::{McpEvent, McpHub};
+use crate::mcp::McpHub;
 use crate::theme::{Theme, ThemeSet};
 use crate::tools::{Origin, Registry, ToolContext};
 
@@ -54,6 +54,12 @@ impl Runtime {
     pub fn execute(&mut self, cmd: Cmd) -> Option<Msg> {
         match cmd {
             Cmd::Quit => None,
+            cmd @ (Cmd::Disable(_)
+            | Cmd::Reconnect(_)
+            | Cmd::ReadResource { .. }
+            | Cmd::SetServerLogLevel(_)
+            | Cmd::GetPrompt { .. }
+            | Cmd::Complete { .. }) => self.execute_mcp(cmd),
             Cmd::LoadTheme(name) => Some(match self.themes.load(&name) {
                 Ok(theme) => {
                     self.theme = if self.no_color {
@@ -131,41 +137,6 @@ impl Runtime {
                     },
                 })))
             }
-            Cmd::Disable(name) => {
-                let result = self.hub.as_ref().map(|hub| hub.disable(&name));
-                match result {
-                    Some(Err(e)) => Some(Msg::Agent(Box::new(AgentEvent::Error {
-                        run_id: None,
-                        message: format!("disable {name}: {e}"),
-                    }))),
-                    _ => None,
-                }
-            }
-            Cmd::Reconnect(name) => {
-                let result = self.hub.as_ref().map(|hub| hub.reconnect(&name));
-                match result {
-                    Some(Ok(())) => {
-                        tracing::info!("reconnecting {name}");
-                        None
-                    }
-                    Some(Err(e)) => Some(Msg::Agent(Box::new(AgentEvent::Error {
-                        run_id: None,
-                        message: format!("reconnect {name}: {e}"),
-                    }))),
-                    None => None,
-                }
-            }
-            Cmd::ReadResource { server, uri } => {
-                let inbox = self.inbox.clone();
-                self.spawn_mcp(format!("{server} read {uri}"), move |hub| async move {
-                    let read = hub.read_resource(&server, &uri).await?;
-                    let text = super::result_view::describe_read(&read);
-                    let last = super::state::LastRead { server, uri, read };
-                    let _ = inbox.send(Msg::ResourceRead(Box::new(last)));
-                    Ok(text)
-                });
-                None
-            }
             Cmd::EditExternally { text, suffix } => {
                 self.editor = Some((text, suffix));
                 None
@@ -178,25 +149,6 @@ impl Runtime {
             } => Some(Msg::Saved(super::result_view::save_read(
                 &read, item, &path, overwrite,
             ))),
-            Cmd::GetPrompt { server, name, args } => {
-                self.spawn_mcp(format!("{server} prompt {name}"), move |hub| async move {
-                    hub.get_prompt(&server, &name, args).await.map(|view| {
-                        let mut text = view
-                            .description
-                            .map(|d| format!("{d}\n\n"))
-                            .unwrap_or_default();
-                        for m in view.messages {
-                            let body =
-                                crate::tools::render_blocks(std::slice::from_ref(&m.content));
-                            text.push_str(&m.role);
-                            text.push_str(": ");
-                            text.push_str(&body);
-                        }
-                        text
-                    })
-                });
-                None
-            }
             Cmd::RevokeGrant(id) => {
                 self.registry.grants().revoke(id);
                 Some(self.grants())
@@ -215,42 +167,6 @@ impl Runtime {
                     None => "the memory tool is disabled".into(),
                 };
                 Some(Msg::MemoryFile { path, text })
-            }
-            Cmd::Complete {
-                server,
-                reference,
-                argument,
-                value,
-            } => {
-                let hub = self.hub.clone()?;
-                let inbox = self.inbox.clone();
-                tokio::spawn(async move {
-                    let reference_text = match &reference {
-                        super::msg::CompletionTarget::Template(t)
-                        | super::msg::CompletionTarget::Prompt(t) => t.clone(),
-                    };
-                    let target = match reference {
-                        super::msg::CompletionTarget::Template(_) => {
-                            crate::mcp::CompletionRef::Template(&reference_text)
-                        }
-                        super::msg::CompletionTarget::Prompt(_) => {
-                            crate::mcp::CompletionRef::Prompt(&reference_text)
-                        }
-                    };
-                    let values = match hub.server(&server) {
-                        Ok(handle) => handle
-                            .complete(target, &argument, &value)
-                            .await
-                            .unwrap_or_default(),
-                        Err(_) => Vec::new(),
-                    };
-                    let _ = inbox.send(Msg::Completions {
-                        argument,
-                        value,
-                        values,
-                    });
-                });
-                None
             }
             Cmd::CancelManual => {
                 let runs: Vec<String> = self
@@ -300,39 +216,6 @@ impl Runtime {
         }
     }
 
-    /// Run an MCP request in the background; its text (or error) lands in the
-    /// transcript.
-    fn spawn_mcp<F, Fut>(&self, label: String, request: F)
-    where
-        F: FnOnce(McpHub) -> Fut + Send + 'static,
-        Fut: std::future::Future<Output = Result<String, crate::mcp::McpError>> + Send,
-    {
-        let Some(hub) = self.hub.clone() else {
-            let _ = self.inbox.send(Msg::CallDone {
-                tool: label,
-                text: "no MCP servers are configured".into(),
-                is_error: true,
-            });
-            return;
-        };
-        let inbox = self.inbox.clone();
-        tokio::spawn(async move {
-            let msg = match request(hub).await {
-                Ok(text) => Msg::CallDone {
-                    tool: label,
-                    text,
-                    is_error: false,
-                },
-                Err(e) => Msg::CallDone {
-                    tool: label,
-                    text: e.to_string(),
-                    is_error: true,
-                },
-            };
-            let _ = inbox.send(msg);
-        });
-    }
-
     /// New server rows and catalog from the hub's snapshot and the registry.
     pub fn servers_msg(&self) -> Option<Msg> {
         let hub = self.hub.as_ref()?;
@@ -362,46 +245,6 @@ impl Runtime {
                 })
                 .collect(),
         )
-    }
-}
-
-/// MCP notifications as UI messages: server logs and stderr into the Logs pane,
-/// progress into the status bar.
-pub fn mcp_msg(event: McpEvent) -> Option<Msg> {
-    match event {
-        McpEvent::Log {
-            server,
-            level,
-            message,
-            ..
-        } => Some(Msg::Log(LogLine {
-            level: match level.as_str() {
-                "emergency" | "alert" | "critical" | "error" => LogLevel::Error,
-                "warning" => LogLevel::Warn,
-                "debug" => LogLevel::Debug,
-                _ => LogLevel::Info,
-            },
-            target: format!("mcp:{server}"),
-            message,
-        })),
-        McpEvent::Stderr { server, line } => Some(Msg::Log(LogLine {
-            level: LogLevel::Debug,
-            target: format!("stderr:{server}"),
-            message: line,
-        })),
-        McpEvent::Progress {
-            server,
-            progress,
-            total,
-            message,
-            ..
-        } => Some(Msg::Progress {
-            server,
-            progress,
-            total,
-            message,
-        }),
-        McpEvent::CatalogChanged { .. } => None,
     }
 }
 

@@ -409,14 +409,16 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
         }
         Action::LogLevel if state.focus == Pane::Logs => {
             use super::state::LogLevel as L;
-            state.log_level = match state.log_level {
-                L::Trace | L::Debug => L::Info,
-                L::Info => L::Warn,
-                L::Warn => L::Error,
-                L::Error => L::Trace,
+            let (level, wire) = match state.log_level {
+                L::Trace | L::Debug => (L::Info, "info"),
+                L::Info => (L::Warn, "warning"),
+                L::Warn => (L::Error, "error"),
+                L::Error => (L::Trace, "debug"),
             };
+            state.log_level = level;
             state.logs_scroll = super::state::TailScroll(0);
-            Vec::new()
+            // Servers that offer logging send only what is shown (logging/setLevel).
+            vec![Cmd::SetServerLogLevel(wire.into())]
         }
         Action::ExpandCards => {
             state.cards_expanded = !state.cards_expanded;

@@ -26,6 +26,9 @@ use crate::data;
 #[derive(Clone, Default)]
 pub struct TestServer {
     pub extra_tool: Arc<AtomicBool>,
+    /// The least severe level `log` sends (0 debug, 1 info, 2 warning, 3 error), as
+    /// set by `logging/setLevel`; everything until a client sets one.
+    pub log_level: Arc<std::sync::atomic::AtomicU8>,
     /// Exit the process when `initialize` arrives.
     pub exit_on_initialize: bool,
 }
@@ -97,7 +100,14 @@ impl TestServer {
                 {"type": "resource", "resource": {"uri": "test://text/2", "mimeType": "text/plain", "text": "embedded"}}
             ]}),
             "log" => {
-                for level in ["debug", "info", "warning", "error"] {
+                let least = self.log_level.load(Ordering::SeqCst);
+                for (rank, level) in ["debug", "info", "warning", "error"]
+                    .into_iter()
+                    .enumerate()
+                {
+                    if rank < usize::from(least) {
+                        continue;
+                    }
                     let param: LoggingMessageNotificationParam = from_json(
                         json!({"level": level, "logger": "test", "data": format!("a {level} message")}),
                     )?;
@@ -306,9 +316,17 @@ impl ServerHandler for TestServer {
     #[allow(deprecated)]
     async fn set_level(
         &self,
-        _request: SetLevelRequestParams,
+        request: SetLevelRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        let wire = serde_json::to_value(request.level).unwrap_or_default();
+        let rank = match wire.as_str().unwrap_or("debug") {
+            "debug" => 0,
+            "info" | "notice" => 1,
+            "warning" => 2,
+            _ => 3,
+        };
+        self.log_level.store(rank, Ordering::SeqCst);
         Ok(())
     }
 }
