@@ -66,7 +66,7 @@ fn json_fields_and_raw_mode_edit_as_json_and_choices_are_not_typed() {
     assert_eq!(
         ctrl_e(&mut s),
         vec![Cmd::EditExternally {
-            text: String::new(),
+            text: "[]".into(),
             suffix: ".json".into()
         }]
     );
@@ -108,4 +108,80 @@ fn a_failed_edit_keeps_the_value_and_says_why() {
     );
     update(&mut s, Msg::Edited(Ok("late".into())));
     assert_eq!(s.overlay, None);
+}
+
+#[test]
+fn nested_objects_start_from_a_skeleton_and_are_checked_before_sending() {
+    let mut s = State::new(Keymap::default(), "default".into(), vec!["default".into()]);
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "options": {"type": "object", "properties": {
+                "days": {"type": "integer"},
+                "hourly": {"type": "boolean"}
+            }, "required": ["days"]},
+            "stops": {"type": "array", "items": {"type": "object", "properties": {
+                "name": {"type": "string"}
+            }, "required": ["name"]}}
+        },
+        "required": ["options"]
+    });
+    s.overlay = Some(Overlay::Form(FormState::for_schema(
+        FormTarget::Tool("weather".into()),
+        &schema,
+    )));
+    assert_eq!(
+        ctrl_e(&mut s),
+        vec![Cmd::EditExternally {
+            text: "{\n  \"days\": 0\n}".into(),
+            suffix: ".json".into()
+        }]
+    );
+    update(&mut s, Msg::Key(Key::plain(switchboard::keymap::KeyCode::Down)));
+    assert_eq!(
+        ctrl_e(&mut s),
+        vec![Cmd::EditExternally {
+            text: "[\n  {\n    \"name\": \"\"\n  }\n]".into(),
+            suffix: ".json".into()
+        }]
+    );
+
+    // The whole is checked against the schema: a nested required field is named.
+    update(&mut s, Msg::Edited(Ok("[{}]".into())));
+    let Some(Overlay::Form(f)) = &mut s.overlay else {
+        panic!()
+    };
+    f.fields[0].value = r#"{"hourly": "yes"}"#.into();
+    assert_eq!(
+        f.to_args().unwrap_err(),
+        "options.days: required (and 2 more)"
+    );
+    f.fields[0].value = r#"{"days": 2}"#.into();
+    f.fields[1].value = r#"[{"name": "Lyon"}]"#.into();
+    assert_eq!(
+        serde_json::Value::Object(f.to_args().unwrap()),
+        json!({"options": {"days": 2}, "stops": [{"name": "Lyon"}]})
+    );
+}
+
+#[test]
+fn an_object_field_lists_its_fields() {
+    let mut s = State::new(Keymap::default(), "default".into(), vec!["default".into()]);
+    let schema = json!({"type": "object", "properties": {
+        "options": {"type": "object", "description": "How to fetch", "properties": {
+            "days": {"type": "integer"}, "hourly": {"type": "boolean"}
+        }, "required": ["days"]}
+    }});
+    s.overlay = Some(Overlay::Form(FormState::for_schema(
+        FormTarget::Tool("weather".into()),
+        &schema,
+    )));
+    s.size = (100, 14);
+    let theme = switchboard::theme::ThemeSet::new(None).load("default").unwrap();
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 14)).unwrap();
+    terminal
+        .draw(|f| switchboard::tui::ui::render(&s, &theme, f))
+        .unwrap();
+    insta::assert_snapshot!(terminal.backend());
 }

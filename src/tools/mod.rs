@@ -11,6 +11,8 @@ mod hints;
 mod lease;
 mod registry;
 mod result;
+
+mod schema_check;
 mod schema_fields;
 mod spec;
 mod tool;
@@ -21,6 +23,7 @@ pub use effect::{ParseEffectError, ToolEffect};
 pub use hints::{AnnotationHints, effect_from_hints};
 pub use registry::{InvokeError, Registry};
 pub use result::{ContentBlock, ToolResult, decoded_size, render_blocks};
+pub use schema_check::{check as check_schema, skeleton as schema_skeleton};
 pub use schema_fields::{SchemaField, call_skeleton, schema_fields};
 pub use spec::{Subject, SubjectStyle, ToolSpec, ToolSpecBuilder};
 pub use tool::{Tool, ToolError};

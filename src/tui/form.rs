@@ -44,6 +44,8 @@ pub struct FormState {
     pub raw: Option<String>,
     /// Why the last send was refused.
     pub error: Option<String>,
+    /// The input schema the arguments are checked against (`Null` for templates).
+    pub schema: Value,
 }
 
 impl FormState {
@@ -76,6 +78,7 @@ impl FormState {
             sel: 0,
             raw: None,
             error: None,
+            schema: schema.clone(),
         }
     }
 
@@ -102,6 +105,7 @@ impl FormState {
             sel: 0,
             raw: None,
             error: None,
+            schema: Value::Null,
         }
     }
 
@@ -149,8 +153,20 @@ impl FormState {
     }
 
     /// The arguments, or the first problem: a missing required value, a number that
-    /// does not parse, a value outside the enum, JSON that is not JSON.
+    /// does not parse, a value outside the enum, JSON that is not JSON, then anything
+    /// the schema says against the whole (nested required fields, types, enums).
     pub fn to_args(&self) -> Result<Map<String, Value>, String> {
+        let args = self.collect_args()?;
+        let problems = crate::tools::check_schema(&self.schema, &Value::Object(args.clone()));
+        match problems.as_slice() {
+            [] => Ok(args),
+            [one] => Err(one.clone()),
+            [first, rest @ ..] => Err(format!("{first} (and {} more)", rest.len())),
+        }
+    }
+
+    /// The values as typed, parsed by their field type; no schema check.
+    fn collect_args(&self) -> Result<Map<String, Value>, String> {
         if let Some(raw) = &self.raw {
             return match serde_json::from_str::<Value>(raw) {
                 Ok(Value::Object(map)) => Ok(map),
@@ -222,7 +238,7 @@ impl FormState {
                 }
             }
         } else {
-            let args = self.to_args().unwrap_or_default();
+            let args = self.collect_args().unwrap_or_default();
             self.raw = Some(serde_json::to_string(&Value::Object(args)).unwrap_or_default());
         }
     }
@@ -252,13 +268,38 @@ impl FormState {
             self.error = Some("choose this value with ←/→".into());
             return Vec::new();
         }
+        let skeleton = self.raw.is_none().then(|| self.skeleton()).flatten();
         let Some(text) = self.text_mut() else {
             return Vec::new();
         };
+        let text = match skeleton {
+            Some(skeleton) if text.trim().is_empty() => skeleton,
+            _ => text.clone(),
+        };
         vec![super::msg::Cmd::EditExternally {
-            text: text.clone(),
+            text,
             suffix: if json { ".json" } else { ".txt" }.into(),
         }]
+    }
+
+    /// The selected field's sub-schema (its `properties` entry).
+    pub fn field_schema(&self, index: usize) -> Option<&Value> {
+        let name = &self.fields.get(index)?.name;
+        self.schema.get("properties")?.get(name)
+    }
+
+    /// A JSON value to start from for an object or array field: its required
+    /// properties with defaults, one item for arrays of objects.
+    fn skeleton(&self) -> Option<String> {
+        let schema = self.field_schema(self.sel)?;
+        let value = match schema.get("items") {
+            Some(items) if items.get("properties").is_some() => {
+                Value::Array(vec![crate::tools::schema_skeleton(items)])
+            }
+            _ => crate::tools::schema_skeleton(schema),
+        };
+        (value.is_object() || value.is_array())
+            .then(|| serde_json::to_string_pretty(&value).unwrap_or_default())
     }
 
     /// What the editor saved replaces the value being edited.

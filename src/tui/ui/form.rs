@@ -74,6 +74,12 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, form: &FormState)
         if let Some(d) = f.description.as_ref().filter(|_| selected) {
             lines.push(Line::from(dim(format!("    {}", sanitize_line(d)))));
         }
+        if selected && let Some(nested) = nested_fields(form, i) {
+            let editor = state.keymap.hint(Layer::Form, Action::ExternalEditor);
+            lines.push(Line::from(dim(format!(
+                "    fields: {nested}  ({editor} starts from them)"
+            ))));
+        }
         if selected && !f.suggestions.is_empty() {
             let shown: Vec<String> = f
                 .suggestions
@@ -117,4 +123,26 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, form: &FormState)
             .wrap(Wrap { trim: false }),
         rect,
     );
+}
+
+/// `days* integer · hourly boolean` for an object field (or an array of objects).
+fn nested_fields(form: &FormState, index: usize) -> Option<String> {
+    let schema = form.field_schema(index)?;
+    let inner = schema
+        .get("items")
+        .filter(|items| items.get("properties").is_some())
+        .unwrap_or(schema);
+    let fields: Vec<String> = crate::tools::schema_fields(inner)
+        .into_iter()
+        .filter(|f| !f.path.contains(['.', '[']))
+        .map(|f| {
+            format!(
+                "{}{} {}",
+                sanitize_line(&f.path),
+                if f.required { "*" } else { "" },
+                sanitize_line(&f.ty)
+            )
+        })
+        .collect();
+    (!fields.is_empty()).then(|| fields.join(" · "))
 }
