@@ -137,7 +137,10 @@ fn nested_objects_start_from_a_skeleton_and_are_checked_before_sending() {
             suffix: ".json".into()
         }]
     );
-    update(&mut s, Msg::Key(Key::plain(switchboard::keymap::KeyCode::Down)));
+    update(
+        &mut s,
+        Msg::Key(Key::plain(switchboard::keymap::KeyCode::Down)),
+    );
     assert_eq!(
         ctrl_e(&mut s),
         vec![Cmd::EditExternally {
@@ -177,9 +180,10 @@ fn an_object_field_lists_its_fields() {
         &schema,
     )));
     s.size = (100, 14);
-    let theme = switchboard::theme::ThemeSet::new(None).load("default").unwrap();
-    let mut terminal =
-        ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 14)).unwrap();
+    let theme = switchboard::theme::ThemeSet::new(None)
+        .load("default")
+        .unwrap();
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 14)).unwrap();
     terminal
         .draw(|f| switchboard::tui::ui::render(&s, &theme, f))
         .unwrap();

@@ -20,6 +20,7 @@ pub mod input_prompt;
 pub mod layout;
 pub mod markdown;
 pub mod msg;
+pub mod overlays;
 pub mod palette;
 pub mod panes;
 pub mod result_view;
