@@ -77,6 +77,17 @@ fn catalog_human_json_and_provider_formats() {
         "{out}"
     );
     assert!(out.contains("greet(name, [style])"), "{out}");
+    // Columns line up however long the names are: every tool's effect starts at the
+    // same column.
+    let effect_columns: std::collections::BTreeSet<usize> = out
+        .lines()
+        .filter(|l| l.starts_with("    t__"))
+        .map(|l| {
+            let name_end = l[4..].find(' ').unwrap() + 4;
+            name_end + l[name_end..].find(|c: char| c != ' ').unwrap()
+        })
+        .collect();
+    assert_eq!(effect_columns.len(), 1, "{out}");
     let json: Value =
         serde_json::from_str(&env.stdout(&["catalog", "--server", "t", "--json"], 0)).unwrap();
     let tools = json["servers"][0]["tools"].as_array().unwrap();

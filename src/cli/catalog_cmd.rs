@@ -160,6 +160,20 @@ fn human(config: &Config, servers: &[&Arc<ServerSnapshot>]) -> String {
         if !c.tools.is_empty() {
             out.push_str("  tools:\n");
         }
+        // Columns as wide as their longest entry (capped), so long names stay aligned.
+        let width = |names: &mut dyn Iterator<Item = String>| {
+            names
+                .map(|n| n.chars().count())
+                .max()
+                .unwrap_or(0)
+                .clamp(8, 56)
+        };
+        let w = width(
+            &mut c
+                .tools
+                .iter()
+                .map(|t| safe(&qualified_name(&s.name, &t.name))),
+        );
         for t in &c.tools {
             let enabled = config
                 .servers
@@ -167,7 +181,7 @@ fn human(config: &Config, servers: &[&Arc<ServerSnapshot>]) -> String {
                 .is_none_or(|sc| tool_enabled(sc, &t.name));
             let _ = writeln!(
                 out,
-                "    {:<32} {:<8}{} {}",
+                "    {:<w$} {:<8}{} {}",
                 safe(&qualified_name(&s.name, &t.name)),
                 effect_of(config, &s.name, t),
                 if enabled { "" } else { " (disabled)" },
@@ -177,11 +191,18 @@ fn human(config: &Config, servers: &[&Arc<ServerSnapshot>]) -> String {
         if !c.resources.is_empty() {
             out.push_str("  resources:\n");
         }
+        let w = width(&mut c.resources.iter().map(|r| safe(&r.uri)));
+        let mw = width(
+            &mut c
+                .resources
+                .iter()
+                .map(|r| safe(r.mime_type.as_deref().unwrap_or(""))),
+        );
         for r in &c.resources {
             let mime = r.mime_type.as_deref().unwrap_or("");
             let _ = writeln!(
                 out,
-                "    {:<32} {:<24} {}",
+                "    {:<w$} {:<mw$} {}",
                 safe(&r.uri),
                 safe(mime),
                 safe(&r.name)
@@ -190,31 +211,35 @@ fn human(config: &Config, servers: &[&Arc<ServerSnapshot>]) -> String {
         if !c.templates.is_empty() {
             out.push_str("  templates:\n");
         }
+        let w = width(&mut c.templates.iter().map(|t| safe(&t.uri_template)));
         for t in &c.templates {
-            let _ = writeln!(out, "    {:<32} {}", safe(&t.uri_template), safe(&t.name));
+            let _ = writeln!(out, "    {:<w$} {}", safe(&t.uri_template), safe(&t.name));
         }
         if !c.prompts.is_empty() {
             out.push_str("  prompts:\n");
         }
-        for p in &c.prompts {
-            let args: Vec<String> = p
-                .arguments
-                .iter()
-                .map(|a| {
-                    if a.required {
-                        safe(&a.name)
-                    } else {
-                        format!("[{}]", safe(&a.name))
-                    }
-                })
-                .collect();
+        let signatures: Vec<String> = c
+            .prompts
+            .iter()
+            .map(|p| {
+                let args: Vec<String> = p
+                    .arguments
+                    .iter()
+                    .map(|a| {
+                        if a.required {
+                            safe(&a.name)
+                        } else {
+                            format!("[{}]", safe(&a.name))
+                        }
+                    })
+                    .collect();
+                format!("{}({})", safe(&p.name), args.join(", "))
+            })
+            .collect();
+        let w = width(&mut signatures.iter().cloned());
+        for (p, signature) in c.prompts.iter().zip(&signatures) {
             let desc = p.description.as_deref().unwrap_or("");
-            let _ = writeln!(
-                out,
-                "    {:<32} {}",
-                format!("{}({})", safe(&p.name), args.join(", ")),
-                first_line(desc, 60)
-            );
+            let _ = writeln!(out, "    {signature:<w$} {}", first_line(desc, 60));
         }
         for (kind, error) in &c.errors {
             let _ = writeln!(out, "  ! {}: {}", kind.as_str(), safe(error));
