@@ -6,8 +6,8 @@
 use switchboard::keymap::{Key, KeyCode, Keymap};
 use switchboard::mcp::ResourceRead;
 use switchboard::tools::ContentBlock;
-use switchboard::tui::result_view::{describe_read, save_read};
-use switchboard::tui::state::{ChatEntry, ChatKind, LastRead, State};
+use switchboard::tui::result_view::{describe_read, save_blocks};
+use switchboard::tui::state::{ChatEntry, ChatKind, LastContents, State};
 use switchboard::tui::{Cmd, Msg, update};
 
 fn state() -> State {
@@ -49,18 +49,17 @@ fn read_then_save_sends_the_kept_contents() {
             uri: "test://logo".into()
         }]
     );
-    let last = LastRead {
-        server: "files".into(),
-        uri: "test://logo".into(),
-        read: png_and_text(),
+    let last = LastContents {
+        source: "files read test://logo".into(),
+        blocks: png_and_text().contents,
     };
-    update(&mut s, Msg::ResourceRead(Box::new(last.clone())));
-    assert_eq!(s.last_read, Some(last));
+    update(&mut s, Msg::Contents(Box::new(last.clone())));
+    assert_eq!(s.last_contents, Some(last));
 
     assert_eq!(
         send(&mut s, "/save logo.png"),
-        vec![Cmd::SaveResource {
-            read: Box::new(png_and_text()),
+        vec![Cmd::SaveContents {
+            blocks: png_and_text().contents,
             item: 1,
             path: "logo.png".into(),
             overwrite: false,
@@ -68,8 +67,8 @@ fn read_then_save_sends_the_kept_contents() {
     );
     assert_eq!(
         send(&mut s, "/save! notes.txt 2"),
-        vec![Cmd::SaveResource {
-            read: Box::new(png_and_text()),
+        vec![Cmd::SaveContents {
+            blocks: png_and_text().contents,
             item: 2,
             path: "notes.txt".into(),
             overwrite: true,
@@ -100,12 +99,11 @@ fn save_without_a_read_or_with_bad_words_says_how() {
             .last()
             .unwrap()
             .text
-            .contains("/read SERVER URI first")
+            .contains("/read SERVER URI or call a tool first")
     );
-    s.last_read = Some(LastRead {
-        server: "f".into(),
-        uri: "u".into(),
-        read: png_and_text(),
+    s.last_contents = Some(LastContents {
+        source: "f read u".into(),
+        blocks: png_and_text().contents,
     });
     assert!(send(&mut s, "/save").is_empty());
     assert!(
@@ -129,13 +127,13 @@ fn binary_items_get_a_save_hint_and_saving_writes_the_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("logo.png");
     let path = path.to_str().unwrap();
-    let said = save_read(&png_and_text(), 1, path, false).unwrap();
+    let said = save_blocks(&png_and_text().contents, 1, path, false).unwrap();
     assert!(said.starts_with("saved 8 bytes (image/png)"), "{said}");
     assert_eq!(
         std::fs::read(path).unwrap(),
         [0x89, b'P', b'N', b'G', 0x0d, 0x0a, 0x1a, 0x0a]
     );
-    let refused = save_read(&png_and_text(), 1, path, false).unwrap_err();
+    let refused = save_blocks(&png_and_text().contents, 1, path, false).unwrap_err();
     assert!(refused.contains("/save! "), "{refused}");
 }
 
@@ -211,7 +209,8 @@ fn a_result_with_mixed_blocks_labels_each_one() {
     let text = describe_result(&mixed());
     assert_eq!(
         text,
-        "▸ text\nhello world\n▸ image image/png · 5 bytes\n▸ audio audio/wav · 6.0 KiB\n\
+        "▸ text\nhello world\n▸ image image/png · 5 bytes  · /save FILE 2\n\
+         ▸ audio audio/wav · 6.0 KiB  · /save FILE 3\n\
          ▸ link test://text/1 · text-1 · text/plain\n▸ resource test://text/2 · text/plain\n\
          embedded\n▸ structured content\n{\n  \"sum\": 3,\n  \"items\": [\n    \"a\"\n  ]\n}\n"
     );

@@ -58,7 +58,7 @@ fn save(read: &crate::mcp::ResourceRead, args: &ReadArgs) -> i32 {
     let Some(path) = &args.output else {
         return exit::USAGE;
     };
-    match crate::mcp::save::save_content(read, args.item, path, args.force) {
+    match crate::mcp::save::save_content(&read.contents, args.item, path, args.force) {
         Ok(saved) => {
             eprintln!(
                 "saved {} bytes{} to {}",

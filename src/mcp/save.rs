@@ -1,12 +1,12 @@
-//! Saving what a resource read returned to a file: text as UTF-8, blobs decoded from
-//! base64, byte for byte. Used by `switchboard read --output` and the TUI's `/save`.
+//! Saving content blocks (what a resource read or a tool call returned) to a file:
+//! text as UTF-8, blobs decoded from base64, byte for byte. Used by `switchboard read
+//! --output` and the TUI's `/save`.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
 
-use super::ResourceRead;
 use crate::tools::ContentBlock;
 
 /// What was written.
@@ -54,23 +54,23 @@ pub enum SaveError {
     Other(String),
 }
 
-/// Writes item `item` (1-based) of `read` to `path`. An existing file is kept unless
+/// Writes item `item` (1-based) of `blocks` to `path`. An existing file is kept unless
 /// `overwrite`; the file appears whole or not at all (temp file, then rename).
 pub fn save_content(
-    read: &ResourceRead,
+    blocks: &[ContentBlock],
     item: usize,
     path: &Path,
     overwrite: bool,
 ) -> Result<Saved, SaveError> {
-    let count = read.contents.len();
+    let count = blocks.len();
     let block = item
         .checked_sub(1)
-        .and_then(|i| read.contents.get(i))
+        .and_then(|i| blocks.get(i))
         .ok_or_else(|| {
             SaveError::Other(match count {
-                0 => "the resource has no contents".to_owned(),
-                1 => format!("item {item}: the resource has one item"),
-                n => format!("item {item}: the resource has {n} items (1–{n})"),
+                0 => "there are no contents to save".to_owned(),
+                1 => format!("item {item}: there is one item"),
+                n => format!("item {item}: there are {n} items (1–{n})"),
             })
         })?;
     let (bytes, mime) = content_bytes(block).map_err(SaveError::Other)?;
@@ -111,8 +111,8 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
-    fn read(blocks: Vec<ContentBlock>) -> ResourceRead {
-        ResourceRead { contents: blocks }
+    fn read(blocks: Vec<ContentBlock>) -> Vec<ContentBlock> {
+        blocks
     }
 
     fn blob(data: &str) -> ContentBlock {

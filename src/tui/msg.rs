@@ -27,8 +27,9 @@ pub enum Msg {
         text: String,
         is_error: bool,
     },
-    /// A resource read finished (its text arrives as `CallDone`); kept for `/save`.
-    ResourceRead(Box<super::state::LastRead>),
+    /// A read or a call from the composer or a form returned these contents (its text
+    /// arrives as `CallDone`); kept for `/save`.
+    Contents(Box<super::state::LastContents>),
     /// `/save` wrote a file (what it wrote) or did not (why).
     Saved(Result<String, String>),
     /// The external editor returned the form value (or why it did not).
@@ -120,9 +121,9 @@ pub enum Cmd {
         server: String,
         uri: String,
     },
-    /// Write item `item` (1-based) of the last read to `path` (`/save`, `/save!`).
-    SaveResource {
-        read: Box<crate::mcp::ResourceRead>,
+    /// Write item `item` (1-based) of the last contents to `path` (`/save`, `/save!`).
+    SaveContents {
+        blocks: Vec<crate::tools::ContentBlock>,
         item: usize,
         path: String,
         overwrite: bool,

@@ -21,7 +21,9 @@ pub fn describe_result(result: &ToolResult) -> String {
             out.push('\n');
         }
     };
-    for block in &result.content {
+    for (i, block) in result.content.iter().enumerate() {
+        // Binary items say how to keep them: `/save FILE N` (N counts every block).
+        let save = format!("  · /save FILE {}", i + 1);
         match block {
             ContentBlock::Text { text } => {
                 line("▸ text".into());
@@ -34,7 +36,7 @@ pub fn describe_result(result: &ToolResult) -> String {
                     "audio"
                 };
                 line(format!(
-                    "▸ {kind} {} · {}",
+                    "▸ {kind} {} · {}{save}",
                     sanitize_line(mime),
                     decoded_size(data)
                 ));
@@ -59,7 +61,7 @@ pub fn describe_result(result: &ToolResult) -> String {
                     .unwrap_or_default();
                 match (text, blob) {
                     (_, Some(blob)) => line(format!(
-                        "▸ resource {}{mime} · {}",
+                        "▸ resource {}{mime} · {}{save}",
                         sanitize_line(uri),
                         decoded_size(blob)
                     )),
@@ -108,15 +110,15 @@ pub fn describe_read(read: &ResourceRead) -> String {
     text
 }
 
-/// `/save`: writes an item of the last read, relative to the working directory.
-pub fn save_read(
-    read: &ResourceRead,
+/// `/save`: writes an item of the last read or call, relative to the working directory.
+pub fn save_blocks(
+    blocks: &[ContentBlock],
     item: usize,
     path: &str,
     overwrite: bool,
 ) -> Result<String, String> {
     use crate::mcp::save::{SaveError, save_content};
-    match save_content(read, item, std::path::Path::new(path), overwrite) {
+    match save_content(blocks, item, std::path::Path::new(path), overwrite) {
         Ok(saved) => Ok(format!(
             "saved {} bytes{} to {}",
             saved.bytes,

@@ -141,13 +141,13 @@ impl Runtime {
                 self.editor = Some((text, suffix));
                 None
             }
-            Cmd::SaveResource {
-                read,
+            Cmd::SaveContents {
+                blocks,
                 item,
                 path,
                 overwrite,
-            } => Some(Msg::Saved(super::result_view::save_read(
-                &read, item, &path, overwrite,
+            } => Some(Msg::Saved(super::result_view::save_blocks(
+                &blocks, item, &path, overwrite,
             ))),
             Cmd::RevokeGrant(id) => {
                 self.registry.grants().revoke(id);
@@ -198,11 +198,19 @@ impl Runtime {
                         set.remove(&run_id);
                     }
                     let msg = match outcome {
-                        Ok(result) => Msg::CallDone {
-                            tool,
-                            text: super::result_view::describe_result(&result),
-                            is_error: result.is_error,
-                        },
+                        Ok(result) => {
+                            let text = super::result_view::describe_result(&result);
+                            let _ =
+                                inbox.send(Msg::Contents(Box::new(super::state::LastContents {
+                                    source: tool.clone(),
+                                    blocks: result.content,
+                                })));
+                            Msg::CallDone {
+                                tool,
+                                text,
+                                is_error: result.is_error,
+                            }
+                        }
                         Err(e) => Msg::CallDone {
                             tool,
                             text: e.to_string(),

@@ -40,8 +40,11 @@ impl Runtime {
                 self.spawn_mcp(format!("{server} read {uri}"), move |hub| async move {
                     let read = hub.read_resource(&server, &uri).await?;
                     let text = super::result_view::describe_read(&read);
-                    let last = super::state::LastRead { server, uri, read };
-                    let _ = inbox.send(Msg::ResourceRead(Box::new(last)));
+                    let last = super::state::LastContents {
+                        source: format!("{server} read {uri}"),
+                        blocks: read.contents,
+                    };
+                    let _ = inbox.send(Msg::Contents(Box::new(last)));
                     Ok(text)
                 });
                 None

@@ -224,17 +224,18 @@ pub struct State {
     pub step_pause: Option<crate::agent::StepPause>,
     /// Ctrl+C was pressed once while typing; the next one quits.
     pub interrupt_armed: bool,
-    /// The last resource read, for `/save FILE`.
-    pub last_read: Option<LastRead>,
+    /// What the last read or call from the composer or a form returned, for `/save`.
+    pub last_contents: Option<LastContents>,
     pub quit: bool,
 }
 
-/// A resource read the person started, kept so `/save` can write it to a file.
+/// Contents the person asked for (a read or a tool call), kept so `/save` can write
+/// one of its items to a file.
 #[derive(Debug, Clone, PartialEq)]
-pub struct LastRead {
-    pub server: String,
-    pub uri: String,
-    pub read: crate::mcp::ResourceRead,
+pub struct LastContents {
+    /// `SERVER read URI` or the tool's name.
+    pub source: String,
+    pub blocks: Vec<crate::tools::ContentBlock>,
 }
 
 impl State {
@@ -281,7 +282,7 @@ impl State {
             turn: None,
             step_pause: None,
             interrupt_armed: false,
-            last_read: None,
+            last_contents: None,
             quit: false,
         }
     }

@@ -160,9 +160,11 @@ fn mcp_command(state: &mut State, text: &str) -> Option<Vec<Cmd>> {
     })
 }
 
-/// `/save FILE [ITEM]`: the last read's item (default 1) to a file; `/save!` replaces.
+/// `/save FILE [ITEM]`: an item (default 1) of the last read or call to a file;
+/// `/save!` replaces.
 fn save_command(state: &State, rest: &str, overwrite: bool) -> Result<Cmd, String> {
-    let usage = "usage: /save FILE [ITEM] after /read (/save! replaces an existing file)";
+    let usage =
+        "usage: /save FILE [ITEM] after a /read or a call (/save! replaces an existing file)";
     let words: Vec<&str> = rest.split_whitespace().collect();
     let (path, item) = match words.as_slice() {
         [path] => (*path, 1),
@@ -170,11 +172,11 @@ fn save_command(state: &State, rest: &str, overwrite: bool) -> Result<Cmd, Strin
         _ => return Err(usage.into()),
     };
     let last = state
-        .last_read
+        .last_contents
         .as_ref()
-        .ok_or_else(|| "nothing to save: /read SERVER URI first".to_string())?;
-    Ok(Cmd::SaveResource {
-        read: Box::new(last.read.clone()),
+        .ok_or_else(|| "nothing to save: /read SERVER URI or call a tool first".to_string())?;
+    Ok(Cmd::SaveContents {
+        blocks: last.blocks.clone(),
         item,
         path: path.to_string(),
         overwrite,

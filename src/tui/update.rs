@@ -73,8 +73,8 @@ fn dispatch(state: &mut State, msg: Msg) -> Vec<Cmd> {
             }
             Vec::new()
         }
-        Msg::ResourceRead(last) => {
-            state.last_read = Some(*last);
+        Msg::Contents(last) => {
+            state.last_contents = Some(*last);
             Vec::new()
         }
         Msg::Saved(result) => {
