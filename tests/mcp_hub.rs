@@ -325,3 +325,29 @@ async fn set_log_level_reaches_the_server_and_sticks_across_reconnects() {
     assert!(err.contains("unknown log level"), "{err}");
     hub.shutdown().await;
 }
+
+#[tokio::test]
+async fn completions_carry_the_other_arguments_as_context() {
+    use std::collections::BTreeMap;
+    use switchboard::mcp::CompletionRef;
+    let hub = hub_with(&[("t", stdio_config(&[]))]);
+    assert_ready(&settled(&hub).await, "t");
+    let server = hub.server("t").unwrap();
+    let plain = server
+        .complete(
+            CompletionRef::Prompt("greet"),
+            "name",
+            "a",
+            &BTreeMap::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(plain, ["alpha"]);
+    let context: BTreeMap<String, String> = [("style".to_owned(), "formal".to_owned())].into();
+    let narrowed = server
+        .complete(CompletionRef::Prompt("greet"), "name", "", &context)
+        .await
+        .unwrap();
+    assert_eq!(narrowed, ["alpha", "beta", "gamma", "style=formal"]);
+    hub.shutdown().await;
+}

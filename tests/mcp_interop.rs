@@ -133,3 +133,68 @@ async fn long_running_operation_reports_progress() {
     assert!(progress >= 1, "no progress events");
     hub.shutdown().await;
 }
+
+#[tokio::test]
+async fn completions_narrow_by_the_arguments_already_chosen() {
+    use std::collections::BTreeMap;
+    use switchboard::mcp::CompletionRef;
+    let Some(hub) = start().await else { return };
+    let server = hub.server("everything").unwrap();
+    let prompt = CompletionRef::Prompt("completable-prompt");
+    let departments = server
+        .complete(prompt, "department", "E", &BTreeMap::new())
+        .await
+        .unwrap();
+    assert!(
+        departments.iter().any(|d| d == "Engineering"),
+        "{departments:?}"
+    );
+    let context: BTreeMap<String, String> =
+        [("department".to_owned(), "Engineering".to_owned())].into();
+    let names = server.complete(prompt, "name", "", &context).await.unwrap();
+    assert!(!names.is_empty(), "names for Engineering: {names:?}");
+    let without = server
+        .complete(prompt, "name", "", &BTreeMap::new())
+        .await
+        .unwrap();
+    assert_ne!(names, without, "the department narrows the names");
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_tool_image_and_a_blob_template_save_byte_for_byte() {
+    let Some(hub) = start().await else { return };
+    let image = hub
+        .call_tool(
+            "everything",
+            "get-tiny-image",
+            Map::new(),
+            None,
+            CallContext::default(),
+        )
+        .await
+        .unwrap();
+    let item = image
+        .content
+        .iter()
+        .position(|b| matches!(b, ContentBlock::Image { .. }))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("logo.png");
+    let saved =
+        switchboard::mcp::save::save_content(&image.content, item + 1, &path, false).unwrap();
+    assert_eq!(saved.mime.as_deref(), Some("image/png"));
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let read = hub
+        .read_resource("everything", "demo://resource/dynamic/blob/3")
+        .await
+        .unwrap();
+    let blob = dir.path().join("blob.bin");
+    let saved = switchboard::mcp::save::save_content(&read.contents, 1, &blob, false).unwrap();
+    assert_eq!(
+        std::fs::metadata(&blob).unwrap().len() as usize,
+        saved.bytes
+    );
+    hub.shutdown().await;
+}

@@ -526,6 +526,7 @@ fn template_form_completes_and_reads_the_expanded_uri() {
             reference: CompletionTarget::Template("test://items/{id}{?format}".into()),
             argument: "id".into(),
             value: "4".into(),
+            context: Default::default(),
         }]
     );
     // A stale answer (for another value) is ignored; the current one is shown.
@@ -549,7 +550,18 @@ fn template_form_completes_and_reads_the_expanded_uri() {
     assert!(screen.contains("suggestions: 42, 43"), "{screen}");
     insta::assert_snapshot!("template_form_suggestions", screen);
     update(&mut s, Msg::Key(Key::plain(KeyCode::Right)));
-    update(&mut s, Msg::Key(Key::plain(KeyCode::Down)));
+    // Reaching the next field asks for its suggestions, with the values above it as
+    // context (servers narrow by them).
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::plain(KeyCode::Down))),
+        vec![Cmd::Complete {
+            server: "files".into(),
+            reference: CompletionTarget::Template("test://items/{id}{?format}".into()),
+            argument: "format".into(),
+            value: String::new(),
+            context: [("id".to_owned(), "42".to_owned())].into(),
+        }]
+    );
     for c in "json".chars() {
         update(&mut s, Msg::Key(Key::char(c)));
     }

@@ -174,20 +174,27 @@ impl ServerHandle {
         reference: CompletionRef<'_>,
         argument: &str,
         value: &str,
+        context: &std::collections::BTreeMap<String, String>,
     ) -> Result<Vec<String>, McpError> {
         let live = self.live()?;
         let reference = match reference {
             CompletionRef::Template(uri) => json!({"type": "ref/resource", "uri": uri}),
             CompletionRef::Prompt(name) => json!({"type": "ref/prompt", "name": name}),
         };
-        let params: rmcp::model::CompleteRequestParams = serde_json::from_value(json!({
+        let mut params = json!({
             "ref": reference,
             "argument": {"name": argument, "value": value}
-        }))
-        .map_err(|e| McpError::CallFailed {
-            server: self.name.clone(),
-            reason: e.to_string(),
-        })?;
+        });
+        // The values already chosen, so a server can narrow its suggestions
+        // (`completable-prompt`: the department decides the names).
+        if !context.is_empty() {
+            params["context"] = json!({ "arguments": context });
+        }
+        let params: rmcp::model::CompleteRequestParams =
+            serde_json::from_value(params).map_err(|e| McpError::CallFailed {
+                server: self.name.clone(),
+                reason: e.to_string(),
+            })?;
         let result = timed(
             &self.name,
             self.limits.request_timeout,

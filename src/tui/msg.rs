@@ -152,6 +152,8 @@ pub enum Cmd {
         reference: CompletionTarget,
         argument: String,
         value: String,
+        /// The other fields' values, for servers that narrow by them.
+        context: std::collections::BTreeMap<String, String>,
     },
     /// Cancel the calls started from the composer or the form that are still running.
     CancelManual,

@@ -88,6 +88,7 @@ impl Runtime {
                 reference,
                 argument,
                 value,
+                context,
             } => {
                 let hub = self.hub.clone()?;
                 let inbox = self.inbox.clone();
@@ -106,7 +107,7 @@ impl Runtime {
                     };
                     let values = match hub.server(&server) {
                         Ok(handle) => handle
-                            .complete(target, &argument, &value)
+                            .complete(target, &argument, &value, &context)
                             .await
                             .unwrap_or_default(),
                         Err(_) => Vec::new(),

@@ -303,8 +303,16 @@ pub fn form_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<Cmd>
     };
     match action {
         Some(Action::Close) => state.overlay = None,
-        Some(Action::Up) => form.sel = form.sel.saturating_sub(1),
-        Some(Action::Down) => form.sel = (form.sel + 1).min(form.fields.len().saturating_sub(1)),
+        // A field reached asks for its suggestions at once (they may depend on the
+        // values chosen above it).
+        Some(Action::Up) => {
+            form.sel = form.sel.saturating_sub(1);
+            return completion_request(form);
+        }
+        Some(Action::Down) => {
+            form.sel = (form.sel + 1).min(form.fields.len().saturating_sub(1));
+            return completion_request(form);
+        }
         Some(Action::PrevTab) => form.cycle(-1),
         Some(Action::NextTab) => {
             if !form.accept_suggestion() {
@@ -354,11 +362,18 @@ fn completion_request(form: &super::form::FormState) -> Vec<Cmd> {
         ),
         FormTarget::Tool(_) => return Vec::new(),
     };
+    let context = form
+        .fields
+        .iter()
+        .filter(|f| f.name != field.name && !f.value.trim().is_empty())
+        .map(|f| (f.name.clone(), f.value.clone()))
+        .collect();
     vec![Cmd::Complete {
         server,
         reference,
         argument: field.name.clone(),
         value: field.value.clone(),
+        context,
     }]
 }
 

@@ -303,11 +303,19 @@ impl ServerHandler for TestServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
         let prefix = request.argument.value;
-        let values: Vec<String> = ["alpha", "beta", "gamma"]
+        let mut values: Vec<String> = ["alpha", "beta", "gamma"]
             .iter()
             .filter(|v| v.starts_with(prefix.as_str()))
             .map(|v| (*v).to_owned())
             .collect();
+        // Echo the context (the other arguments' values) so clients can test it.
+        let mut context: Vec<(String, String)> = request
+            .context
+            .and_then(|c| c.arguments)
+            .map(|a| a.into_iter().collect())
+            .unwrap_or_default();
+        context.sort();
+        values.extend(context.into_iter().map(|(k, v)| format!("{k}={v}")));
         from_json(
             json!({"completion": {"values": values, "total": values.len(), "hasMore": false}}),
         )
