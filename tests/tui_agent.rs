@@ -526,7 +526,7 @@ fn template_form_completes_and_reads_the_expanded_uri() {
             reference: CompletionTarget::Template("test://items/{id}{?format}".into()),
             argument: "id".into(),
             value: "4".into(),
-            context: Default::default(),
+            context: std::collections::BTreeMap::default(),
         }]
     );
     // A stale answer (for another value) is ignored; the current one is shown.
