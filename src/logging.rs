@@ -22,16 +22,25 @@ pub struct LogRecord {
     pub message: String,
 }
 
+/// The target of MCP servers' own output (log notifications, stderr lines): written to
+/// the file, but not sent to the UI, which shows them from the hub's events as
+/// `mcp:NAME` / `stderr:NAME` already.
+pub const SERVER_LOG_TARGET: &str = "switchboard::server_log";
+
+/// The filter when `SWITCHBOARD_LOG` is not set: info, but rmcp's per-message
+/// notices (one line per notification received) only when they are warnings.
+pub const DEFAULT_FILTER: &str = "info,rmcp=warn";
+
 /// Log to `file` (appending; directories created) and, when given, to `ui`.
 /// The filter comes from `SWITCHBOARD_LOG` (e.g. `debug`, `switchboard=trace`),
-/// default `info`.
+/// default [`DEFAULT_FILTER`].
 pub fn init(file: &Path, ui: Option<UnboundedSender<LogRecord>>) -> io::Result<()> {
     if let Some(dir) = file.parent() {
         create_dir_all(dir)?;
     }
     let out = OpenOptions::new().create(true).append(true).open(file)?;
-    let filter =
-        EnvFilter::try_from_env("SWITCHBOARD_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter = EnvFilter::try_from_env("SWITCHBOARD_LOG")
+        .unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
     let file_layer = tracing_subscriber::fmt::layer()
         .with_writer(Mutex::new(out))
         .with_ansi(false);
@@ -50,6 +59,9 @@ impl<S: Subscriber> Layer<S> for ChannelLayer {
         let mut visitor = MessageVisitor::default();
         event.record(&mut visitor);
         let meta = event.metadata();
+        if meta.target() == SERVER_LOG_TARGET {
+            return;
+        }
         // The receiver is gone once the UI has stopped; nothing to do then.
         let _ = self.0.send(LogRecord {
             level: *meta.level(),
@@ -79,5 +91,25 @@ impl Visit for MessageVisitor {
         } else {
             let _ = write!(self.text, " {}={value:?}", field.name());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tracing_subscriber::layer::SubscriberExt as _;
+
+    use super::*;
+
+    #[test]
+    fn server_logs_reach_the_file_but_not_the_pane_twice() {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let subscriber = tracing_subscriber::registry().with(ChannelLayer(tx));
+        tracing::subscriber::with_default(subscriber, || {
+            tracing::info!(target: SERVER_LOG_TARGET, server = "s", "from the server");
+            tracing::info!("ours");
+        });
+        let first = rx.try_recv().unwrap();
+        assert_eq!(first.message, "ours");
+        assert!(rx.try_recv().is_err());
     }
 }

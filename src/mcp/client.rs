@@ -111,7 +111,7 @@ impl ClientHandler for ClientSide {
             .as_ref()
             .map_or_else(|| "info".to_owned(), as_text);
         let message = as_text(&params.data);
-        tracing::info!(server = %self.server, level, "server log: {message}");
+        tracing::info!(target: crate::logging::SERVER_LOG_TARGET, server = %self.server, level, "{message}");
         self.emit(McpEvent::Log {
             server: self.server.to_string(),
             level,

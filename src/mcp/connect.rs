@@ -141,7 +141,12 @@ async fn read_stderr(pipe: ChildStderr, client: ClientSide, tail: Arc<StderrTail
     loop {
         match lines.next_line().await {
             Ok(Some(line)) => {
-                tracing::info!(server = %client.server, "stderr: {}", untrusted(&line, 2000));
+                tracing::info!(
+                    target: crate::logging::SERVER_LOG_TARGET,
+                    server = %client.server,
+                    "stderr: {}",
+                    untrusted(&line, 2000)
+                );
                 tail.push(&line);
                 if client.events.receiver_count() > 0 {
                     let _ = client.events.send(McpEvent::Stderr {
