@@ -37,6 +37,18 @@ fn hint_actions(state: &State) -> Vec<(Layer, Action, &'static str)> {
             (layer, Action::PageDown, "scroll"),
             (layer, Action::Close, "close"),
         ],
+        // A server's details only scroll; a catalog item can be called and shown raw.
+        Layer::Detail
+            if matches!(
+                state.overlay,
+                Some(super::super::state::Overlay::Server { .. })
+            ) =>
+        {
+            vec![
+                (layer, Action::PageDown, "scroll"),
+                (layer, Action::Close, "close"),
+            ]
+        }
         Layer::Detail => vec![
             (layer, Action::CallTool, "call"),
             (layer, Action::ToggleRaw, "raw"),
