@@ -96,7 +96,8 @@ impl Workbench {
             tracing::error!("built-in tools: {e}");
         }
 
-        let hub = McpHub::start(&config.servers);
+        // Servers that ask for roots (`roots/list`) get the workspace.
+        let hub = McpHub::start_with_roots(&config.servers, std::slice::from_ref(&workspace));
         let sync = Arc::new(Mutex::new(RegistrySync::default()));
         let sync_task = spawn_sync(Arc::clone(&registry), hub.clone(), Arc::clone(&sync));
         Ok(Self {

@@ -351,3 +351,65 @@ async fn completions_carry_the_other_arguments_as_context() {
     assert_eq!(narrowed, ["alpha", "beta", "gamma", "style=formal"]);
     hub.shutdown().await;
 }
+
+#[tokio::test]
+async fn roots_are_offered_only_when_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("my project");
+    std::fs::create_dir(&root).unwrap();
+    let servers: std::collections::BTreeMap<String, switchboard::config::ServerConfig> =
+        [("t".to_owned(), stdio_config(&[]))].into();
+    let hub = switchboard::mcp::McpHub::start_with_roots(&servers, std::slice::from_ref(&root));
+    assert_ready(&settled(&hub).await, "t");
+    let listed = hub
+        .call_tool(
+            "t",
+            "plain",
+            args(json!({"roots": true})),
+            None,
+            CallContext::default(),
+        )
+        .await
+        .unwrap();
+    let expected = format!("file://{}", root.display()).replace(' ', "%20");
+    assert_eq!(listed.text_content(), expected);
+    hub.shutdown().await;
+
+    // Without roots the capability is not declared.
+    let hub = hub_with(&[("t", stdio_config(&[]))]);
+    assert_ready(&settled(&hub).await, "t");
+    let refused = hub
+        .call_tool(
+            "t",
+            "plain",
+            args(json!({"roots": true})),
+            None,
+            CallContext::default(),
+        )
+        .await
+        .unwrap();
+    assert!(refused.is_error);
+    assert_eq!(refused.text_content(), "the client does not declare roots");
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_that_lingers_after_stdin_closes_gets_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("marker");
+    let mut config = stdio_config(&["--misbehave", "linger"]);
+    config.env.insert(
+        "SWITCHBOARD_TEST_MARKER".into(),
+        marker.display().to_string(),
+    );
+    let hub = hub_with(&[("t", config)]);
+    assert_ready(&settled(&hub).await, "t");
+    hub.shutdown().await;
+    // shutdown returns once the server is gone; it left the marker on SIGTERM.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !marker.exists() {
+        assert!(std::time::Instant::now() < deadline, "no SIGTERM marker");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "terminated");
+}

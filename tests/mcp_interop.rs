@@ -195,3 +195,47 @@ async fn a_tool_image_and_a_blob_template_save_byte_for_byte() {
     assert_eq!(std::fs::read(&blob).unwrap().len(), saved.bytes);
     hub.shutdown().await;
 }
+
+#[tokio::test]
+async fn roots_are_offered_to_the_server() {
+    let Some(entry) = everything() else { return };
+    let config = ServerConfig {
+        command: Some("node".into()),
+        args: vec![entry.display().to_string(), "stdio".into()],
+        ..ServerConfig::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let servers = [("everything".to_owned(), config)].into();
+    let hub = McpHub::start_with_roots(&servers, &[dir.path().to_path_buf()]);
+    assert_ready(&settled(&hub).await, "everything");
+    // server-everything offers get-roots-list only to clients that declare roots;
+    // it may register it a moment after initialisation (list_changed).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while hub
+        .snapshot()
+        .server("everything")
+        .unwrap()
+        .catalog
+        .tool("get-roots-list")
+        .is_none()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no get-roots-list tool"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let listed = hub
+        .call_tool(
+            "everything",
+            "get-roots-list",
+            Map::new(),
+            None,
+            CallContext::default(),
+        )
+        .await
+        .unwrap();
+    let root = format!("file://{}", dir.path().display());
+    assert!(listed.text_content().contains(&root), "{listed:?}");
+    hub.shutdown().await;
+}

@@ -72,6 +72,9 @@ pub struct ClientSide {
     pub events: broadcast::Sender<McpEvent>,
     pub commands: mpsc::UnboundedSender<Command>,
     pub routes: Arc<ProgressRoutes>,
+    /// Directories offered as `roots` (`file://` URIs); none: the capability is not
+    /// declared.
+    pub roots: Arc<[String]>,
 }
 
 impl ClientSide {
@@ -95,10 +98,24 @@ fn as_text(value: &Value) -> String {
 
 impl ClientHandler for ClientSide {
     fn get_info(&self) -> ClientConfig {
+        let capabilities = if self.roots.is_empty() {
+            ClientCapabilities::default()
+        } else {
+            ClientCapabilities::builder().enable_roots().build()
+        };
         ClientConfig::new(
-            ClientCapabilities::default(),
+            capabilities,
             Implementation::new("switchboard", env!("CARGO_PKG_VERSION")),
         )
+    }
+
+    async fn list_roots(
+        &self,
+        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<rmcp::model::ListRootsResult, rmcp::ErrorData> {
+        Ok(rmcp::model::ListRootsResult::new(
+            self.roots.iter().map(rmcp::model::Root::new).collect(),
+        ))
     }
 
     async fn on_logging_message(

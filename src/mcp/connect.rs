@@ -22,13 +22,19 @@ use super::stderr::StderrTail;
 
 pub type Service = RunningService<RoleClient, ClientSide>;
 
+/// A live connection, and the child's process id for stdio servers.
+pub struct Connected {
+    pub service: Service,
+    pub pid: Option<u32>,
+}
+
 /// Connects and initialises, or fails within `limits.startup_timeout`.
 pub async fn connect(
     endpoint: &Endpoint,
     client: ClientSide,
     limits: &Limits,
     stderr: &Arc<StderrTail>,
-) -> Result<Service, McpError> {
+) -> Result<Connected, McpError> {
     let server = client.server.to_string();
     let handshake = |reason: String| McpError::Handshake {
         server: server.clone(),
@@ -54,14 +60,16 @@ pub async fn connect(
                 if let Some(pipe) = pipe {
                     tokio::spawn(read_stderr(pipe, client.clone(), Arc::clone(stderr)));
                 }
-                client.serve(transport).await.map_err(|e| {
+                let pid = transport.id();
+                let service = client.serve(transport).await.map_err(|e| {
                     let mut reason = untrusted(&e.to_string(), 300);
                     if let Some(last) = stderr.last() {
                         reason.push_str("; stderr: ");
                         reason.push_str(&untrusted(&last, 200));
                     }
                     handshake(reason)
-                })
+                })?;
+                Ok(Connected { service, pid })
             }
             Endpoint::Remote {
                 kind,
@@ -94,6 +102,7 @@ pub async fn connect(
                     return client
                         .serve(transport)
                         .await
+                        .map(|service| Connected { service, pid: None })
                         .map_err(|e| handshake(untrusted(&e.to_string(), 300)));
                 }
                 let custom: HashMap<HeaderName, HeaderValue> = headers
@@ -108,6 +117,7 @@ pub async fn connect(
                 client
                     .serve(transport)
                     .await
+                    .map(|service| Connected { service, pid: None })
                     .map_err(|e| handshake(untrusted(&e.to_string(), 300)))
             }
         }

@@ -2,6 +2,7 @@
 //! and publishes [`HubSnapshot`]s and [`McpEvent`]s.
 
 use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
@@ -48,8 +49,18 @@ impl McpHub {
     /// Starts one task per enabled server (on the current tokio runtime); they connect
     /// in parallel. Disabled servers and servers whose config cannot be used are in the
     /// snapshot (as `Disabled` / `Failed`) without a task.
-    #[allow(deprecated)] // the logging level: deprecated in 2026-07-28, still widely used
     pub fn start(servers: &BTreeMap<String, ServerConfig>) -> Self {
+        Self::start_with_roots(servers, &[])
+    }
+
+    /// As [`McpHub::start`], offering `roots` (directories) to servers that ask
+    /// (`roots/list`); with none, the client does not declare the capability.
+    #[allow(deprecated)] // the logging level: deprecated in 2026-07-28, still widely used
+    pub fn start_with_roots(
+        servers: &BTreeMap<String, ServerConfig>,
+        roots: &[std::path::PathBuf],
+    ) -> Self {
+        let roots: Arc<[String]> = roots.iter().filter_map(|r| file_uri(r)).collect();
         let (snapshot, _) = watch::channel(Arc::new(HubSnapshot::default()));
         let events = broadcast::channel(EVENT_CAPACITY).0;
         let mut handles = BTreeMap::new();
@@ -108,6 +119,7 @@ impl McpHub {
                     events: events.clone(),
                     commands: handle.commands.clone(),
                     routes: Arc::clone(&handle.routes),
+                    roots: Arc::clone(&roots),
                 };
                 tasks.push((Arc::clone(&handle), endpoint, rx, client, start_disabled));
             }
@@ -295,6 +307,24 @@ impl McpHub {
         };
         let _ = tokio::time::timeout(Limits::default().close_timeout, rx.wait_for(closed)).await;
     }
+}
+
+/// `file:///abs/path` for an absolute directory, with the characters a URI cannot
+/// hold percent-encoded.
+fn file_uri(path: &std::path::Path) -> Option<String> {
+    let text = path.to_str().filter(|_| path.is_absolute())?;
+    let mut uri = String::from("file://");
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
+                uri.push(char::from(byte));
+            }
+            other => {
+                let _ = write!(uri, "%{other:02X}");
+            }
+        }
+    }
+    Some(uri)
 }
 
 fn guess_kind(config: &ServerConfig) -> TransportKind {

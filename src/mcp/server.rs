@@ -10,7 +10,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 
 use super::catalog::{CatalogSnapshot, ListKind};
 use super::client::{ClientSide, Command, ProgressRoutes};
-use super::connect::{Service, connect};
+use super::connect::{Connected, connect};
 use super::endpoint::Endpoint;
 use super::error::McpError;
 use super::limits::Limits;
@@ -168,10 +168,10 @@ pub(super) async fn run(
         };
         handle.publish(&snap);
         match connect(&endpoint, client.clone(), &handle.limits, &handle.stderr).await {
-            Ok(service) => {
+            Ok(connected) => {
                 attempt = 0;
                 retrying = false;
-                match serve(&handle, service, &mut snap, &mut commands, &events).await {
+                match serve(&handle, connected, &mut snap, &mut commands, &events).await {
                     Ended::Shutdown => {
                         snap.status = ServerStatus::Disconnected {
                             reason: "closed".into(),
@@ -263,7 +263,7 @@ async fn wait_or_command(
 /// the connection ends.
 async fn serve(
     handle: &Arc<ServerHandle>,
-    service: Service,
+    Connected { service, pid }: Connected,
     snap: &mut ServerSnapshot,
     commands: &mut mpsc::UnboundedReceiver<Command>,
     events: &broadcast::Sender<McpEvent>,
@@ -337,18 +337,15 @@ async fn serve(
                     emit(snap.catalog.revision);
                 }
                 Some(Command::Reconnect) => {
-                    cancel.cancel();
-                    let _ = tokio::time::timeout(handle.limits.close_timeout, &mut done).await;
+                    close(cancel, done.as_mut(), pid, &handle.limits).await;
                     break Ended::Reconnect;
                 }
                 Some(Command::Disable) => {
-                    cancel.cancel();
-                    let _ = tokio::time::timeout(handle.limits.close_timeout, &mut done).await;
+                    close(cancel, done.as_mut(), pid, &handle.limits).await;
                     break Ended::Disabled;
                 }
                 Some(Command::Shutdown) | None => {
-                    cancel.cancel();
-                    let _ = tokio::time::timeout(handle.limits.close_timeout, &mut done).await;
+                    close(cancel, done.as_mut(), pid, &handle.limits).await;
                     break Ended::Shutdown;
                 }
             },
@@ -356,6 +353,37 @@ async fn serve(
     };
     handle.set_live(None);
     ended
+}
+
+/// How long a stdio server gets to exit after its stdin closes before it is sent
+/// SIGTERM (rmcp alone would wait 3 s; a Node server with a request in flight to us
+/// stays up that long).
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// The stdio shutdown sequence of the MCP spec, with a short grace: close the
+/// connection (stdin), let the server exit, SIGTERM it after [`EXIT_GRACE`], and wait
+/// for the end up to `close_timeout` (rmcp kills the child after that).
+async fn close<F: std::future::Future>(
+    cancel: rmcp::service::RunningServiceCancellationToken,
+    mut done: std::pin::Pin<&mut F>,
+    pid: Option<u32>,
+    limits: &Limits,
+) {
+    cancel.cancel();
+    if tokio::time::timeout(EXIT_GRACE, done.as_mut())
+        .await
+        .is_ok()
+    {
+        return;
+    }
+    // The child is not reaped until rmcp waits for it, so the pid is still ours.
+    if let Some(pid) = pid
+        .and_then(|p| i32::try_from(p).ok())
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+    }
+    let _ = tokio::time::timeout(limits.close_timeout, done).await;
 }
 
 #[allow(deprecated)] // logging/setLevel: deprecated in 2026-07-28, used by most servers

@@ -120,6 +120,26 @@ impl TestServer {
                 if arg(request, "exit").and_then(Value::as_bool) == Some(true) {
                     std::process::exit(9);
                 }
+                // `roots: true` asks the client for its roots (roots/list) and lists them.
+                if arg(request, "roots").and_then(Value::as_bool) == Some(true) {
+                    let declared = context
+                        .peer
+                        .peer_info()
+                        .is_some_and(|info| info.capabilities.roots.is_some());
+                    if !declared {
+                        return from_json(json!({"content": [{"type": "text",
+                            "text": "the client does not declare roots"}], "isError": true}));
+                    }
+                    let roots = context
+                        .peer
+                        .list_roots()
+                        .await
+                        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                    let uris: Vec<String> = roots.roots.into_iter().map(|r| r.uri).collect();
+                    return from_json(
+                        json!({"content": [{"type": "text", "text": uris.join("\n")}]}),
+                    );
+                }
                 json!({"content": [{"type": "text", "text": "plain ok"}]})
             }
             "extra" if self.extra_tool.load(Ordering::SeqCst) => {

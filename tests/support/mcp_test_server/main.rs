@@ -8,7 +8,8 @@
 //! on 127.0.0.1 with a free port and prints its URL as the first line on stdout.
 //! `--misbehave` (or `SWITCHBOARD_TEST_MISBEHAVE`): `exit-on-init` exits when
 //! `initialize` arrives, `garbage` answers every line with non-JSON, `hang` never
-//! answers.
+//! answers, `linger` serves normally but stays up after stdin closes until SIGTERM,
+//! then writes `terminated` to the file named by `SWITCHBOARD_TEST_MARKER`.
 
 mod data;
 mod handler;
@@ -61,6 +62,7 @@ async fn main() {
     let result = match (options.transport.as_str(), options.misbehave.as_str()) {
         (_, "garbage") => garbage().await,
         (_, "hang") => hang().await,
+        ("stdio", "linger") => linger(server).await,
         ("stdio", _) => stdio(server).await,
         ("http", _) => http::serve(server, http::Flavour::Streamable).await,
         ("sse", _) => http::serve(server, http::Flavour::LegacySse).await,
@@ -78,6 +80,23 @@ async fn stdio(server: TestServer) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     running.waiting().await.map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Serves, then ignores the end of stdin and waits for SIGTERM (like a server with work
+/// still in flight), leaving a marker that it was asked to stop.
+async fn linger(server: TestServer) -> Result<(), String> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
+    stdio(server).await?;
+    tokio::select! {
+        _ = term.recv() => {
+            if let Ok(path) = std::env::var("SWITCHBOARD_TEST_MARKER") {
+                let _ = std::fs::write(path, "terminated");
+            }
+        }
+        () = tokio::time::sleep(std::time::Duration::from_secs(60)) => {}
+    }
     Ok(())
 }
 
