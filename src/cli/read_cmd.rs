@@ -60,15 +60,7 @@ fn save(read: &crate::mcp::ResourceRead, args: &ReadArgs) -> i32 {
     };
     match crate::mcp::save::save_content(&read.contents, args.item, path, args.force) {
         Ok(saved) => {
-            eprintln!(
-                "saved {} bytes{} to {}",
-                saved.bytes,
-                saved
-                    .mime
-                    .map(|m| format!(" ({})", safe(&m)))
-                    .unwrap_or_default(),
-                saved.path.display()
-            );
+            eprintln!("{saved}");
             exit::OK
         }
         Err(e @ crate::mcp::save::SaveError::Exists(_)) => {

@@ -44,6 +44,17 @@ pub fn content_bytes(block: &ContentBlock) -> Result<(Vec<u8>, Option<String>), 
     }
 }
 
+/// `saved 4033 bytes (image/png) to logo.png`, the mime sanitised.
+impl std::fmt::Display for Saved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "saved {} bytes", self.bytes)?;
+        if let Some(mime) = &self.mime {
+            write!(f, " ({})", crate::sanitize::sanitize_line(mime))?;
+        }
+        write!(f, " to {}", self.path.display())
+    }
+}
+
 /// Why nothing was saved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SaveError {

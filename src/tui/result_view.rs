@@ -119,12 +119,7 @@ pub fn save_blocks(
 ) -> Result<String, String> {
     use crate::mcp::save::{SaveError, save_content};
     match save_content(blocks, item, std::path::Path::new(path), overwrite) {
-        Ok(saved) => Ok(format!(
-            "saved {} bytes{} to {}",
-            saved.bytes,
-            saved.mime.map(|m| format!(" ({m})")).unwrap_or_default(),
-            saved.path.display()
-        )),
+        Ok(saved) => Ok(saved.to_string()),
         Err(e @ SaveError::Exists(_)) => Err(format!("{e}; /save! {path} replaces it")),
         Err(e) => Err(e.to_string()),
     }
