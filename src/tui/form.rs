@@ -288,15 +288,22 @@ impl FormState {
         self.schema.get("properties")?.get(name)
     }
 
+    /// The schema of the objects a field holds: its own, or its items' for an array
+    /// of objects (`true` then).
+    pub fn object_schema(&self, index: usize) -> Option<(&Value, bool)> {
+        let schema = self.field_schema(index)?;
+        Some(match schema.get("items") {
+            Some(items) if items.get("properties").is_some() => (items, true),
+            _ => (schema, false),
+        })
+    }
+
     /// A JSON value to start from for an object or array field: its required
     /// properties with defaults, one item for arrays of objects.
     fn skeleton(&self) -> Option<String> {
-        let schema = self.field_schema(self.sel)?;
-        let value = match schema.get("items") {
-            Some(items) if items.get("properties").is_some() => {
-                Value::Array(vec![crate::tools::schema_skeleton(items)])
-            }
-            _ => crate::tools::schema_skeleton(schema),
+        let value = match self.object_schema(self.sel)? {
+            (items, true) => Value::Array(vec![crate::tools::schema_skeleton(items)]),
+            (schema, false) => crate::tools::schema_skeleton(schema),
         };
         (value.is_object() || value.is_array())
             .then(|| serde_json::to_string_pretty(&value).unwrap_or_default())

@@ -127,11 +127,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, form: &FormState)
 
 /// `days* integer · hourly boolean` for an object field (or an array of objects).
 fn nested_fields(form: &FormState, index: usize) -> Option<String> {
-    let schema = form.field_schema(index)?;
-    let inner = schema
-        .get("items")
-        .filter(|items| items.get("properties").is_some())
-        .unwrap_or(schema);
+    let (inner, _) = form.object_schema(index)?;
     let fields: Vec<String> = crate::tools::schema_fields(inner)
         .into_iter()
         .filter(|f| !f.path.contains(['.', '[']))
