@@ -59,15 +59,21 @@ pub const QUIT_AT_PROMPT: i32 = 130;
 /// The config file (or defaults) with the servers of every `--mcp-config` file added.
 /// Problems are printed; `Err` carries the exit status.
 pub fn load_config(cli: &Cli, dirs: &Dirs) -> Result<(Config, Option<PathBuf>), i32> {
+    let (mut config, source) = load_file(cli, dirs)?;
+    for warning in add_imports(cli, dirs, &mut config, None)? {
+        eprintln!("warning: {warning}");
+    }
+    Ok((config, source))
+}
+
+/// The config file alone (or the defaults) and where it was found; the error is
+/// printed and `Err` carries the exit status.
+pub fn load_file(cli: &Cli, dirs: &Dirs) -> Result<(Config, Option<PathBuf>), i32> {
     let loaded = config::load(dirs, cli.config.as_deref()).map_err(|e| {
         eprintln!("{e}");
         exit::USAGE
     })?;
-    let mut config = loaded.config;
-    for warning in add_imports(cli, dirs, &mut config, None)? {
-        eprintln!("warning: {warning}");
-    }
-    Ok((config, loaded.source.map(|s| s.path)))
+    Ok((loaded.config, loaded.source.map(|s| s.path)))
 }
 
 /// Adds the servers of every `--mcp-config` file to `config`. With `ask`, a file's

@@ -62,12 +62,8 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     let dirs = Dirs::from_env();
     // The config file first (it names the theme), problems printed before the screen
     // is touched.
-    let loaded = crate::config::load(&dirs, cli.config.as_deref()).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(mcp_session::exit::USAGE)
-    });
-    let source = loaded.source.map(|s| s.path);
-    let mut config = loaded.config;
+    let (mut config, source) =
+        mcp_session::load_file(cli, &dirs).unwrap_or_else(|code| std::process::exit(code));
     // The loader has validated the bindings already.
     let keymap = Keymap::with_overrides(&config.ui.keys).unwrap_or_default();
 
