@@ -7,7 +7,9 @@ use serde_json::{Map, Value, json};
 use switchboard::mcp::{CallContext, McpError, McpEvent, ServerStatus, TransportKind};
 use switchboard::tools::ContentBlock;
 
-use mcp_support::{HttpServer, assert_ready, hub_with, settled, stdio_config, url_config};
+use mcp_support::{
+    HttpServer, assert_ready, hub_with, settled, stdio_config, url_config, wait_snapshot,
+};
 
 fn args(v: Value) -> Map<String, Value> {
     match v {
@@ -234,21 +236,10 @@ async fn status_is_disabled_for_disabled_servers() {
 
 /// Wait (hang guard only) until `name` has `status`.
 async fn wait_status(hub: &switchboard::mcp::McpHub, name: &str, want: fn(&ServerStatus) -> bool) {
-    let mut rx = hub.subscribe();
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let snap = rx.borrow_and_update().clone();
-        if snap.server(name).is_some_and(|s| want(&s.status)) {
-            return;
-        }
-        assert!(
-            tokio::time::timeout_at(deadline, rx.changed())
-                .await
-                .is_ok(),
-            "{name} never reached the status; last {:?}",
-            snap.server(name).map(|s| s.status.clone())
-        );
-    }
+    wait_snapshot(hub, &format!("{name} reach the status"), |snap| {
+        snap.server(name).is_some_and(|s| want(&s.status))
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -304,16 +295,11 @@ async fn set_log_level_reaches_the_server_and_sticks_across_reconnects() {
 
     let before = hub.snapshot().server("t").unwrap().generation;
     hub.reconnect("t").unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    loop {
-        let snap = hub.snapshot();
-        let s = snap.server("t").unwrap();
-        if s.generation > before && s.status == ServerStatus::Ready {
-            break;
-        }
-        assert!(std::time::Instant::now() < deadline, "{:?}", s.status);
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    wait_snapshot(&hub, "t ready again", |snap| {
+        snap.server("t")
+            .is_some_and(|s| s.generation > before && s.status == ServerStatus::Ready)
+    })
+    .await;
     assert_eq!(logged_levels(&hub).await, ["error"], "kept after reconnect");
 
     assert_eq!(hub.set_log_level("debug").await.unwrap(), ["t"]);

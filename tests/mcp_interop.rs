@@ -12,7 +12,7 @@ use switchboard::config::ServerConfig;
 use switchboard::mcp::{CallContext, McpEvent, McpHub};
 use switchboard::tools::ContentBlock;
 
-use mcp_support::{assert_ready, hub_with, settled};
+use mcp_support::{assert_ready, hub_with, settled, wait_snapshot};
 
 /// The pinned version `.ci/run` installs.
 pub const EVERYTHING_VERSION: &str = "2026.8.31";
@@ -210,21 +210,11 @@ async fn roots_are_offered_to_the_server() {
     assert_ready(&settled(&hub).await, "everything");
     // server-everything offers get-roots-list only to clients that declare roots;
     // it may register it a moment after initialisation (list_changed).
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while hub
-        .snapshot()
-        .server("everything")
-        .unwrap()
-        .catalog
-        .tool("get-roots-list")
-        .is_none()
-    {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no get-roots-list tool"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    wait_snapshot(&hub, "get-roots-list", |snap| {
+        snap.server("everything")
+            .is_some_and(|s| s.catalog.tool("get-roots-list").is_some())
+    })
+    .await;
     let listed = hub
         .call_tool(
             "everything",

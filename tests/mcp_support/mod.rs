@@ -74,6 +74,29 @@ pub async fn settled(hub: &McpHub) -> HubSnapshot {
     hub.settled(SETTLE).await.as_ref().clone()
 }
 
+/// Waits (generously: a hang guard, not a speed check) until a hub snapshot passes
+/// `want`, and returns it.
+pub async fn wait_snapshot(
+    hub: &McpHub,
+    what: &str,
+    want: impl Fn(&HubSnapshot) -> bool,
+) -> std::sync::Arc<HubSnapshot> {
+    let mut rx = hub.subscribe();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let snap = rx.borrow_and_update().clone();
+        if want(&snap) {
+            return snap;
+        }
+        assert!(
+            tokio::time::timeout_at(deadline, rx.changed())
+                .await
+                .is_ok(),
+            "never saw {what}; last snapshot {snap:?}"
+        );
+    }
+}
+
 pub fn assert_ready(snapshot: &HubSnapshot, name: &str) {
     let server = snapshot.server(name).unwrap();
     assert_eq!(
