@@ -2,10 +2,9 @@
 //! snapshots out.
 #![allow(clippy::unwrap_used)]
 
+mod tui_support;
 use std::sync::Arc;
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use serde_json::json;
 use switchboard::agent::{AgentEvent, CallId, CallOutcome, Op, StepPause, TurnEnd};
 use switchboard::config::Config;
@@ -14,13 +13,11 @@ use switchboard::llm::Usage;
 use switchboard::mcp::{
     CatalogSnapshot, HubSnapshot, McpError, ServerInfo, ServerSnapshot, ServerStatus, TransportKind,
 };
-use switchboard::theme::ThemeSet;
 use switchboard::tools::{Origin, ToolEffect};
 use switchboard::tui::boot::initial_state;
 use switchboard::tui::cards::CardStatus;
 use switchboard::tui::hub_view::{catalog, server_rows};
 use switchboard::tui::state::{ServerStatus as Row, State};
-use switchboard::tui::ui::render;
 use switchboard::tui::{Cmd, Msg, update};
 
 fn state() -> State {
@@ -38,14 +35,7 @@ fn ev(s: &mut State, e: AgentEvent) {
     update(s, Msg::Agent(Box::new(e)));
 }
 
-fn shot(s: &State, w: u16, h: u16) -> String {
-    let theme = ThemeSet::new(None).load("default").unwrap();
-    let mut s = s.clone();
-    s.size = (w, h);
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| render(&s, &theme, f)).unwrap();
-    format!("{}", t.backend())
-}
+use tui_support::shot;
 
 fn started(s: &mut State) {
     ev(

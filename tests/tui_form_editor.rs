@@ -2,6 +2,7 @@
 //! Ctrl+E in the argument form: the value being typed goes to the external editor as
 //! a command, and what comes back replaces it (or explains why not).
 
+mod tui_support;
 use serde_json::json;
 use switchboard::keymap::{Key, Keymap};
 use switchboard::tui::form::{FormState, FormTarget};
@@ -179,13 +180,5 @@ fn an_object_field_lists_its_fields() {
         FormTarget::Tool("weather".into()),
         &schema,
     )));
-    s.size = (100, 14);
-    let theme = switchboard::theme::ThemeSet::new(None)
-        .load("default")
-        .unwrap();
-    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 14)).unwrap();
-    terminal
-        .draw(|f| switchboard::tui::ui::render(&s, &theme, f))
-        .unwrap();
-    insta::assert_snapshot!(terminal.backend());
+    insta::assert_snapshot!(tui_support::shot(&s, 100, 14));
 }

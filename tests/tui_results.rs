@@ -3,6 +3,7 @@
 //! binary items get a hint, `/save` becomes a command with the read's contents, and
 //! its outcome lands in the transcript.
 
+mod tui_support;
 use switchboard::keymap::{Key, KeyCode, Keymap};
 use switchboard::mcp::ResourceRead;
 use switchboard::tools::ContentBlock;
@@ -221,7 +222,6 @@ fn a_result_with_mixed_blocks_labels_each_one() {
     );
 
     let mut s = state();
-    s.size = (100, 32);
     update(
         &mut s,
         Msg::CallDone {
@@ -230,20 +230,12 @@ fn a_result_with_mixed_blocks_labels_each_one() {
             is_error: false,
         },
     );
-    let theme = switchboard::theme::ThemeSet::new(None)
-        .load("default")
-        .unwrap();
-    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 32)).unwrap();
-    terminal
-        .draw(|f| switchboard::tui::ui::render(&s, &theme, f))
-        .unwrap();
-    insta::assert_snapshot!(terminal.backend());
+    insta::assert_snapshot!(tui_support::shot(&s, 100, 32));
 }
 
 #[test]
 fn a_running_call_shows_its_progress_bar() {
     let mut s = state();
-    s.size = (100, 16);
     let cmds = send(&mut s, "/call test__slow seconds=10");
     assert_eq!(cmds.len(), 1, "{cmds:?}");
     update(
@@ -255,12 +247,5 @@ fn a_running_call_shows_its_progress_bar() {
             message: Some("copying \u{1b}[2Jfiles".into()),
         },
     );
-    let theme = switchboard::theme::ThemeSet::new(None)
-        .load("default")
-        .unwrap();
-    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 16)).unwrap();
-    terminal
-        .draw(|f| switchboard::tui::ui::render(&s, &theme, f))
-        .unwrap();
-    insta::assert_snapshot!(terminal.backend());
+    insta::assert_snapshot!(tui_support::shot(&s, 100, 16));
 }
