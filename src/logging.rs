@@ -96,8 +96,6 @@ impl Visit for MessageVisitor {
 
 #[cfg(test)]
 mod tests {
-    use tracing_subscriber::layer::SubscriberExt as _;
-
     use super::*;
 
     #[test]
