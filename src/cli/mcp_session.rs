@@ -236,6 +236,25 @@ pub async fn ready_server(workbench: &Workbench, name: &str) -> Result<(), i32> 
     }
 }
 
+/// Opens the workbench, waits for `server` to be ready, runs `body` on it and shuts
+/// the workbench down: the frame of every one-server command. Returns the exit status.
+pub async fn with_ready_server(
+    cli: &Cli,
+    server: &str,
+    body: impl AsyncFnOnce(&Workbench) -> i32,
+) -> i32 {
+    let workbench = match open(cli, None).await {
+        Ok(w) => w,
+        Err(code) => return code,
+    };
+    let code = match ready_server(&workbench, server).await {
+        Err(code) => code,
+        Ok(()) => body(&workbench).await,
+    };
+    workbench.shutdown().await;
+    code
+}
+
 pub use crate::tools::render_blocks;
 
 /// Runs `body` on a fresh runtime and exits with its status when it is not 0.

@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::Cli;
 use super::mcp_session::{
-    exit, exit_code, json, key_values, open, print, ready_server, render_blocks, run_to_exit, safe,
+    exit, exit_code, json, key_values, print, render_blocks, run_to_exit, safe, with_ready_server,
 };
 
 #[derive(Debug, Args)]
@@ -30,13 +30,8 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> color_eyre::Result<()> {
                 return exit::USAGE;
             }
         };
-        let workbench = match open(cli, None).await {
-            Ok(w) => w,
-            Err(code) => return code,
-        };
-        let code = match ready_server(&workbench, &args.server).await {
-            Err(code) => code,
-            Ok(()) => match workbench
+        with_ready_server(cli, &args.server, async |workbench| {
+            match workbench
                 .hub
                 .get_prompt(&args.server, &args.name, prompt_args)
                 .await
@@ -61,9 +56,8 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> color_eyre::Result<()> {
                     eprintln!("{}", safe(&e.to_string()));
                     exit_code(&e)
                 }
-            },
-        };
-        workbench.shutdown().await;
-        code
+            }
+        })
+        .await
     })
 }

@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::Cli;
 use super::mcp_session::{
-    exit, exit_code, json, open, print, ready_server, render_blocks, run_to_exit, safe,
+    exit, exit_code, json, print, render_blocks, run_to_exit, safe, with_ready_server,
 };
 
 #[derive(Debug, Args)]
@@ -26,32 +26,25 @@ pub struct ReadArgs {
 }
 
 pub fn run(cli: &Cli, args: &ReadArgs) -> color_eyre::Result<()> {
-    run_to_exit(async {
-        let workbench = match open(cli, None).await {
-            Ok(w) => w,
-            Err(code) => return code,
-        };
-        let code = match ready_server(&workbench, &args.server).await {
-            Err(code) => code,
-            Ok(()) => match workbench.hub.read_resource(&args.server, &args.uri).await {
-                Ok(read) if args.output.is_some() => save(&read, args),
-                Ok(read) => {
-                    print(&if args.json {
-                        json(&read)
-                    } else {
-                        render_blocks(&read.contents)
-                    });
-                    exit::OK
-                }
-                Err(e) => {
-                    eprintln!("{}", safe(&e.to_string()));
-                    exit_code(&e)
-                }
-            },
-        };
-        workbench.shutdown().await;
-        code
-    })
+    run_to_exit(with_ready_server(
+        cli,
+        &args.server,
+        async |workbench| match workbench.hub.read_resource(&args.server, &args.uri).await {
+            Ok(read) if args.output.is_some() => save(&read, args),
+            Ok(read) => {
+                print(&if args.json {
+                    json(&read)
+                } else {
+                    render_blocks(&read.contents)
+                });
+                exit::OK
+            }
+            Err(e) => {
+                eprintln!("{}", safe(&e.to_string()));
+                exit_code(&e)
+            }
+        },
+    ))
 }
 
 fn save(read: &crate::mcp::ResourceRead, args: &ReadArgs) -> i32 {
