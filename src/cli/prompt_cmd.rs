@@ -1,12 +1,10 @@
 //! `switchboard prompt SERVER NAME [-a key=value …]`: get one prompt.
 
-use std::fmt::Write as _;
-
 use clap::Args;
 
 use super::Cli;
 use super::mcp_session::{
-    exit, exit_code, json, key_values, print, render_blocks, run_to_exit, safe, with_ready_server,
+    exit, exit_code, json, key_values, print, run_to_exit, safe, with_ready_server,
 };
 
 #[derive(Debug, Args)]
@@ -40,15 +38,7 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> color_eyre::Result<()> {
                     if args.json {
                         print(&json(&prompt));
                     } else {
-                        let mut out = String::new();
-                        if let Some(d) = &prompt.description {
-                            let _ = writeln!(out, "# {}", safe(d));
-                        }
-                        for m in &prompt.messages {
-                            let _ = write!(out, "{}: ", safe(&m.role));
-                            out.push_str(&render_blocks(std::slice::from_ref(&m.content)));
-                        }
-                        print(&out);
+                        print(&prompt.to_text());
                     }
                     exit::OK
                 }

@@ -192,6 +192,26 @@ pub struct PromptView {
     pub messages: Vec<PromptMessageView>,
 }
 
+impl PromptView {
+    /// For people: `# description`, then `role: text` per message (blocks rendered
+    /// by [`crate::tools::render_blocks`]); untrusted text sanitised.
+    pub fn to_text(&self) -> String {
+        let mut out = self
+            .description
+            .as_deref()
+            .map(|d| format!("# {}\n", crate::sanitize::sanitize_line(d)))
+            .unwrap_or_default();
+        for m in &self.messages {
+            out.push_str(&crate::sanitize::sanitize_line(&m.role));
+            out.push_str(": ");
+            out.push_str(&crate::tools::render_blocks(std::slice::from_ref(
+                &m.content,
+            )));
+        }
+        out
+    }
+}
+
 pub fn prompt_view(server: &str, wire: &Value, limits: &Limits) -> Result<PromptView, McpError> {
     let empty = Vec::new();
     let items = wire

@@ -66,20 +66,9 @@ impl Runtime {
             }
             Cmd::GetPrompt { server, name, args } => {
                 self.spawn_mcp(format!("{server} prompt {name}"), move |hub| async move {
-                    hub.get_prompt(&server, &name, args).await.map(|view| {
-                        let mut text = view
-                            .description
-                            .map(|d| format!("{d}\n\n"))
-                            .unwrap_or_default();
-                        for m in view.messages {
-                            let body =
-                                crate::tools::render_blocks(std::slice::from_ref(&m.content));
-                            text.push_str(&m.role);
-                            text.push_str(": ");
-                            text.push_str(&body);
-                        }
-                        text
-                    })
+                    hub.get_prompt(&server, &name, args)
+                        .await
+                        .map(|view| view.to_text())
                 });
                 None
             }
