@@ -51,13 +51,13 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16, expanded: bool) -> V
             continue;
         }
         // Results of calls, reads and prompts the person started fold until `e`.
-        let total = text.lines().count();
         let shown = if entry.kind == ChatKind::Tool && !expanded {
             RESULT_PREVIEW_LINES
         } else {
             usize::MAX
         };
-        for line in text.lines().take(shown) {
+        let mut lines = text.lines();
+        for line in lines.by_ref().take(shown) {
             for piece in wrap(line, width) {
                 out.push(TranscriptLine::Body(
                     entry.kind,
@@ -65,13 +65,12 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16, expanded: bool) -> V
                 ));
             }
         }
-        if total > shown {
+        // One pass: what `take` left is what folded.
+        let more = lines.count();
+        if more > 0 {
             out.push(TranscriptLine::Body(
                 entry.kind,
-                vec![(
-                    MdStyle::Text,
-                    format!("… {} more lines (e shows all)", total - shown),
-                )],
+                vec![(MdStyle::Text, format!("… {more} more lines (e shows all)"))],
             ));
         }
     }
