@@ -25,5 +25,5 @@ pub use load::{LoadedConfig, find_source, load, parse_str};
 pub use locate::SourceMap;
 pub use model::*;
 pub use validate::{
-    BUILTIN_PROVIDER, CONFIRM_DELETE, POLICY_MODES, SERVER_TRANSPORTS, TOOL_EFFECTS,
+    BUILTIN_PROVIDER, CONFIRM_DELETE, POLICY_MODES, SERVER_TRANSPORTS, TOOL_EFFECTS, is_aws_region,
 };

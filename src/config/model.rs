@@ -128,6 +128,13 @@ pub struct ProviderConfig {
     /// Scripted provider: a script file of turns to replay.
     #[serde(default)]
     pub script: Option<PathBuf>,
+    /// Bedrock: the AWS region (else `AWS_REGION` / `AWS_DEFAULT_REGION`).
+    #[serde(default)]
+    pub region: Option<Spanned<String>>,
+    /// Bedrock: the AWS profile whose static keys sign requests (else `AWS_PROFILE`,
+    /// else `default`), when no keys are in the environment.
+    #[serde(default)]
+    pub profile: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
@@ -136,6 +143,8 @@ pub enum ProviderKind {
     Openai,
     Anthropic,
     Gemini,
+    Cohere,
+    Bedrock,
     Scripted,
 }
 

@@ -11,7 +11,7 @@ use toml::Spanned;
 use super::error::ConfigError;
 use super::key_path::KeyPath;
 use super::locate::SourceMap;
-use super::model::{Config, HTTP_METHODS};
+use super::model::{Config, HTTP_METHODS, ProviderKind};
 use super::suggest;
 
 /// Accepted `policy.mode` values.
@@ -37,6 +37,7 @@ pub fn validate(config: &Config, path: &Path, text: &str) -> Result<(), ConfigEr
     };
     check_default_provider(config, &map, &mut report);
     check_servers(config, &map, &mut report);
+    check_providers(config, &mut report);
     check_policy(config, &mut report);
     check_tools(config, &map, &mut report);
     check_rules_and_keys(config, &mut report);
@@ -121,6 +122,42 @@ fn check_servers(config: &Config, map: &SourceMap<'_>, report: &mut Report<'_>) 
                 format!("unknown value `{transport}`"),
                 suggest::hint(transport, SERVER_TRANSPORTS, "accepted values"),
             );
+        }
+    }
+}
+
+/// An AWS region name (`us-east-1`): lowercase letters, digits and dashes only, so it
+/// can go into a host name.
+pub fn is_aws_region(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('-')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// `region` and `profile` belong to Bedrock tables; a region must be a region name.
+fn check_providers(config: &Config, report: &mut Report<'_>) {
+    for (name, provider) in &config.providers {
+        let bedrock = provider.kind == ProviderKind::Bedrock;
+        for (field, value) in [("region", &provider.region), ("profile", &provider.profile)] {
+            let Some(value) = value else { continue };
+            let key = KeyPath::new(&["providers", name.as_str(), field]).to_string();
+            if !bedrock {
+                report(
+                    value.span(),
+                    key,
+                    format!("`{field}` only applies to `kind = \"bedrock\"`"),
+                    None,
+                );
+            } else if field == "region" && !is_aws_region(value.get_ref()) {
+                report(
+                    value.span(),
+                    key,
+                    format!("`{}` is not an AWS region name", value.get_ref()),
+                    Some("write a region such as `us-east-1`".into()),
+                );
+            }
         }
     }
 }

@@ -49,14 +49,13 @@ impl Provider for AnthropicProvider {
         if uses_memory(&request) {
             extra.push(("anthropic-beta", MEMORY_BETA));
         }
-        let call = HttpCall {
-            provider: "anthropic",
-            client: e.client.clone(),
-            url: format!("{}/v1/messages", e.base_url),
-            headers: e.header_map(&extra),
-            body: request_body(&request, e),
-            retry: e.retry.clone(),
-        };
+        let call = HttpCall::new(
+            "anthropic",
+            e,
+            format!("{}/v1/messages", e.base_url),
+            e.header_map(&extra),
+            request_body(&request, e),
+        );
         TaskStream::spawn(move |tx| drive(call, || Box::new(AnthropicDecoder::default()), tx))
     }
 }

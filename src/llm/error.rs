@@ -26,7 +26,7 @@ pub enum LlmErrorKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 pub struct LlmError {
     pub kind: LlmErrorKind,
-    /// `openai`, `anthropic`, `gemini` or `scripted`.
+    /// `openai`, `anthropic`, `gemini`, `cohere`, `bedrock` or `scripted`.
     pub provider: String,
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -38,17 +38,16 @@ impl Provider for GeminiProvider {
     fn stream(&self, request: ChatRequest) -> LlmStream {
         let e = &self.endpoint;
         let model = e.resolve(&request.options).model.unwrap_or_default();
-        let call = HttpCall {
-            provider: "gemini",
-            client: e.client.clone(),
-            url: format!(
+        let call = HttpCall::new(
+            "gemini",
+            e,
+            format!(
                 "{}/v1beta/models/{model}:streamGenerateContent?alt=sse",
                 e.base_url
             ),
-            headers: e.header_map(&[("x-goog-api-key", &e.api_key)]),
-            body: request_body(&request, e),
-            retry: e.retry.clone(),
-        };
+            e.header_map(&[("x-goog-api-key", &e.api_key)]),
+            request_body(&request, e),
+        );
         TaskStream::spawn(move |tx| drive(call, || Box::new(GeminiDecoder::default()), tx))
     }
 }

@@ -3,15 +3,22 @@
 //! - [`Message`] / [`ToolCall`] / [`ToolDeclaration`]: the internal, OpenAI-like model.
 //! - [`Provider::stream`] returns an [`LlmStream`] of [`LlmEvent`]s; dropping it
 //!   cancels the request.
-//! - One file per provider (`openai`, `anthropic`, `gemini`, `scripted`) plus its
-//!   stream decoder; `transport` sends with retries (`retry`) and reads SSE.
+//! - One file per provider (`openai`, `anthropic`, `gemini`, `cohere`, `bedrock`,
+//!   `scripted`) plus its stream decoder; `transport` sends with retries (`retry`) and
+//!   reads SSE or AWS event-stream frames (`eventstream`); `aws_auth` signs with SigV4.
 
 pub mod anthropic;
 mod anthropic_stream;
+pub mod aws_auth;
+pub mod bedrock;
+mod bedrock_stream;
+pub mod cohere;
+mod cohere_stream;
 mod configured;
 mod endpoint;
 mod error;
 mod event;
+mod eventstream;
 mod failure;
 pub mod gemini;
 mod gemini_stream;
@@ -26,6 +33,9 @@ pub mod scripted_script;
 mod transport;
 
 pub use anthropic::AnthropicProvider;
+pub use aws_auth::{AwsCredentials, SigV4Signer, sign_request};
+pub use bedrock::{BedrockAuth, BedrockProvider};
+pub use cohere::CohereProvider;
 pub use configured::{ProviderChoice, build, provider_from_config};
 pub use endpoint::Endpoint;
 pub use error::{LlmError, LlmErrorKind};
@@ -39,11 +49,14 @@ pub use provider::{LlmStream, Provider, TaskStream};
 pub use retry::{RetryPolicy, SleepFn};
 pub use scripted::ScriptedProvider;
 pub use scripted_input::{RequestedCall, parse_line, requested_calls};
-pub use transport::StreamDecoder;
+pub use transport::{Framing, RequestSigner, StreamDecoder};
 
 /// Decoders, exposed for benchmarks and fixture tests.
 pub mod decode {
     pub use super::anthropic_stream::AnthropicDecoder;
+    pub use super::bedrock_stream::BedrockDecoder;
+    pub use super::cohere_stream::CohereDecoder;
+    pub use super::eventstream::events as event_stream_frames;
     pub use super::gemini_stream::GeminiDecoder;
     pub use super::openai_stream::OpenAiDecoder;
 }

@@ -35,14 +35,13 @@ impl Provider for OpenAiProvider {
     fn stream(&self, request: ChatRequest) -> LlmStream {
         let e = &self.endpoint;
         let bearer = format!("Bearer {}", e.api_key);
-        let call = HttpCall {
-            provider: "openai",
-            client: e.client.clone(),
-            url: format!("{}/chat/completions", e.base_url),
-            headers: e.header_map(&[("authorization", &bearer)]),
-            body: request_body(&request, e),
-            retry: e.retry.clone(),
-        };
+        let call = HttpCall::new(
+            "openai",
+            e,
+            format!("{}/chat/completions", e.base_url),
+            e.header_map(&[("authorization", &bearer)]),
+            request_body(&request, e),
+        );
         TaskStream::spawn(move |tx| drive(call, || Box::new(OpenAiDecoder::default()), tx))
     }
 }

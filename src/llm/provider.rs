@@ -15,7 +15,8 @@ pub type LlmStream = Pin<Box<dyn Stream<Item = LlmEvent> + Send>>;
 
 /// An LLM provider: one streaming request per call.
 pub trait Provider: Send + Sync {
-    /// The provider kind (`openai`, `anthropic`, `gemini`, `scripted`).
+    /// The provider kind (`openai`, `anthropic`, `gemini`, `cohere`, `bedrock`,
+    /// `scripted`).
     fn kind(&self) -> &'static str;
 
     /// The model requests go to (when the request does not name one).

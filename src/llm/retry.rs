@@ -1,4 +1,4 @@
-//! When and how long to wait before retrying a failed request (see STACK.md).
+//! When and how long to wait before retrying a failed request.
 //!
 //! Retry 408, 409, 429 and 5xx (529 too) unless `x-should-retry` says otherwise or the
 //! error is `insufficient_quota`; wait `retry-after-ms`, else `retry-after` (seconds or

@@ -1,23 +1,35 @@
-//! One streaming HTTP request with retries: POST, read SSE, decode, forward.
+//! One streaming HTTP request with retries: POST, read SSE (or AWS event-stream
+//! frames), decode, forward.
 //!
 //! A failure before anything was forwarded is retried (when retryable); after that it
 //! ends the stream with `LlmEvent::Error` — never a silently short answer.
 
+use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use eventsource_stream::Eventsource;
 use futures::StreamExt;
-use reqwest::header::HeaderMap;
+use futures::stream::BoxStream;
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::endpoint::Endpoint;
 use super::error::{LlmError, LlmErrorKind};
 use super::event::LlmEvent;
+use super::eventstream;
 use super::failure::parse_error_body;
 use super::retry::{RetryPolicy, header_delay, should_retry_header, status_is_retryable};
 
 /// Headers that carry a request id, in order of preference.
-const REQUEST_ID_HEADERS: [&str; 4] = ["x-request-id", "request-id", "x-goog-request-id", "cf-ray"];
+const REQUEST_ID_HEADERS: [&str; 5] = [
+    "x-request-id",
+    "request-id",
+    "x-goog-request-id",
+    "x-amzn-requestid",
+    "cf-ray",
+];
 
 /// Turns one provider's SSE events into [`LlmEvent`]s.
 pub trait StreamDecoder: Send {
@@ -31,6 +43,22 @@ pub trait StreamDecoder: Send {
     fn finish(&mut self) -> Result<Vec<LlmEvent>, LlmError>;
 }
 
+/// How a response body is cut into events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// Server-sent events (`event:` / `data:` lines).
+    Sse,
+    /// AWS event-stream binary frames; the event name is `:event-type`, or
+    /// `exception:TYPE` for an exception frame.
+    EventStream,
+}
+
+/// Computes headers for one attempt from its URL, headers and exact body bytes (AWS
+/// SigV4 signs all three, with the time of the attempt).
+pub trait RequestSigner: Send + Sync + fmt::Debug {
+    fn sign(&self, url: &str, headers: &HeaderMap, body: &[u8]) -> Result<HeaderMap, LlmError>;
+}
+
 /// A request ready to send.
 #[derive(Debug, Clone)]
 pub struct HttpCall {
@@ -40,6 +68,30 @@ pub struct HttpCall {
     pub headers: HeaderMap,
     pub body: Value,
     pub retry: RetryPolicy,
+    pub framing: Framing,
+    pub signer: Option<Arc<dyn RequestSigner>>,
+}
+
+impl HttpCall {
+    /// An SSE request through `endpoint`'s client and retry policy.
+    pub fn new(
+        provider: &'static str,
+        endpoint: &Endpoint,
+        url: String,
+        headers: HeaderMap,
+        body: Value,
+    ) -> Self {
+        Self {
+            provider,
+            client: endpoint.client.clone(),
+            url,
+            headers,
+            body,
+            retry: endpoint.retry.clone(),
+            framing: Framing::Sse,
+            signer: None,
+        }
+    }
 }
 
 struct Failure {
@@ -55,9 +107,17 @@ pub async fn drive<D>(call: HttpCall, new_decoder: D, tx: mpsc::Sender<LlmEvent>
 where
     D: Fn() -> Box<dyn StreamDecoder>,
 {
+    let body = match serde_json::to_vec(&call.body) {
+        Ok(body) => body,
+        Err(e) => {
+            let error = LlmError::new(LlmErrorKind::Decode, call.provider, e.to_string());
+            let _ = tx.send(LlmEvent::Error(error)).await;
+            return;
+        }
+    };
     let mut attempt = 0;
     loop {
-        let Err(failure) = attempt_once(&call, new_decoder(), &tx).await else {
+        let Err(failure) = attempt_once(&call, &body, new_decoder(), &tx).await else {
             return;
         };
         if failure.retryable && !failure.shown && attempt < call.retry.max_retries {
@@ -78,16 +138,48 @@ where
     }
 }
 
+/// The headers of one attempt: the call's, a JSON content type, and the signer's.
+fn attempt_headers(call: &HttpCall, body: &[u8]) -> Result<HeaderMap, LlmError> {
+    let mut headers = call.headers.clone();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    if let Some(signer) = &call.signer {
+        headers.extend(signer.sign(&call.url, &headers, body)?);
+    }
+    Ok(headers)
+}
+
+/// The response body as `(event name, data)` pairs.
+fn events(
+    framing: Framing,
+    response: reqwest::Response,
+) -> BoxStream<'static, Result<(String, String), String>> {
+    match framing {
+        Framing::Sse => response
+            .bytes_stream()
+            .eventsource()
+            .map(|item| item.map(|e| (e.event, e.data)).map_err(|e| e.to_string()))
+            .boxed(),
+        Framing::EventStream => eventstream::events(response.bytes_stream()).boxed(),
+    }
+}
+
 async fn attempt_once(
     call: &HttpCall,
+    body: &[u8],
     mut decoder: Box<dyn StreamDecoder>,
     tx: &mpsc::Sender<LlmEvent>,
 ) -> Result<(), Failure> {
+    let headers = attempt_headers(call, body).map_err(|error| Failure {
+        error,
+        retryable: false,
+        delay: None,
+        shown: false,
+    })?;
     let response = call
         .client
         .post(&call.url)
-        .headers(call.headers.clone())
-        .json(&call.body)
+        .headers(headers)
+        .body(body.to_vec())
         .send()
         .await
         .map_err(|e| Failure {
@@ -101,7 +193,7 @@ async fn attempt_once(
     if !status.is_success() {
         return Err(status_failure(call.provider, response, request_id).await);
     }
-    let mut events = response.bytes_stream().eventsource();
+    let mut events = events(call.framing, response);
     let mut shown = false;
     let fail = |error: LlmError, shown: bool| Failure {
         error: error.with_request_id(request_id.clone()),
@@ -118,7 +210,7 @@ async fn attempt_once(
             )
         })?;
         let decoded = decoder
-            .on_event(&event.event, &event.data)
+            .on_event(&event.0, &event.1)
             .map_err(|e| fail(e, shown))?;
         for ev in decoded {
             shown = true;
@@ -146,7 +238,16 @@ async fn status_failure(
     let status = response.status().as_u16();
     let headers = response.headers().clone();
     let text = response.text().await.unwrap_or_default();
-    let body = parse_error_body(&text);
+    let mut body = parse_error_body(&text);
+    if body.code.is_none() {
+        // AWS names the error in a header: `ThrottlingException:http://…`.
+        body.code = headers
+            .get("x-amzn-errortype")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(':').next())
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned);
+    }
     let quota = body.code.as_deref() == Some("insufficient_quota");
     let retryable =
         !quota && should_retry_header(&headers).unwrap_or_else(|| status_is_retryable(status));

@@ -1,0 +1,193 @@
+//! Amazon Bedrock Converse API, streaming: `POST {base}/model/{modelId}/converse-stream`
+//! answered with AWS event-stream frames. Signed with SigV4 (signing name `bedrock`)
+//! or sent with a Bedrock API key as `Authorization: Bearer`.
+//! Reference: <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html>.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::aws_auth::SigV4Signer;
+use super::bedrock_stream::BedrockDecoder;
+use super::endpoint::Endpoint;
+use super::message::{ChatRequest, Message};
+use super::provider::{LlmStream, Provider, TaskStream};
+use super::transport::{Framing, HttpCall, drive};
+
+/// How requests are authorised.
+#[derive(Debug, Clone)]
+pub enum BedrockAuth {
+    /// A Bedrock API key (`AWS_BEARER_TOKEN_BEDROCK`); kept in the endpoint's `api_key`.
+    Bearer,
+    /// Signature Version 4 with an access key.
+    SigV4(Arc<SigV4Signer>),
+}
+
+#[derive(Debug, Clone)]
+pub struct BedrockProvider {
+    endpoint: Endpoint,
+    auth: BedrockAuth,
+}
+
+impl BedrockProvider {
+    /// The environment variable of a Bedrock API key (as botocore reads it).
+    pub const DEFAULT_KEY_ENV: &'static str = "AWS_BEARER_TOKEN_BEDROCK";
+    /// The SigV4 signing name.
+    pub const SIGNING_NAME: &'static str = "bedrock";
+
+    pub fn new(endpoint: Endpoint, auth: BedrockAuth) -> Self {
+        Self { endpoint, auth }
+    }
+
+    /// The regional runtime endpoint.
+    pub fn default_base_url(region: &str) -> String {
+        format!("https://bedrock-runtime.{region}.amazonaws.com")
+    }
+}
+
+impl Provider for BedrockProvider {
+    fn kind(&self) -> &'static str {
+        "bedrock"
+    }
+
+    fn model(&self) -> &str {
+        &self.endpoint.model
+    }
+
+    fn stream(&self, request: ChatRequest) -> LlmStream {
+        let e = &self.endpoint;
+        let model = e.resolve(&request.options).model.unwrap_or_default();
+        let url = format!("{}/model/{}/converse-stream", e.base_url, encode(&model));
+        let bearer = format!("Bearer {}", e.api_key);
+        let mut extra = vec![("accept", "application/vnd.amazon.eventstream")];
+        if matches!(self.auth, BedrockAuth::Bearer) {
+            extra.push(("authorization", &bearer));
+        }
+        let mut call = HttpCall::new(
+            "bedrock",
+            e,
+            url,
+            e.header_map(&extra),
+            request_body(&request, e),
+        );
+        call.framing = Framing::EventStream;
+        if let BedrockAuth::SigV4(signer) = &self.auth {
+            call.signer = Some(Arc::clone(signer) as Arc<_>);
+        }
+        TaskStream::spawn(move |tx| drive(call, || Box::new(BedrockDecoder::default()), tx))
+    }
+}
+
+/// Percent-encodes a model id (or ARN) as one path segment: `:` → `%3A`, `/` → `%2F`.
+pub fn encode(segment: &str) -> String {
+    let mut out = String::with_capacity(segment.len());
+    for b in segment.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// The JSON body for `request`.
+pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
+    let options = endpoint.resolve(&request.options);
+    let mut body = Map::new();
+    body.insert("messages".into(), Value::Array(messages(&request.messages)));
+    if let Some(system) = request.system_text() {
+        body.insert("system".into(), json!([{"text": system}]));
+    }
+    let mut inference = Map::new();
+    if let Some(n) = options.max_tokens {
+        inference.insert("maxTokens".into(), json!(n));
+    }
+    if let Some(t) = options.temperature {
+        inference.insert("temperature".into(), json!(t));
+    }
+    if !inference.is_empty() {
+        body.insert("inferenceConfig".into(), Value::Object(inference));
+    }
+    if !request.tools.is_empty() {
+        let tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|t| {
+                json!({"toolSpec": {"name": t.name, "description": t.description,
+                    "inputSchema": {"json": t.parameters}}})
+            })
+            .collect();
+        body.insert(
+            "toolConfig".into(),
+            json!({"tools": tools, "toolChoice": {"auto": {}}}),
+        );
+    }
+    Value::Object(body)
+}
+
+/// Alternating user/assistant messages: tool results are `toolResult` blocks of a user
+/// message, merged with neighbouring user blocks. Bedrock rejects blank text blocks,
+/// so empty texts are left out (an empty result says so).
+fn messages(messages: &[Message]) -> Vec<Value> {
+    let mut out: Vec<(&str, Vec<Value>)> = Vec::new();
+    for m in messages {
+        let (role, blocks) = match m {
+            Message::System { .. } => continue,
+            Message::User { text } if text.trim().is_empty() => continue,
+            Message::User { text } => ("user", vec![json!({"text": text})]),
+            Message::Assistant { text, tool_calls } => {
+                let mut blocks = Vec::new();
+                if !text.trim().is_empty() {
+                    blocks.push(json!({"text": text}));
+                }
+                for c in tool_calls {
+                    blocks.push(json!({"toolUse": {"toolUseId": c.id, "name": c.name,
+                        "input": c.arguments_object()}}));
+                }
+                ("assistant", blocks)
+            }
+            Message::Tool {
+                call_id,
+                content,
+                is_error,
+                ..
+            } => {
+                let text = if content.trim().is_empty() {
+                    "(no output)"
+                } else {
+                    content.as_str()
+                };
+                let status = if *is_error { "error" } else { "success" };
+                let result = json!({"toolResult": {"toolUseId": call_id,
+                    "content": [{"text": text}], "status": status}});
+                ("user", vec![result])
+            }
+        };
+        if blocks.is_empty() {
+            continue;
+        }
+        match out.last_mut() {
+            Some((last, existing)) if *last == role => existing.extend(blocks),
+            _ => out.push((role, blocks)),
+        }
+    }
+    out.into_iter()
+        .map(|(role, content)| json!({"role": role, "content": content}))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_ids_are_one_encoded_segment() {
+        assert_eq!(
+            encode("anthropic.claude-3-haiku-20240307-v1:0"),
+            "anthropic.claude-3-haiku-20240307-v1%3A0"
+        );
+        assert_eq!(encode("arn:aws:x/y"), "arn%3Aaws%3Ax%2Fy");
+    }
+}
