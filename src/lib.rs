@@ -2,6 +2,7 @@
 //!
 //! Everything outside `tui` is UI-free core: it never imports ratatui or crossterm.
 
+pub mod a2a;
 pub mod agent;
 pub mod cli;
 pub mod config;

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
+mod a2a_cmd;
 mod call_cmd;
 mod catalog_cmd;
 mod completions;
@@ -99,6 +100,8 @@ pub enum Command {
     Read(read_cmd::ReadArgs),
     /// Get a prompt.
     Prompt(prompt_cmd::PromptArgs),
+    /// Show a remote A2A agent's card, or run one task on it.
+    A2a(a2a_cmd::A2aArgs),
     /// Print shell completions.
     Completions {
         /// bash, zsh, fish, elvish or powershell
@@ -121,6 +124,7 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::Call(ref args)) => call_cmd::run(&cli, args),
         Some(Command::Read(ref args)) => read_cmd::run(&cli, args),
         Some(Command::Prompt(ref args)) => prompt_cmd::run(&cli, args),
+        Some(Command::A2a(ref args)) => a2a_cmd::run(args),
         Some(Command::Completions { shell }) => {
             completions::run(shell);
             Ok(())
