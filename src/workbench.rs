@@ -12,7 +12,9 @@ use tokio::task::JoinHandle;
 
 use crate::agent::ApprovalBroker;
 use crate::config::Config;
-use crate::mcp::{HubSnapshot, Limits, McpHub, RegistrySync, spawn_sync, sync_registry};
+use crate::mcp::{
+    Asker, HubOptions, HubSnapshot, Limits, McpHub, RegistrySync, spawn_sync, sync_registry,
+};
 use crate::paths::Dirs;
 use crate::policy::{AuditLog, Mode, Policy};
 use crate::tools::Registry;
@@ -29,6 +31,8 @@ pub struct WorkbenchOptions {
     pub workspace: Option<PathBuf>,
     /// The config file "always" approvals append their rule to.
     pub always_file: Option<PathBuf>,
+    /// Who answers servers' elicitation and sampling requests; none: decline and deny.
+    pub asker: Option<Arc<dyn Asker>>,
 }
 
 /// The config's `[policy]` is invalid.
@@ -97,7 +101,14 @@ impl Workbench {
         }
 
         // Servers that ask for roots (`roots/list`) get the workspace.
-        let hub = McpHub::start_with_roots(&config.servers, std::slice::from_ref(&workspace));
+        let hub = McpHub::start_with(
+            &config.servers,
+            HubOptions {
+                roots: vec![workspace.clone()],
+                asker: options.asker.clone(),
+                mcp: config.mcp.clone(),
+            },
+        );
         let sync = Arc::new(Mutex::new(RegistrySync::default()));
         let sync_task = spawn_sync(Arc::clone(&registry), hub.clone(), Arc::clone(&sync));
         Ok(Self {

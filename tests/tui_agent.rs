@@ -316,6 +316,7 @@ fn hub() -> HubSnapshot {
         title: None,
         version: "1.2.0".into(),
         protocol_version: "2025-11-25".into(),
+        era: "2025-11-25",
         capabilities: json!({"tools": {}, "resources": {}}),
         instructions: Some("Ask for a city first.".into()),
     }));

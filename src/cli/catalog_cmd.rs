@@ -43,7 +43,7 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> color_eyre::Result<()> {
             eprintln!("no MCP server named {}", safe(name));
             return exit::USAGE;
         }
-        let workbench = match start(&config, &dirs, None).await {
+        let workbench = match start(cli, &config, &dirs, None).await {
             Ok(w) => w,
             Err(code) => return code,
         };

@@ -63,7 +63,29 @@ pub fn load_config(cli: &Cli, dirs: &Dirs) -> Result<(Config, Option<PathBuf>), 
     for warning in add_imports(cli, dirs, &mut config, None)? {
         eprintln!("warning: {warning}");
     }
+    apply_protocol(cli, &mut config);
     Ok((config, source))
+}
+
+/// `--protocol` wins over every server's `protocol`.
+pub fn apply_protocol(cli: &Cli, config: &mut Config) {
+    if let Some(protocol) = cli.protocol {
+        for server in config.servers.values_mut() {
+            server.protocol = Some(protocol.choice());
+        }
+    }
+}
+
+/// The headless answerer of servers' questions: `--elicit`, sampling refused; a
+/// default decline is explained on stderr.
+pub fn headless_asker(cli: &Cli) -> std::sync::Arc<dyn crate::mcp::Asker> {
+    fn notice(line: &str) {
+        eprintln!("note: {line}");
+    }
+    std::sync::Arc::new(crate::mcp::HeadlessAsker {
+        mode: cli.elicit.mode(),
+        notice: Some(notice),
+    })
 }
 
 /// The config file alone (or the defaults) and where it was found; the error is
@@ -133,10 +155,16 @@ pub fn add_imports(
 }
 
 /// A non-interactive workbench for one CLI command.
-pub async fn start(config: &Config, dirs: &Dirs, mode: Option<Mode>) -> Result<Workbench, i32> {
+pub async fn start(
+    cli: &Cli,
+    config: &Config,
+    dirs: &Dirs,
+    mode: Option<Mode>,
+) -> Result<Workbench, i32> {
     let options = WorkbenchOptions {
         interactive: false,
         mode,
+        asker: Some(headless_asker(cli)),
         ..WorkbenchOptions::default()
     };
     Workbench::start(config, dirs, options).await.map_err(|e| {
@@ -150,7 +178,7 @@ pub async fn start(config: &Config, dirs: &Dirs, mode: Option<Mode>) -> Result<W
 pub async fn open(cli: &Cli, mode: Option<Mode>) -> Result<Workbench, i32> {
     let dirs = Dirs::from_env();
     let (config, _) = load_config(cli, &dirs)?;
-    start(&config, &dirs, mode).await
+    start(cli, &config, &dirs, mode).await
 }
 
 /// A current-thread-free runtime for one command.

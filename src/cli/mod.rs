@@ -42,6 +42,15 @@ pub struct Cli {
     /// Disable colours (also honoured: the NO_COLOR environment variable).
     #[arg(long, global = true)]
     pub no_color: bool,
+    /// Speak this MCP protocol generation to every server (auto, 2025-11-25 or
+    /// 2026-07-28), overriding each server's `protocol`.
+    #[arg(long, global = true, value_name = "VERSION")]
+    pub protocol: Option<ProtocolArg>,
+    /// Answer servers that ask for input (elicitation) without a person: decline,
+    /// cancel, or accept-defaults (the form's defaults, when every required field has
+    /// one).
+    #[arg(long, global = true, value_name = "ANSWER", default_value = "decline")]
+    pub elicit: ElicitArg,
     /// Pause before every model request and tool run (toggle with Ctrl+T).
     #[arg(long)]
     pub step: bool,
@@ -65,6 +74,46 @@ pub struct Cli {
     pub debug_panic: bool,
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// `--protocol`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProtocolArg {
+    Auto,
+    #[value(name = "2025-11-25")]
+    V2025,
+    #[value(name = "2026-07-28")]
+    V2026,
+}
+
+impl ProtocolArg {
+    pub fn choice(self) -> crate::config::ProtocolChoice {
+        use crate::config::ProtocolChoice;
+        match self {
+            Self::Auto => ProtocolChoice::Auto,
+            Self::V2025 => ProtocolChoice::V2025,
+            Self::V2026 => ProtocolChoice::V2026,
+        }
+    }
+}
+
+/// `--elicit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ElicitArg {
+    Decline,
+    Cancel,
+    AcceptDefaults,
+}
+
+impl ElicitArg {
+    pub fn mode(self) -> crate::mcp::ElicitMode {
+        use crate::mcp::ElicitMode;
+        match self {
+            Self::Decline => ElicitMode::Decline,
+            Self::Cancel => ElicitMode::Cancel,
+            Self::AcceptDefaults => ElicitMode::AcceptDefaults,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

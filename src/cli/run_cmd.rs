@@ -72,6 +72,7 @@ pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
             interactive,
             mode: args.approve,
             always_file: source,
+            asker: Some(super::mcp_session::headless_asker(cli)),
             ..WorkbenchOptions::default()
         };
         let workbench = match Workbench::start(&config, &dirs, options).await {

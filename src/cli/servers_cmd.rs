@@ -31,12 +31,27 @@ pub fn run(cli: &Cli, as_json: bool) -> color_eyre::Result<()> {
 pub fn status_detail(server: &ServerSnapshot) -> String {
     match &server.status {
         ServerStatus::Ready => server.info.as_ref().map_or_else(String::new, |i| {
-            format!("{} {} (protocol {})", i.name, i.version, i.protocol_version)
+            format!(
+                "{} {} (protocol {}, {})",
+                i.name,
+                i.version,
+                i.protocol_version,
+                era_label(i.era)
+            )
         }),
         ServerStatus::Failed { error, .. } => error.to_string(),
         ServerStatus::Disconnected { reason } => reason.clone(),
         ServerStatus::Connecting { attempt } => format!("attempt {attempt}"),
         ServerStatus::Disabled => "enabled = false".into(),
+    }
+}
+
+/// How the era reads in the table: the 2026-07-28 generation has no session.
+pub fn era_label(era: &str) -> &'static str {
+    if era == "2026-07-28" {
+        "stateless"
+    } else {
+        "session"
     }
 }
 
@@ -70,6 +85,7 @@ pub fn server_json(s: &ServerSnapshot) -> serde_json::Value {
         "transport": s.transport,
         "target": s.target,
         "detail": status_detail(s),
+        "era": s.info.as_ref().map(|i| i.era),
         "info": s.info.as_deref(),
         "generation": s.generation,
         "counts": {

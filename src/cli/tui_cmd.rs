@@ -95,6 +95,7 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     };
     let import_warnings = mcp_session::add_imports(cli, &dirs, &mut config, Some(&mut ask))
         .unwrap_or_else(|code| std::process::exit(code));
+    mcp_session::apply_protocol(cli, &mut config);
     let shown_name = if theme_error.is_some() {
         "default".to_string()
     } else {

@@ -23,6 +23,7 @@ pub struct Config {
     pub default_provider: Option<String>,
     pub ui: UiConfig,
     pub servers: BTreeMap<String, ServerConfig>,
+    pub mcp: McpConfig,
     pub providers: BTreeMap<String, ProviderConfig>,
     pub policy: PolicyConfig,
     pub skills: SkillsConfig,
@@ -96,6 +97,67 @@ pub struct ServerConfig {
     pub disabled_tools: Vec<String>,
     /// `trust` (default) or `ignore` the server's tool annotations.
     pub annotations: Option<AnnotationTrust>,
+    /// Which MCP protocol generation to speak: `auto` (default), `2025-11-25` or
+    /// `2026-07-28`.
+    pub protocol: Option<ProtocolChoice>,
+    /// `ask` or `deny` this server's sampling requests; `[mcp] sampling` when absent.
+    pub sampling: Option<SamplingPolicy>,
+}
+
+/// Which MCP protocol generation a server is spoken to in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub enum ProtocolChoice {
+    /// Probe with `server/discover` (2026-07-28); fall back to `initialize` (2025-11-25).
+    #[default]
+    #[serde(rename = "auto")]
+    Auto,
+    /// The `initialize` handshake and a session, offering 2025-11-25.
+    #[serde(rename = "2025-11-25")]
+    V2025,
+    /// `server/discover` and per-request metadata, no session.
+    #[serde(rename = "2026-07-28")]
+    V2026,
+}
+
+impl ProtocolChoice {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::V2025 => "2025-11-25",
+            Self::V2026 => "2026-07-28",
+        }
+    }
+}
+
+/// What to do when a server asks the client's model for a completion
+/// (`sampling/createMessage`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SamplingPolicy {
+    /// Show the request and let the person approve, edit or reject it (headless: deny).
+    #[default]
+    Ask,
+    /// Refuse without asking.
+    Deny,
+}
+
+/// `[mcp]`: defaults for every MCP server.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct McpConfig {
+    /// `ask` (default) or `deny` sampling requests; `[servers.NAME] sampling` wins.
+    pub sampling: SamplingPolicy,
+    /// Rounds of `input_required` answers one request may take before it fails.
+    pub max_input_rounds: u32,
+}
+
+impl Default for McpConfig {
+    fn default() -> Self {
+        Self {
+            sampling: SamplingPolicy::Ask,
+            max_input_rounds: 8,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]

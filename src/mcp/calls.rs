@@ -1,20 +1,19 @@
-//! Requests on a live connection: `tools/call` (with progress, timeout reset on progress
-//! and `notifications/cancelled` when the caller gives up), `resources/read`,
-//! `prompts/get` and `completion/complete`.
+//! Requests on a live connection: `tools/call`, `resources/read`, `prompts/get` (each
+//! through [`ServerHandle::drive`]: progress, cancellation, input rounds) and
+//! `completion/complete`.
 
 use rmcp::model::{
-    CallToolRequestParams, ClientRequest, GetPromptRequestParams, ProgressToken,
-    ReadResourceRequestParams, Request, RequestId, ServerResult,
+    CallToolRequestParams, ClientRequest, GetPromptRequestParams, ReadResourceRequestParams,
+    Request, ServerResult,
 };
-use rmcp::service::PeerRequestOptions;
-use rmcp::{Peer, RoleClient};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::client::{ProgressRoute, ProgressRoutes};
+use super::client::ProgressRoute;
 use super::error::McpError;
-use super::listing::{service_error, timed};
+use super::listing::timed;
 use super::result::{PromptView, ResourceRead, prompt_view, resource_read, tool_result};
+use super::rounds::Round;
 use super::server::ServerHandle;
 use crate::tools::ToolResult;
 
@@ -25,39 +24,6 @@ pub struct CallContext {
     pub step_id: Option<String>,
     /// Cancelling it sends `notifications/cancelled` and fails the call.
     pub cancel: Option<CancellationToken>,
-}
-
-/// Sends `notifications/cancelled` unless finished normally; forgets the progress token.
-struct InFlight<'a> {
-    peer: Peer<RoleClient>,
-    id: RequestId,
-    token: ProgressToken,
-    routes: &'a ProgressRoutes,
-    armed: bool,
-}
-
-impl InFlight<'_> {
-    fn cancelled_params(&self, reason: &str) -> Option<rmcp::model::CancelledNotificationParam> {
-        serde_json::from_value(json!({"requestId": self.id, "reason": reason})).ok()
-    }
-}
-
-impl Drop for InFlight<'_> {
-    fn drop(&mut self) {
-        self.routes.remove(&self.token);
-        if !self.armed {
-            return;
-        }
-        let Some(params) = self.cancelled_params("the caller gave up") else {
-            return;
-        };
-        let peer = self.peer.clone();
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                let _ = peer.notify_cancelled(params).await;
-            });
-        }
-    }
 }
 
 impl ServerHandle {
@@ -80,69 +46,50 @@ impl ServerHandle {
                 current: live.generation,
             });
         }
-        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(args);
-        let request = ClientRequest::CallToolRequest(Request::new(params));
-        let options = PeerRequestOptions::with_timeout(self.limits.request_timeout)
-            .reset_timeout_on_progress();
-        let handle = live
-            .peer
-            .send_request_with_option(request, options)
-            .await
-            .map_err(|e| service_error(&self.name, e))?;
-        let mut in_flight = InFlight {
-            peer: live.peer.clone(),
-            id: handle.id.clone(),
-            token: handle.progress_token.clone(),
-            routes: &self.routes,
-            armed: true,
+        let build = |round: Round| {
+            let mut params =
+                CallToolRequestParams::new(tool.to_owned()).with_arguments(args.clone());
+            params.input_responses = round.input_responses;
+            params.request_state = round.request_state;
+            ClientRequest::CallToolRequest(Request::new(params))
         };
-        self.routes.insert(
-            &in_flight.token,
-            ProgressRoute {
-                run_id: ctx.run_id,
-                step_id: ctx.step_id,
-                request: tool.to_owned(),
-            },
-        );
+        let route = ProgressRoute {
+            run_id: ctx.run_id,
+            step_id: ctx.step_id,
+            request: tool.to_owned(),
+        };
         let cancel = ctx.cancel.unwrap_or_default();
-        let response = tokio::select! {
-            response = handle.await_response() => response,
-            () = cancel.cancelled() => {
-                if let Some(params) = in_flight.cancelled_params("cancelled by the user") {
-                    in_flight.armed = false;
-                    let _ = live.peer.notify_cancelled(params).await;
-                }
-                return Err(McpError::CallFailed {
-                    server: self.name.clone(),
-                    reason: "cancelled".into(),
-                });
-            }
-        };
-        // A timeout leaves the request armed: the server hears it was cancelled.
-        in_flight.armed = matches!(response, Err(rmcp::service::ServiceError::Timeout { .. }));
-        drop(in_flight);
-        match response {
-            Ok(ServerResult::CallToolResult(result)) => {
+        match self.drive(&live, build, route, &cancel).await? {
+            ServerResult::CallToolResult(result) => {
                 let wire = serde_json::to_value(&result).unwrap_or(Value::Null);
                 tool_result(&self.name, &wire, &self.limits)
             }
-            Ok(_) => Err(McpError::CallFailed {
+            ServerResult::CreateTaskResult(_) => Err(McpError::CallFailed {
+                server: self.name.clone(),
+                reason: "the server answered tools/call with a task; tasks are not supported yet"
+                    .into(),
+            }),
+            _ => Err(McpError::CallFailed {
                 server: self.name.clone(),
                 reason: "unexpected response to tools/call".into(),
             }),
-            Err(e) => Err(service_error(&self.name, e)),
         }
     }
 
     pub async fn read_resource(&self, uri: &str) -> Result<ResourceRead, McpError> {
         let live = self.live()?;
-        let params = ReadResourceRequestParams::new(uri);
-        let result = timed(
-            &self.name,
-            self.limits.request_timeout,
-            live.peer.read_resource(params),
-        )
-        .await?;
+        let build = |round: Round| {
+            let mut params = ReadResourceRequestParams::new(uri);
+            params.input_responses = round.input_responses;
+            params.request_state = round.request_state;
+            ClientRequest::ReadResourceRequest(Request::new(params))
+        };
+        let answer = self
+            .drive(&live, build, untimed_route(uri), &CancellationToken::new())
+            .await?;
+        let ServerResult::ReadResourceResult(result) = answer else {
+            return Err(self.unexpected("resources/read"));
+        };
         let wire = serde_json::to_value(&result).unwrap_or(Value::Null);
         resource_read(&self.name, &wire, &self.limits)
     }
@@ -153,18 +100,30 @@ impl ServerHandle {
         args: Map<String, Value>,
     ) -> Result<PromptView, McpError> {
         let live = self.live()?;
-        let mut params = GetPromptRequestParams::new(name);
-        if !args.is_empty() {
-            params.arguments = Some(args);
-        }
-        let result = timed(
-            &self.name,
-            self.limits.request_timeout,
-            live.peer.get_prompt(params),
-        )
-        .await?;
+        let build = |round: Round| {
+            let mut params = GetPromptRequestParams::new(name);
+            if !args.is_empty() {
+                params.arguments = Some(args.clone());
+            }
+            params.input_responses = round.input_responses;
+            params.request_state = round.request_state;
+            ClientRequest::GetPromptRequest(Request::new(params))
+        };
+        let answer = self
+            .drive(&live, build, untimed_route(name), &CancellationToken::new())
+            .await?;
+        let ServerResult::GetPromptResult(result) = answer else {
+            return Err(self.unexpected("prompts/get"));
+        };
         let wire = serde_json::to_value(&result).unwrap_or(Value::Null);
         prompt_view(&self.name, &wire, &self.limits)
+    }
+
+    fn unexpected(&self, method: &str) -> McpError {
+        McpError::CallFailed {
+            server: self.name.clone(),
+            reason: format!("unexpected response to {method}"),
+        }
     }
 
     /// Completion values for one argument of a resource template (`uri_template`) or a
@@ -212,6 +171,15 @@ impl ServerHandle {
                     .collect()
             })
             .unwrap_or_default())
+    }
+}
+
+/// Progress of a read or prompt: not part of a run.
+fn untimed_route(request: &str) -> ProgressRoute {
+    ProgressRoute {
+        run_id: None,
+        step_id: None,
+        request: request.to_owned(),
     }
 }
 

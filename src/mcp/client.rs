@@ -7,16 +7,19 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, Implementation, LoggingMessageNotificationParam,
-    ProgressNotificationParam, ProgressToken,
+    ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
+    ElicitRequestParams, ElicitResult, Implementation, LoggingMessageNotificationParam,
+    ProgressNotificationParam, ProgressToken, ProtocolVersion,
 };
 use rmcp::service::NotificationContext;
 use rmcp::{ClientHandler, RoleClient};
 use serde_json::Value;
 use tokio::sync::{broadcast, mpsc};
 
+use super::ask::Asker;
 use super::catalog::ListKind;
 use super::snapshot::McpEvent;
+use crate::config::SamplingPolicy;
 
 /// Asks the server's task to do something.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +78,10 @@ pub struct ClientSide {
     /// Directories offered as `roots` (`file://` URIs); none: the capability is not
     /// declared.
     pub roots: Arc<[String]>,
+    /// Who answers elicitation and sampling requests.
+    pub asker: Arc<dyn Asker>,
+    /// Whether this server's sampling requests reach the asker at all.
+    pub sampling: SamplingPolicy,
 }
 
 impl ClientSide {
@@ -97,25 +104,48 @@ fn as_text(value: &Value) -> String {
 }
 
 impl ClientHandler for ClientSide {
+    /// What we offer. The version is the newest that has an `initialize` handshake:
+    /// 2026-07-28 is offered only through `server/discover` (see `connect`).
     fn get_info(&self) -> ClientConfig {
-        let capabilities = if self.roots.is_empty() {
-            ClientCapabilities::default()
-        } else {
-            ClientCapabilities::builder().enable_roots().build()
-        };
+        let mut capabilities = serde_json::json!({
+            "elicitation": {"form": {}, "url": {}},
+        });
+        if !self.roots.is_empty() {
+            capabilities["roots"] = serde_json::json!({});
+        }
+        if self.sampling == SamplingPolicy::Ask {
+            capabilities["sampling"] = serde_json::json!({});
+        }
+        let capabilities: ClientCapabilities =
+            serde_json::from_value(capabilities).unwrap_or_default();
         ClientConfig::new(
             capabilities,
             Implementation::new("switchboard", env!("CARGO_PKG_VERSION")),
         )
+        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
     }
 
     async fn list_roots(
         &self,
         _context: rmcp::service::RequestContext<rmcp::RoleClient>,
     ) -> Result<rmcp::model::ListRootsResult, rmcp::ErrorData> {
-        Ok(rmcp::model::ListRootsResult::new(
-            self.roots.iter().map(rmcp::model::Root::new).collect(),
-        ))
+        Ok(self.roots_result())
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<ElicitResult, rmcp::ErrorData> {
+        Ok(self.elicit(request).await)
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<CreateMessageResult, rmcp::ErrorData> {
+        self.sample(params).await
     }
 
     async fn on_logging_message(

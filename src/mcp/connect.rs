@@ -4,12 +4,14 @@
 use std::collections::{BTreeMap, HashMap};
 use std::process::Stdio;
 use std::sync::Arc;
+use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use rmcp::model::ProtocolVersion;
 use rmcp::service::RunningService;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
+use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::ChildStderr;
 
@@ -19,6 +21,7 @@ use super::error::{McpError, untrusted};
 use super::limits::Limits;
 use super::snapshot::McpEvent;
 use super::stderr::StderrTail;
+use crate::config::ProtocolChoice;
 
 pub type Service = RunningService<RoleClient, ClientSide>;
 
@@ -28,12 +31,95 @@ pub struct Connected {
     pub pid: Option<u32>,
 }
 
-/// Connects and initialises, or fails within `limits.startup_timeout`.
+/// How the handshake goes for a protocol choice: `auto` probes with `server/discover`
+/// (2026-07-28) and falls back to `initialize` offering 2025-11-25; legacy HTTP+SSE
+/// servers predate `server/discover` and get `initialize` straight away.
+pub fn lifecycle(protocol: ProtocolChoice, kind: TransportKind) -> ClientLifecycleMode {
+    let modern = vec![ProtocolVersion::V_2026_07_28];
+    match (protocol, kind) {
+        (ProtocolChoice::V2025, _) | (ProtocolChoice::Auto, TransportKind::Sse) => {
+            ClientLifecycleMode::Initialize
+        }
+        (ProtocolChoice::V2026, _) => ClientLifecycleMode::Discover {
+            preferred_versions: modern,
+        },
+        (ProtocolChoice::Auto, _) => ClientLifecycleMode::Auto {
+            preferred_versions: modern,
+            legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
+        },
+    }
+}
+
+/// Connects and does the handshake (`server/discover` or `initialize`, per
+/// `protocol`), or fails within `limits.startup_timeout`. `auto` falls back to
+/// `initialize` on a fresh connection whenever discovery fails (a server that knows
+/// only older versions, or one that rejects the unknown method out of band).
 pub async fn connect(
     endpoint: &Endpoint,
     client: ClientSide,
     limits: &Limits,
     stderr: &Arc<StderrTail>,
+    protocol: ProtocolChoice,
+) -> Result<Connected, McpError> {
+    let mode = lifecycle(protocol, endpoint.kind());
+    let fallback = matches!(mode, ClientLifecycleMode::Auto { .. });
+    let name = client.server.to_string();
+    let attempts = async {
+        let first = connect_once(endpoint, client.clone(), limits, stderr, mode).await;
+        match first {
+            Err(McpError::Handshake { reason, .. }) if fallback => {
+                tracing::info!(server = %client.server, "server/discover failed ({reason}); trying initialize");
+                connect_once(
+                    endpoint,
+                    client,
+                    limits,
+                    stderr,
+                    ClientLifecycleMode::Initialize,
+                )
+                .await
+            }
+            Ok(connected) if protocol == ProtocolChoice::V2025 => session_only(connected, &client),
+            other => other,
+        }
+    };
+    match tokio::time::timeout(limits.startup_timeout, attempts).await {
+        Ok(result) => result,
+        Err(_) => Err(McpError::Handshake {
+            server: name,
+            reason: format!(
+                "timeout: no answer to the handshake ({}) within {:.1}s",
+                protocol.as_str(),
+                limits.startup_timeout.as_secs_f64()
+            ),
+        }),
+    }
+}
+
+/// `protocol = "2025-11-25"` wants a session: a server that answers `initialize`
+/// with a version that has none is refused.
+fn session_only(connected: Connected, client: &ClientSide) -> Result<Connected, McpError> {
+    let version = connected
+        .service
+        .peer_info()
+        .map(|i| i.protocol_version.clone());
+    match version {
+        Some(v) if !v.has_initialize() => Err(McpError::Handshake {
+            server: client.server.to_string(),
+            reason: format!(
+                "the server answered initialize with {} (no session), but protocol = \"2025-11-25\"",
+                untrusted(v.as_str(), 40)
+            ),
+        }),
+        _ => Ok(connected),
+    }
+}
+
+async fn connect_once(
+    endpoint: &Endpoint,
+    client: ClientSide,
+    limits: &Limits,
+    stderr: &Arc<StderrTail>,
+    mode: ClientLifecycleMode,
 ) -> Result<Connected, McpError> {
     let server = client.server.to_string();
     let handshake = |reason: String| McpError::Handshake {
@@ -61,14 +147,17 @@ pub async fn connect(
                     tokio::spawn(read_stderr(pipe, client.clone(), Arc::clone(stderr)));
                 }
                 let pid = transport.id();
-                let service = client.serve(transport).await.map_err(|e| {
-                    let mut reason = untrusted(&e.to_string(), 300);
-                    if let Some(last) = stderr.last() {
-                        reason.push_str("; stderr: ");
-                        reason.push_str(&untrusted(&last, 200));
-                    }
-                    handshake(reason)
-                })?;
+                let service = client
+                    .serve_with_lifecycle(transport, mode)
+                    .await
+                    .map_err(|e| {
+                        let mut reason = untrusted(&e.to_string(), 300);
+                        if let Some(last) = stderr.last() {
+                            reason.push_str("; stderr: ");
+                            reason.push_str(&untrusted(&last, 200));
+                        }
+                        handshake(reason)
+                    })?;
                 Ok(Connected { service, pid })
             }
             Endpoint::Remote {
@@ -100,7 +189,7 @@ pub async fn connect(
                             .await
                             .map_err(|e| handshake(untrusted(&e, 300)))?;
                     return client
-                        .serve(transport)
+                        .serve_with_lifecycle(transport, mode)
                         .await
                         .map(|service| Connected { service, pid: None })
                         .map_err(|e| handshake(untrusted(&e.to_string(), 300)));
@@ -115,20 +204,45 @@ pub async fn connect(
                     .max_json_response_size(limits.max_message_bytes());
                 let transport = StreamableHttpClientTransport::from_config(config);
                 client
-                    .serve(transport)
+                    .serve_with_lifecycle(transport, mode)
                     .await
                     .map(|service| Connected { service, pid: None })
                     .map_err(|e| handshake(untrusted(&e.to_string(), 300)))
             }
         }
     };
-    match tokio::time::timeout(limits.startup_timeout, attempt).await {
-        Ok(result) => result,
-        Err(_) => Err(handshake(format!(
-            "timeout: no answer to initialize within {:.1}s",
-            limits.startup_timeout.as_secs_f64()
-        ))),
+    attempt.await
+}
+
+/// How long a stdio server gets to exit after its stdin closes before it is sent
+/// SIGTERM (rmcp alone would wait 3 s; a Node server with a request in flight to us
+/// stays up that long).
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// The stdio shutdown sequence of the MCP spec, with a short grace: close the
+/// connection (stdin), let the server exit, SIGTERM it after [`EXIT_GRACE`], and wait
+/// for the end up to `close_timeout` (rmcp kills the child after that).
+pub async fn close<F: std::future::Future>(
+    cancel: rmcp::service::RunningServiceCancellationToken,
+    mut done: std::pin::Pin<&mut F>,
+    pid: Option<u32>,
+    limits: &Limits,
+) {
+    cancel.cancel();
+    if tokio::time::timeout(EXIT_GRACE, done.as_mut())
+        .await
+        .is_ok()
+    {
+        return;
     }
+    // The child is not reaped until rmcp waits for it, so the pid is still ours.
+    if let Some(pid) = pid
+        .and_then(|p| i32::try_from(p).ok())
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+    }
+    let _ = tokio::time::timeout(limits.close_timeout, done).await;
 }
 
 fn header_map(server: &str, headers: &BTreeMap<String, String>) -> Result<HeaderMap, McpError> {

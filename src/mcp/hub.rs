@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
+use super::ask::{Asker, HeadlessAsker};
 use super::calls::CallContext;
 use super::client::{ClientSide, Command, ProgressRoutes};
 use super::endpoint::{Endpoint, TransportKind};
@@ -19,7 +20,7 @@ use super::result::{PromptView, ResourceRead};
 use super::server::{ServerHandle, run};
 use super::snapshot::{HubSnapshot, McpEvent, ServerSnapshot, ServerStatus};
 use super::stderr::StderrTail;
-use crate::config::ServerConfig;
+use crate::config::{McpConfig, ServerConfig};
 use crate::tools::ToolResult;
 
 const EVENT_CAPACITY: usize = 1024;
@@ -29,6 +30,27 @@ struct HubInner {
     snapshot: watch::Sender<Arc<HubSnapshot>>,
     events: broadcast::Sender<McpEvent>,
     runs: Mutex<HashMap<String, CancellationToken>>,
+}
+
+/// How to start a hub.
+#[derive(Clone, Default)]
+pub struct HubOptions {
+    /// Directories offered as roots; none: the capability is not declared.
+    pub roots: Vec<std::path::PathBuf>,
+    /// Who answers elicitation and sampling; none: [`HeadlessAsker`] (decline, deny).
+    pub asker: Option<Arc<dyn Asker>>,
+    /// `[mcp]`: the sampling default and the input round limit.
+    pub mcp: McpConfig,
+}
+
+impl std::fmt::Debug for HubOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HubOptions")
+            .field("roots", &self.roots)
+            .field("asker", &self.asker.is_some())
+            .field("mcp", &self.mcp)
+            .finish()
+    }
 }
 
 /// The MCP servers of a session. Cheap to clone.
@@ -55,12 +77,26 @@ impl McpHub {
 
     /// As [`McpHub::start`], offering `roots` (directories) to servers that ask
     /// (`roots/list`); with none, the client does not declare the capability.
-    #[allow(deprecated)] // the logging level: deprecated in 2026-07-28, still widely used
     pub fn start_with_roots(
         servers: &BTreeMap<String, ServerConfig>,
         roots: &[std::path::PathBuf],
     ) -> Self {
-        let roots: Arc<[String]> = roots.iter().filter_map(|r| file_uri(r)).collect();
+        Self::start_with(
+            servers,
+            HubOptions {
+                roots: roots.to_vec(),
+                ..HubOptions::default()
+            },
+        )
+    }
+
+    /// As [`McpHub::start`], with roots, the asker and the `[mcp]` settings.
+    #[allow(deprecated)] // the logging level: deprecated in 2026-07-28, still widely used
+    pub fn start_with(servers: &BTreeMap<String, ServerConfig>, options: HubOptions) -> Self {
+        let roots: Arc<[String]> = options.roots.iter().filter_map(|r| file_uri(r)).collect();
+        let asker: Arc<dyn Asker> = options
+            .asker
+            .unwrap_or_else(|| Arc::new(HeadlessAsker::default()));
         let (snapshot, _) = watch::channel(Arc::new(HubSnapshot::default()));
         let events = broadcast::channel(EVENT_CAPACITY).0;
         let mut handles = BTreeMap::new();
@@ -68,14 +104,27 @@ impl McpHub {
         let mut tasks = Vec::new();
         for (name, config) in servers {
             let (commands, rx) = mpsc::unbounded_channel();
+            let routes = Arc::new(ProgressRoutes::default());
+            let client = ClientSide {
+                server: Arc::from(name.as_str()),
+                events: events.clone(),
+                commands: commands.clone(),
+                routes: Arc::clone(&routes),
+                roots: Arc::clone(&roots),
+                asker: Arc::clone(&asker),
+                sampling: config.sampling.unwrap_or(options.mcp.sampling),
+            };
+            let mut limits = Limits::for_server(config);
+            limits.max_input_rounds = options.mcp.max_input_rounds;
             let handle = Arc::new(ServerHandle {
                 name: name.clone(),
                 config: config.clone(),
-                limits: Limits::for_server(config),
+                limits,
                 live: RwLock::new(None),
                 log_level: RwLock::new(rmcp::model::LoggingLevel::Info),
                 commands,
-                routes: Arc::new(ProgressRoutes::default()),
+                routes,
+                client: client.clone(),
                 stderr: Arc::new(StderrTail::default()),
                 hub: snapshot.clone(),
             });
@@ -114,13 +163,6 @@ impl McpHub {
             if let (Ok(endpoint), ServerStatus::Connecting { .. } | ServerStatus::Disabled) =
                 (endpoint, status)
             {
-                let client = ClientSide {
-                    server: Arc::from(name.as_str()),
-                    events: events.clone(),
-                    commands: handle.commands.clone(),
-                    routes: Arc::clone(&handle.routes),
-                    roots: Arc::clone(&roots),
-                };
                 tasks.push((Arc::clone(&handle), endpoint, rx, client, start_disabled));
             }
             handles.insert(name.clone(), handle);
@@ -201,7 +243,8 @@ impl McpHub {
 
     /// The least severe `notifications/message` level servers should send (`debug`,
     /// `info`, `notice`, `warning`, `error`, …): sent now with `logging/setLevel` to
-    /// every ready server that offers logging, and on every later (re)connect.
+    /// every ready server that offers logging, and on every later (re)connect; in
+    /// 2026-07-28 it travels in the `_meta` of each request instead.
     /// Returns the names of the servers asked now.
     #[allow(deprecated)] // logging/setLevel: deprecated in 2026-07-28, still widely used
     pub async fn set_log_level(&self, level: &str) -> Result<Vec<String>, McpError> {
@@ -227,7 +270,10 @@ impl McpHub {
             if let (true, Ok(live)) = (logs, handle.live()) {
                 let name = handle.name.clone();
                 sends.push(async move {
-                    super::server::send_log_level(&live.peer, &name, level).await;
+                    // 2026-07-28: the level goes with each request from now on.
+                    if !live.stateless {
+                        super::server::send_log_level(&live.peer, &name, level).await;
+                    }
                     name
                 });
             }

@@ -17,6 +17,9 @@ pub struct Limits {
     pub max_items: usize,
     pub max_content_blocks: usize,
     pub max_result_chars: usize,
+    /// Rounds of `input_required` answers one request may take (`[mcp]
+    /// max_input_rounds`).
+    pub max_input_rounds: u32,
 }
 
 impl Default for Limits {
@@ -29,6 +32,7 @@ impl Default for Limits {
             max_items: 1_000,
             max_content_blocks: 256,
             max_result_chars: 200_000,
+            max_input_rounds: 8,
         }
     }
 }

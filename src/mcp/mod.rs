@@ -6,6 +6,7 @@
 //! - [`McpTool`] puts each catalog tool behind the registry's gate;
 //!   [`sync_registry`] keeps the registry in step with the catalogs.
 
+pub mod ask;
 mod calls;
 pub mod catalog;
 mod client;
@@ -13,9 +14,11 @@ mod connect;
 pub mod endpoint;
 mod error;
 mod hub;
+mod input;
 mod limits;
 pub mod listing;
 mod result;
+mod rounds;
 pub mod save;
 mod server;
 mod snapshot;
@@ -24,6 +27,10 @@ mod stderr;
 mod sync;
 mod tool;
 
+pub use ask::{
+    Answer, Ask, AskRequest, Asker, ChannelAsker, ElicitMode, ElicitationAnswer, ElicitationKind,
+    ElicitationRequest, HeadlessAsker, SamplingReply, SamplingRequest,
+};
 pub use calls::{CallContext, CompletionRef};
 pub use catalog::{
     CatalogPrompt, CatalogResource, CatalogSnapshot, CatalogTemplate, CatalogTool, ListKind,
@@ -31,10 +38,10 @@ pub use catalog::{
 };
 pub use endpoint::{Endpoint, EndpointError, TransportKind};
 pub use error::{LimitKind, McpError, untrusted};
-pub use hub::McpHub;
+pub use hub::{HubOptions, McpHub};
 pub use limits::Limits;
 pub use result::{PromptMessageView, PromptView, ResourceRead};
 pub use server::{ServerHandle, backoff};
-pub use snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStatus};
+pub use snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStatus, era_of};
 pub use sync::{RegistrySync, spawn_sync, sync_registry};
 pub use tool::{McpTool, QUALIFIER, qualified_name, tool_enabled, tool_spec};

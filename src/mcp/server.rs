@@ -10,7 +10,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 
 use super::catalog::{CatalogSnapshot, ListKind};
 use super::client::{ClientSide, Command, ProgressRoutes};
-use super::connect::{Connected, connect};
+use super::connect::{Connected, close, connect};
 use super::endpoint::Endpoint;
 use super::error::McpError;
 use super::limits::Limits;
@@ -32,6 +32,10 @@ pub fn backoff(attempt: u32) -> Duration {
 pub struct Live {
     pub peer: Peer<RoleClient>,
     pub generation: u64,
+    /// Spoken in the 2026-07-28 generation (no session, metadata on every request).
+    pub stateless: bool,
+    /// The server offers logging.
+    pub logs: bool,
 }
 
 /// A configured server, shared by the hub, its task and the tools of its catalog.
@@ -45,6 +49,8 @@ pub struct ServerHandle {
     pub(super) log_level: RwLock<rmcp::model::LoggingLevel>,
     pub(super) commands: mpsc::UnboundedSender<Command>,
     pub(super) routes: Arc<ProgressRoutes>,
+    /// Our side of the connection: answers roots, elicitation and sampling.
+    pub(super) client: ClientSide,
     pub(super) stderr: Arc<StderrTail>,
     pub(super) hub: watch::Sender<Arc<HubSnapshot>>,
 }
@@ -86,6 +92,15 @@ impl ServerHandle {
     /// Close the connection and stay disabled until [`ServerHandle::reconnect`].
     pub fn disable(&self) {
         let _ = self.commands.send(Command::Disable);
+    }
+
+    /// The level asked for with [`super::McpHub::set_log_level`].
+    #[allow(deprecated)] // logging: deprecated in 2026-07-28, still widely used
+    pub(super) fn current_log_level(&self) -> rmcp::model::LoggingLevel {
+        *self
+            .log_level
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     pub(super) fn set_live(&self, live: Option<Live>) {
@@ -167,7 +182,16 @@ pub(super) async fn run(
             attempt: attempt + 1,
         };
         handle.publish(&snap);
-        match connect(&endpoint, client.clone(), &handle.limits, &handle.stderr).await {
+        let protocol = handle.config.protocol.unwrap_or_default();
+        match connect(
+            &endpoint,
+            client.clone(),
+            &handle.limits,
+            &handle.stderr,
+            protocol,
+        )
+        .await
+        {
             Ok(connected) => {
                 attempt = 0;
                 retrying = false;
@@ -277,12 +301,10 @@ async fn serve(
             |v| ServerInfo::from_wire(&v),
         );
     let generation = snap.generation + 1;
-    if info.supports("logging") {
-        let level = *handle
-            .log_level
-            .read()
-            .unwrap_or_else(PoisonError::into_inner);
-        send_log_level(&peer, &handle.name, level).await;
+    let logs = info.supports("logging");
+    // In 2026-07-28 the level travels in each request's `_meta` instead.
+    if logs && !info.is_stateless() {
+        send_log_level(&peer, &handle.name, handle.current_log_level()).await;
     }
     let mut catalog = CatalogSnapshot {
         generation,
@@ -302,6 +324,8 @@ async fn serve(
     handle.set_live(Some(Live {
         peer: peer.clone(),
         generation,
+        stateless: info.is_stateless(),
+        logs,
     }));
     snap.generation = generation;
     snap.info = Some(Arc::new(info));
@@ -353,37 +377,6 @@ async fn serve(
     };
     handle.set_live(None);
     ended
-}
-
-/// How long a stdio server gets to exit after its stdin closes before it is sent
-/// SIGTERM (rmcp alone would wait 3 s; a Node server with a request in flight to us
-/// stays up that long).
-const EXIT_GRACE: Duration = Duration::from_millis(500);
-
-/// The stdio shutdown sequence of the MCP spec, with a short grace: close the
-/// connection (stdin), let the server exit, SIGTERM it after [`EXIT_GRACE`], and wait
-/// for the end up to `close_timeout` (rmcp kills the child after that).
-async fn close<F: std::future::Future>(
-    cancel: rmcp::service::RunningServiceCancellationToken,
-    mut done: std::pin::Pin<&mut F>,
-    pid: Option<u32>,
-    limits: &Limits,
-) {
-    cancel.cancel();
-    if tokio::time::timeout(EXIT_GRACE, done.as_mut())
-        .await
-        .is_ok()
-    {
-        return;
-    }
-    // The child is not reaped until rmcp waits for it, so the pid is still ours.
-    if let Some(pid) = pid
-        .and_then(|p| i32::try_from(p).ok())
-        .and_then(rustix::process::Pid::from_raw)
-    {
-        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
-    }
-    let _ = tokio::time::timeout(limits.close_timeout, done).await;
 }
 
 #[allow(deprecated)] // logging/setLevel: deprecated in 2026-07-28, used by most servers

@@ -57,6 +57,10 @@ pub struct ServerInfo {
     pub title: Option<String>,
     pub version: String,
     pub protocol_version: String,
+    /// The protocol generation: `2026-07-28` (`server/discover`, no session, metadata
+    /// on every request) or `2025-11-25` (the `initialize` handshake and a session,
+    /// whichever version it agreed on).
+    pub era: &'static str,
     /// The `capabilities` object as sent.
     pub capabilities: Value,
     pub instructions: Option<String>,
@@ -73,17 +77,35 @@ impl ServerInfo {
     pub fn from_wire(v: &Value) -> Self {
         let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
         let implementation = v.get("serverInfo").cloned().unwrap_or(Value::Null);
+        let protocol_version = s(v, "protocolVersion").unwrap_or_default();
         Self {
             name: s(&implementation, "name").unwrap_or_default(),
             title: s(&implementation, "title"),
             version: s(&implementation, "version").unwrap_or_default(),
-            protocol_version: s(v, "protocolVersion").unwrap_or_default(),
+            era: era_of(&protocol_version),
+            protocol_version,
             capabilities: v
                 .get("capabilities")
                 .cloned()
                 .unwrap_or_else(|| Value::Object(serde_json::Map::new())),
             instructions: s(v, "instructions"),
         }
+    }
+}
+
+/// The generation a negotiated version belongs to (ISO dates compare as text).
+pub fn era_of(protocol_version: &str) -> &'static str {
+    if protocol_version >= "2026-07-28" {
+        "2026-07-28"
+    } else {
+        "2025-11-25"
+    }
+}
+
+impl ServerInfo {
+    /// True in the 2026-07-28 generation (no session; per-request metadata).
+    pub fn is_stateless(&self) -> bool {
+        self.era == "2026-07-28"
     }
 }
 
@@ -164,4 +186,11 @@ pub enum McpEvent {
     Stderr { server: String, line: String },
     /// A list was refreshed after `list_changed` (or a reconnect).
     CatalogChanged { server: String, revision: u64 },
+    /// The server asked the person something (`elicitation`, `sampling`) and got
+    /// `outcome` (`accept`, `decline`, `cancel`, `approve`, `reject`, `deny (policy)`).
+    Asked {
+        server: String,
+        kind: &'static str,
+        outcome: &'static str,
+    },
 }

@@ -53,7 +53,15 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
     ];
     if let Some(info) = &s.info {
         facts.push(("server".into(), format!("{} {}", info.name, info.version)));
-        facts.push(("protocol".into(), info.protocol_version.clone()));
+        let era = if info.is_stateless() {
+            "stateless"
+        } else {
+            "session"
+        };
+        facts.push((
+            "protocol".into(),
+            format!("{} ({era})", info.protocol_version),
+        ));
         if let Some(caps) = info.capabilities.as_object() {
             let names: Vec<&str> = caps.keys().map(String::as_str).collect();
             facts.push(("capabilities".into(), names.join(", ")));

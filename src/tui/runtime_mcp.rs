@@ -183,6 +183,6 @@ pub fn mcp_msg(event: McpEvent) -> Option<Msg> {
             total,
             message,
         }),
-        McpEvent::CatalogChanged { .. } => None,
+        McpEvent::CatalogChanged { .. } | McpEvent::Asked { .. } => None,
     }
 }

@@ -38,8 +38,19 @@ pub struct HttpServer {
 impl HttpServer {
     /// `transport` is `http` (Streamable HTTP) or `sse` (legacy).
     pub fn start(transport: &str) -> Self {
+        Self::start_args(&["--transport", transport])
+    }
+
+    /// Streamable HTTP with more options (`--asking`, `--protocol V`).
+    pub fn start_with(extra: &[&str]) -> Self {
+        let mut args = vec!["--transport", "http"];
+        args.extend_from_slice(extra);
+        Self::start_args(&args)
+    }
+
+    fn start_args(args: &[&str]) -> Self {
         let mut child = Command::new(SERVER_BIN)
-            .args(["--transport", transport])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 pub use expand::{Answers, Expander, Headless, InputResolver, InputSpec};
 
-use crate::config::{AnnotationTrust, ServerConfig};
+use crate::config::{AnnotationTrust, SamplingPolicy, ServerConfig};
 
 /// The formats we read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,6 +211,19 @@ fn server_table(s: &ServerConfig) -> toml::Table {
     put(
         "disabled_tools",
         (!s.disabled_tools.is_empty()).then(|| strings(&s.disabled_tools)),
+    );
+    put(
+        "protocol",
+        s.protocol.map(|p| V::String(p.as_str().to_owned())),
+    );
+    put(
+        "sampling",
+        s.sampling.map(|p| {
+            V::String(match p {
+                SamplingPolicy::Ask => "ask".into(),
+                SamplingPolicy::Deny => "deny".into(),
+            })
+        }),
     );
     put(
         "annotations",

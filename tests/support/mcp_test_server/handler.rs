@@ -12,8 +12,8 @@ use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     LoggingMessageNotificationParam, PaginatedRequestParams, ProgressNotificationParam,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerConfig,
-    SetLevelRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerConfig, SetLevelRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -31,6 +31,10 @@ pub struct TestServer {
     pub log_level: Arc<std::sync::atomic::AtomicU8>,
     /// Exit the process when `initialize` arrives.
     pub exit_on_initialize: bool,
+    /// Also offer the tools that ask the client (see `asking`).
+    pub asking: bool,
+    /// The protocol versions spoken; every version rmcp knows when empty.
+    pub versions: Vec<rmcp::model::ProtocolVersion>,
 }
 
 fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
@@ -100,7 +104,11 @@ impl TestServer {
                 {"type": "resource", "resource": {"uri": "test://text/2", "mimeType": "text/plain", "text": "embedded"}}
             ]}),
             "log" => {
-                let least = self.log_level.load(Ordering::SeqCst);
+                // 2026-07-28 carries the level in each request's `_meta`.
+                let least = context
+                    .meta
+                    .log_level()
+                    .map_or_else(|| self.log_level.load(Ordering::SeqCst), rank);
                 for (rank, level) in ["debug", "info", "warning", "error"]
                     .into_iter()
                     .enumerate()
@@ -183,8 +191,12 @@ impl TestServer {
 
 impl ServerHandler for TestServer {
     fn get_info(&self) -> ServerConfig {
+        let newest = self
+            .versions
+            .last()
+            .map_or("2025-11-25", ProtocolVersion::as_str);
         serde_json::from_value(json!({
-            "protocolVersion": "2025-11-25",
+            "protocolVersion": newest,
             "capabilities": {
                 "tools": {"listChanged": true},
                 "resources": {"listChanged": true},
@@ -210,12 +222,23 @@ impl ServerHandler for TestServer {
         self.negotiate_initialize(&request)
     }
 
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        if self.versions.is_empty() {
+            std::borrow::Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
+        } else {
+            std::borrow::Cow::Owned(self.versions.clone())
+        }
+    }
+
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = data::tools(self.extra_tool.load(Ordering::SeqCst));
+        let mut tools = data::tools(self.extra_tool.load(Ordering::SeqCst));
+        if self.asking {
+            tools.extend(crate::asking::tools());
+        }
         from_json(data::page("tools", tools, cursor(request.as_ref())))
     }
 
@@ -224,6 +247,11 @@ impl ServerHandler for TestServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if self.asking
+            && let Some(response) = crate::asking::run(&request, &context).await
+        {
+            return response;
+        }
         let value = self.run_tool(&request, &context).await?;
         let result: CallToolResult = from_json(value)?;
         Ok(CallToolResponse::Complete(result))
@@ -347,14 +375,18 @@ impl ServerHandler for TestServer {
         request: SetLevelRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let wire = serde_json::to_value(request.level).unwrap_or_default();
-        let rank = match wire.as_str().unwrap_or("debug") {
-            "debug" => 0,
-            "info" | "notice" => 1,
-            "warning" => 2,
-            _ => 3,
-        };
-        self.log_level.store(rank, Ordering::SeqCst);
+        self.log_level.store(rank(request.level), Ordering::SeqCst);
         Ok(())
+    }
+}
+
+/// A level's rank for `log` (0 debug, 1 info, 2 warning, 3 error).
+fn rank(level: rmcp::model::LoggingLevel) -> u8 {
+    let wire = serde_json::to_value(level).unwrap_or_default();
+    match wire.as_str().unwrap_or("debug") {
+        "debug" => 0,
+        "info" | "notice" => 1,
+        "warning" => 2,
+        _ => 3,
     }
 }

@@ -2,7 +2,12 @@
 //!
 //! ```text
 //! switchboard-test-mcp-server [--transport stdio|http|sse] [--misbehave MODE]
+//!     [--protocol both|2025-11-25|2026-07-28] [--asking]
 //! ```
+//!
+//! `--protocol` narrows the versions spoken (default: every version rmcp knows, so
+//! `server/discover` works and so does `initialize`); `--asking` adds the tools that
+//! ask the client (elicitation, sampling, roots, several rounds, request state).
 //!
 //! Over `http` (Streamable HTTP, `/mcp`) and `sse` (legacy HTTP+SSE, `/sse`) it listens
 //! on 127.0.0.1 with a free port and prints its URL as the first line on stdout.
@@ -11,6 +16,7 @@
 //! answers, `linger` serves normally but stays up after stdin closes until SIGTERM,
 //! then writes `terminated` to the file named by `SWITCHBOARD_TEST_MARKER`.
 
+mod asking;
 mod data;
 mod handler;
 mod http;
@@ -18,6 +24,7 @@ mod http;
 use std::io::Write as _;
 
 use rmcp::ServiceExt;
+use rmcp::model::ProtocolVersion;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use handler::TestServer;
@@ -26,19 +33,28 @@ use handler::TestServer;
 struct Options {
     transport: String,
     misbehave: String,
+    protocol: String,
+    asking: bool,
 }
 
 fn options() -> Result<Options, String> {
     let mut options = Options {
         transport: "stdio".into(),
         misbehave: std::env::var("SWITCHBOARD_TEST_MISBEHAVE").unwrap_or_default(),
+        protocol: "both".into(),
+        asking: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        if arg == "--asking" {
+            options.asking = true;
+            continue;
+        }
         let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
         match arg.as_str() {
             "--transport" => options.transport = value,
             "--misbehave" => options.misbehave = value,
+            "--protocol" => options.protocol = value,
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -55,8 +71,15 @@ async fn main() {
         }
     };
     eprintln!("test server starting ({} transport)", options.transport);
+    let versions = match options.protocol.as_str() {
+        "2025-11-25" => ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25).to_vec(),
+        "2026-07-28" => vec![ProtocolVersion::V_2026_07_28],
+        _ => Vec::new(),
+    };
     let server = TestServer {
         exit_on_initialize: options.misbehave == "exit-on-init",
+        asking: options.asking,
+        versions,
         ..TestServer::default()
     };
     let result = match (options.transport.as_str(), options.misbehave.as_str()) {

@@ -1,0 +1,166 @@
+//! One request on a live connection, in either protocol generation: progress routed to
+//! its caller, the timeout reset on progress, `notifications/cancelled` when the caller
+//! gives up, the log level in `_meta` (2026-07-28), and multi round-trip requests
+//! (`input_required` → answer the `inputRequests`, echo `requestState` verbatim,
+//! retry under a new id, at most `max_input_rounds` times).
+
+use std::time::Duration;
+
+use rmcp::model::{
+    CancelledNotificationParam, ClientRequest, InputResponses, ProgressToken, RequestId,
+    RequestMetaObject, ServerResult,
+};
+use rmcp::service::PeerRequestOptions;
+use rmcp::{Peer, RoleClient};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use super::client::{ProgressRoute, ProgressRoutes};
+use super::error::McpError;
+use super::listing::service_error;
+use super::server::{Live, ServerHandle};
+
+/// Sends `notifications/cancelled` unless finished normally; forgets the progress token.
+struct InFlight<'a> {
+    peer: Peer<RoleClient>,
+    id: RequestId,
+    token: ProgressToken,
+    routes: &'a ProgressRoutes,
+    armed: bool,
+}
+
+impl InFlight<'_> {
+    fn cancelled_params(&self, reason: &str) -> Option<CancelledNotificationParam> {
+        serde_json::from_value(json!({"requestId": self.id, "reason": reason})).ok()
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.routes.remove(&self.token);
+        if !self.armed {
+            return;
+        }
+        let Some(params) = self.cancelled_params("the caller gave up") else {
+            return;
+        };
+        let peer = self.peer.clone();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = peer.notify_cancelled(params).await;
+            });
+        }
+    }
+}
+
+/// The parameters of the next round: answers to the last round's input requests and
+/// its request state, each only when the server sent one.
+#[derive(Debug, Default)]
+pub struct Round {
+    pub input_responses: Option<InputResponses>,
+    pub request_state: Option<String>,
+}
+
+impl ServerHandle {
+    fn request_options(&self, live: &Live) -> PeerRequestOptions {
+        let options = PeerRequestOptions::with_timeout(self.limits.request_timeout)
+            .reset_timeout_on_progress();
+        if !live.stateless || !live.logs {
+            return options;
+        }
+        // 2026-07-28 has no logging/setLevel: the level travels with each request.
+        let mut meta = RequestMetaObject::new();
+        #[allow(deprecated)] // logging: deprecated in 2026-07-28, still widely used
+        meta.set_log_level(self.current_log_level());
+        options.with_meta(meta)
+    }
+
+    /// Sends one request and waits for its answer.
+    async fn send_once(
+        &self,
+        live: &Live,
+        request: ClientRequest,
+        route: ProgressRoute,
+        cancel: &CancellationToken,
+    ) -> Result<ServerResult, McpError> {
+        let handle = live
+            .peer
+            .send_request_with_option(request, self.request_options(live))
+            .await
+            .map_err(|e| service_error(&self.name, e))?;
+        let mut in_flight = InFlight {
+            peer: live.peer.clone(),
+            id: handle.id.clone(),
+            token: handle.progress_token.clone(),
+            routes: &self.routes,
+            armed: true,
+        };
+        self.routes.insert(&in_flight.token, route);
+        let response = tokio::select! {
+            response = handle.await_response() => response,
+            () = cancel.cancelled() => {
+                if let Some(params) = in_flight.cancelled_params("cancelled by the user") {
+                    in_flight.armed = false;
+                    let _ = live.peer.notify_cancelled(params).await;
+                }
+                return Err(McpError::CallFailed {
+                    server: self.name.clone(),
+                    reason: "cancelled".into(),
+                });
+            }
+        };
+        // A timeout leaves the request armed: the server hears it was cancelled.
+        in_flight.armed = matches!(response, Err(rmcp::service::ServiceError::Timeout { .. }));
+        drop(in_flight);
+        response.map_err(|e| service_error(&self.name, e))
+    }
+
+    /// Sends `build(round)` until the answer is not `input_required`, answering each
+    /// round's input requests through this server's asker.
+    pub(super) async fn drive(
+        &self,
+        live: &Live,
+        build: impl Fn(Round) -> ClientRequest,
+        route: ProgressRoute,
+        cancel: &CancellationToken,
+    ) -> Result<ServerResult, McpError> {
+        let max = self.limits.max_input_rounds;
+        let mut round = Round::default();
+        let mut waits: u32 = 0;
+        for _ in 0..=max {
+            let answer = self
+                .send_once(live, build(round), route.clone(), cancel)
+                .await?;
+            let ServerResult::InputRequiredResult(asked) = answer else {
+                return Ok(answer);
+            };
+            let requests = asked.input_requests.unwrap_or_default();
+            if requests.is_empty() && asked.request_state.is_none() {
+                return Err(McpError::CallFailed {
+                    server: self.name.clone(),
+                    reason: "input_required without input requests or request state".into(),
+                });
+            }
+            let input_responses = if requests.is_empty() {
+                // Only state to echo: the server is waiting on something; back off.
+                let millis = (50u64 << waits.min(3)).min(250);
+                tokio::time::sleep(Duration::from_millis(millis)).await;
+                waits += 1;
+                None
+            } else {
+                waits = 0;
+                Some(self.client.fulfil(requests).await?)
+            };
+            round = Round {
+                input_responses,
+                request_state: asked.request_state,
+            };
+        }
+        Err(McpError::CallFailed {
+            server: self.name.clone(),
+            reason: format!(
+                "the server still asked for input after {max} rounds (limit max_input_rounds = {max})"
+            ),
+        })
+    }
+}
