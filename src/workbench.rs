@@ -13,10 +13,11 @@ use tokio::task::JoinHandle;
 use crate::agent::ApprovalBroker;
 use crate::config::Config;
 use crate::mcp::{
-    Asker, HubOptions, HubSnapshot, Limits, McpHub, RegistrySync, spawn_sync, sync_registry,
+    Asker, HubOptions, HubSnapshot, Limits, McpEvent, McpHub, RegistrySync, spawn_sync,
+    sync_registry,
 };
 use crate::paths::Dirs;
-use crate::policy::{AuditLog, Mode, Policy};
+use crate::policy::{AuditLog, Mode, Policy, ServerRequestRecord};
 use crate::tools::Registry;
 use crate::tools::builtin::{BuiltinSummary, register_builtins};
 
@@ -51,6 +52,7 @@ pub struct Workbench {
     pub builtins: Result<BuiltinSummary, String>,
     sync: Arc<Mutex<RegistrySync>>,
     sync_task: JoinHandle<()>,
+    audit_task: JoinHandle<()>,
 }
 
 impl std::fmt::Debug for Workbench {
@@ -111,6 +113,7 @@ impl Workbench {
         );
         let sync = Arc::new(Mutex::new(RegistrySync::default()));
         let sync_task = spawn_sync(Arc::clone(&registry), hub.clone(), Arc::clone(&sync));
+        let audit_task = spawn_server_request_audit(Arc::clone(&registry), &hub);
         Ok(Self {
             config: config.clone(),
             registry,
@@ -120,6 +123,7 @@ impl Workbench {
             builtins,
             sync,
             sync_task,
+            audit_task,
         })
     }
 
@@ -160,8 +164,31 @@ impl Workbench {
     pub async fn shutdown(self) {
         self.sync_task.abort();
         self.hub.shutdown().await;
+        // After the servers closed: every request they made has been recorded.
+        self.audit_task.abort();
         self.registry.close_all().await;
     }
+}
+
+/// Every sampling and elicitation request a server makes lands in the audit log.
+fn spawn_server_request_audit(registry: Arc<Registry>, hub: &McpHub) -> JoinHandle<()> {
+    let mut events = hub.events();
+    tokio::spawn(async move {
+        loop {
+            match events.recv().await {
+                Ok(McpEvent::Asked {
+                    server,
+                    kind,
+                    outcome,
+                }) => {
+                    let record = ServerRequestRecord::now(&server, kind, outcome);
+                    registry.audit().append_server_request(&record);
+                }
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            }
+        }
+    })
 }
 
 fn open_audit(policy: &Policy, dirs: &Dirs) -> AuditLog {

@@ -61,7 +61,9 @@ fn servers_lists_status_and_counts() {
         .find(|s| s["name"] == "t")
         .unwrap();
     assert_eq!(t["counts"]["tools"], 12);
-    assert_eq!(t["info"]["protocol_version"], "2025-11-25");
+    // `auto` finds the newest generation the test server speaks.
+    assert_eq!(t["info"]["protocol_version"], "2026-07-28");
+    assert_eq!(t["era"], "2026-07-28");
 }
 
 #[test]

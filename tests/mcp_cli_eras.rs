@@ -118,10 +118,29 @@ fn headless_sampling_is_refused_and_deny_refuses_without_asking() {
         );
     }
     // Without a policy, headless still refuses: nobody is there to approve.
-    let dir = env("");
-    let (out, err) = run(&dir, &["call", "t", "sample"], 4);
+    let dir2 = env("");
+    let (out, err) = run(&dir2, &["call", "t", "sample"], 4);
     assert!(
         format!("{out}{err}").contains("without a person to approve it"),
         "{out} {err}"
     );
+    // Each request is in the audit log with its outcome.
+    let outcomes = |dir: &tempfile::TempDir| -> Vec<String> {
+        let log = dir.path().join(".local/state/switchboard/audit.jsonl");
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|r| r["event"] == "server_request" && r["request"] == "sampling")
+            .map(|r| {
+                format!(
+                    "{}:{}",
+                    r["server"].as_str().unwrap(),
+                    r["outcome"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    assert_eq!(outcomes(&dir), ["t:deny (policy)", "t:deny (policy)"]);
+    assert_eq!(outcomes(&dir2), ["t:reject"]);
 }

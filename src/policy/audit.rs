@@ -54,6 +54,33 @@ pub struct AuditRecord {
     pub args: Option<Value>,
 }
 
+/// One line of the audit log for a request a server made of the person: a
+/// `sampling/createMessage` or an elicitation, in either protocol generation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServerRequestRecord {
+    /// RFC 3339, UTC.
+    pub time: String,
+    /// Always `server_request` (tells these lines from tool calls).
+    pub event: &'static str,
+    pub server: String,
+    /// `sampling` or `elicitation`.
+    pub request: String,
+    /// `approve`, `reject`, `deny (policy)`, `accept`, `decline`, `cancel`.
+    pub outcome: String,
+}
+
+impl ServerRequestRecord {
+    pub fn now(server: &str, request: &str, outcome: &str) -> Self {
+        Self {
+            time: rfc3339(SystemTime::now()),
+            event: "server_request",
+            server: server.to_owned(),
+            request: request.to_owned(),
+            outcome: outcome.to_owned(),
+        }
+    }
+}
+
 /// Could not open the audit log.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot open audit log {path}: {source}")]
@@ -110,6 +137,16 @@ impl AuditLog {
 
     /// Appends one line and flushes it. Failures are logged, never fatal to the call.
     pub fn append(&self, record: &AuditRecord) {
+        self.write(record);
+    }
+
+    /// Appends what a server asked of the person (sampling, elicitation) and how it
+    /// was answered.
+    pub fn append_server_request(&self, record: &ServerRequestRecord) {
+        self.write(record);
+    }
+
+    fn write(&self, record: &impl Serialize) {
         let Some(file) = &self.file else { return };
         let mut line = match serde_json::to_vec(record) {
             Ok(line) => line,

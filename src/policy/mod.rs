@@ -17,7 +17,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 pub use always::{AlwaysError, always_rule_for, append_allow_rule, suggested_allow_rule};
-pub use audit::{AuditLog, AuditOpenError, AuditRecord, DecidedBy, args_sha256, rfc3339};
+pub use audit::{
+    AuditLog, AuditOpenError, AuditRecord, DecidedBy, ServerRequestRecord, args_sha256, rfc3339,
+};
 pub use budget::{BudgetSpent, CallBudget};
 pub use decision::{CallFacts, Decision, DecisionReason, RuleList, Verdict};
 pub use grant::{GrantId, GrantScope, SessionGrant, SessionGrants};

@@ -70,6 +70,11 @@ impl Registry {
     }
 
     #[must_use]
+    /// Where decided calls (and servers' requests of the person) are recorded.
+    pub fn audit(&self) -> &AuditLog {
+        &self.audit
+    }
+
     pub fn with_audit(mut self, audit: AuditLog) -> Self {
         self.audit = audit;
         self

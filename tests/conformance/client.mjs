@@ -23,8 +23,13 @@ const home = mkdtempSync(join(tmpdir(), "switchboard-conformance-"));
 const config = join(home, "switchboard.toml");
 writeFileSync(config, `[servers.c]\nurl = ${JSON.stringify(url)}\n`);
 
-// The harness names the revision a scenario runs in; pin it like a user would.
-const pinned = version ? ["--protocol", version] : [];
+// The harness names the revision a scenario runs in; pin it like a user would
+// (SWITCHBOARD_CONFORMANCE_AUTO=1 leaves switchboard's default, `auto`, to find it).
+// switchboard names generations: 2026-07-28, or the initialize one (2025-11-25 and
+// older, negotiated in the handshake).
+const generation = version >= "2026-07-28" ? "2026-07-28" : "2025-11-25";
+const pinned =
+  version && !process.env.SWITCHBOARD_CONFORMANCE_AUTO ? ["--protocol", generation] : [];
 
 function run(args) {
   const full = ["--config", config, ...pinned, ...args];

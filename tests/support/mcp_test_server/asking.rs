@@ -244,3 +244,25 @@ fn multi_round(
         Some(&format!("round-{done}")),
     )
 }
+
+/// `plain {roots: true}` in a 2026-07-28 request: there are no server→client requests,
+/// so the roots are asked for with an input request (as `ask_roots` does).
+pub async fn plain_roots(
+    request: &CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Option<Result<CallToolResponse, ErrorData>> {
+    let modern = context.meta.protocol_version().is_some();
+    if !modern || request.name != "plain" || arg(request, "roots") != Some(&Value::Bool(true)) {
+        return None;
+    }
+    let declared = context
+        .meta
+        .client_capabilities()
+        .is_some_and(|c| c.roots.is_some());
+    if !declared {
+        return Some(tool_error("the client does not declare roots"));
+    }
+    let mut as_roots = request.clone();
+    as_roots.name = "ask_roots".into();
+    run(&as_roots, context).await
+}

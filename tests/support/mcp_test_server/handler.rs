@@ -210,6 +210,19 @@ impl ServerHandler for TestServer {
         .unwrap_or_default()
     }
 
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::DiscoverResult, ErrorData> {
+        if self.exit_on_initialize {
+            std::process::exit(7);
+        }
+        Ok(rmcp::model::DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        ))
+    }
+
     async fn initialize(
         &self,
         request: rmcp::model::InitializeRequestParams,
@@ -250,6 +263,9 @@ impl ServerHandler for TestServer {
         if self.asking
             && let Some(response) = crate::asking::run(&request, &context).await
         {
+            return response;
+        }
+        if let Some(response) = crate::asking::plain_roots(&request, &context).await {
             return response;
         }
         let value = self.run_tool(&request, &context).await?;

@@ -12,7 +12,7 @@
 //! Over `http` (Streamable HTTP, `/mcp`) and `sse` (legacy HTTP+SSE, `/sse`) it listens
 //! on 127.0.0.1 with a free port and prints its URL as the first line on stdout.
 //! `--misbehave` (or `SWITCHBOARD_TEST_MISBEHAVE`): `exit-on-init` exits when
-//! `initialize` arrives, `garbage` answers every line with non-JSON, `hang` never
+//! `initialize` (or `server/discover`) arrives, `garbage` answers every line with non-JSON, `hang` never
 //! answers, `linger` serves normally but stays up after stdin closes until SIGTERM,
 //! then writes `terminated` to the file named by `SWITCHBOARD_TEST_MARKER`.
 
