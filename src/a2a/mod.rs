@@ -15,10 +15,12 @@
 
 pub mod card;
 pub mod client;
+mod progress;
 pub mod wire;
 
 pub use card::{AgentCard, Interface, ProtocolVersion, Skill};
-pub use client::{A2aAuth, A2aClient, Outcome};
+pub use client::{A2aAuth, A2aClient};
+pub use progress::Outcome;
 pub use wire::{Task, TaskState, Update};
 
 /// Why talking to a remote agent failed (a task that failed is not an error).
