@@ -10,6 +10,7 @@ mod catalog_cmd;
 mod completions;
 mod config_cmd;
 mod declarations;
+mod hooks_cmd;
 mod mcp_session;
 mod policy_cmd;
 mod prompt_cmd;
@@ -149,6 +150,9 @@ pub enum Command {
     Read(read_cmd::ReadArgs),
     /// Get a prompt.
     Prompt(prompt_cmd::PromptArgs),
+    /// Run the configured hooks of one event and print their verdict.
+    #[command(subcommand)]
+    Hooks(hooks_cmd::HooksCommand),
     /// Show a remote A2A agent's card, or run one task on it.
     A2a(a2a_cmd::A2aArgs),
     /// Print shell completions.
@@ -174,6 +178,7 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::Read(ref args)) => read_cmd::run(&cli, args),
         Some(Command::Prompt(ref args)) => prompt_cmd::run(&cli, args),
         Some(Command::A2a(ref args)) => a2a_cmd::run(args),
+        Some(Command::Hooks(ref cmd)) => hooks_cmd::run(&cli, cmd),
         Some(Command::Completions { shell }) => {
             completions::run(shell);
             Ok(())

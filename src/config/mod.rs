@@ -9,6 +9,7 @@
 mod agent;
 mod decode;
 mod error;
+mod hooks;
 pub mod import;
 mod key_path;
 mod load;

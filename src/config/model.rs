@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 pub use super::agent::AgentConfig;
+pub use super::hooks::{HookConfig, HooksConfig};
 pub use super::tools::{
     FsToolConfig, HTTP_METHODS, HttpToolConfig, MemoryToolConfig, ShellToolConfig, ToolsConfig,
 };
@@ -29,6 +30,7 @@ pub struct Config {
     pub skills: SkillsConfig,
     pub tools: ToolsConfig,
     pub agent: AgentConfig,
+    pub hooks: HooksConfig,
 }
 
 /// `[ui]`

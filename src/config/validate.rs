@@ -50,12 +50,17 @@ pub fn validate(config: &Config, path: &Path, text: &str) -> Result<(), ConfigEr
     }
 }
 
-/// Policy rules and key bindings are parsed by their own modules; their errors carry
-/// the value's span.
+/// Policy rules, hooks and key bindings are parsed by their own modules; their errors
+/// carry the value's span.
 fn check_rules_and_keys(config: &Config, report: &mut Report<'_>) {
     if let Err(errors) = crate::policy::Policy::from_config(&config.policy) {
         for e in errors {
             report(e.span, e.key, e.message, None);
+        }
+    }
+    if let Err(errors) = crate::hooks::Hooks::from_config(&config.hooks) {
+        for e in errors {
+            report(e.span, e.key, e.message, e.hint);
         }
     }
     if let Err(errors) = crate::keymap::Keymap::with_overrides(&config.ui.keys) {
