@@ -140,12 +140,10 @@ fn interface(card: &Value, card_url: &Url) -> Result<Interface, A2aError> {
         .filter(|i| is_jsonrpc(i.get("protocolBinding")))
         .filter_map(|i| {
             let url = i.get("url")?.as_str()?;
-            Some((
-                url,
-                i.get("protocolVersion")
-                    .and_then(Value::as_str)
-                    .unwrap_or(""),
-            ))
+            // The field is required in 1.0, the only version with this list; SDK
+            // samples leave it out, so a missing one means 1.0.
+            let version = i.get("protocolVersion").and_then(Value::as_str);
+            Some((url, version.filter(|v| !v.is_empty()).unwrap_or("1.0")))
         })
         .collect();
     for (prefix, version) in [
@@ -232,6 +230,11 @@ mod tests {
             "capabilities": {}});
         let c = at(&card).unwrap();
         assert_eq!(c.interface.version, ProtocolVersion::V0_3);
+        // As the Python SDK serves a card whose interface has no version: the 1.0
+        // list wins over the 0.3 compatibility fields it adds.
+        let sdk = json!({"supportedInterfaces": [{"url": "http://h:2", "protocolBinding": "JSONRPC"}],
+            "preferredTransport": "JSONRPC", "protocolVersion": "0.3", "url": "http://h:2"});
+        assert_eq!(at(&sdk).unwrap().interface.version, ProtocolVersion::V1_0);
         assert_eq!(c.interface.url, "http://h:1/");
         assert!(!c.streaming);
         let grpc = json!({"url": "http://h/", "preferredTransport": "GRPC",
