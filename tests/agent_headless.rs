@@ -173,10 +173,18 @@ fn run_reads_the_task_from_stdin_and_prints_the_answer() {
 }
 
 #[test]
-fn an_unknown_tool_ends_with_exit_4() {
+fn a_failed_call_the_model_recovered_from_exits_0_unless_strict() {
     let home = tempfile::tempdir().unwrap();
+    let out = bin(home.path())
+        .args(["run", "--json", "--non-interactive", "/call nosuch a=1"])
+        .assert()
+        .code(exit::DONE);
+    let lines = json_lines(&out.get_output().stdout);
+    let done = lines.last().unwrap();
+    assert_eq!(done["reason"], "completed");
+    assert_eq!(done["failed_calls"], 1);
     bin(home.path())
-        .args(["run", "--non-interactive", "/call nosuch a=1"])
+        .args(["run", "--strict", "--non-interactive", "/call nosuch a=1"])
         .assert()
         .code(exit::TOOL_ERROR);
 }

@@ -6,8 +6,10 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::Cli;
+use super::mcp_session::safe;
 use crate::agent::headless::{exit, run_headless};
 use crate::agent::{ApprovalDecision, ApprovalRequest, Session, session_options};
+use crate::keymap::{Action, Key, KeyCode, Keymap, Layer};
 use crate::llm::{ProviderChoice, RequestOptions, RetryPolicy, provider_from_config};
 use crate::paths::Dirs;
 use crate::policy::Mode;
@@ -39,10 +41,15 @@ pub struct RunArgs {
     /// Do not save the session.
     #[arg(long)]
     pub no_save: bool,
+    /// Any failed tool call fails the run (exit 4), even when the model recovered and
+    /// answered.
+    #[arg(long)]
+    pub strict: bool,
 }
 
-/// Exit codes: 0 done, 1 bad config or task, 2 provider error, 4 a tool error ended the
-/// turn, 5 a required approval was denied, 6 max steps reached.
+/// Exit codes: 0 the turn completed with an answer, 1 bad config or task, 2 provider
+/// error, 4 a tool call failed (only with `--strict`), 5 a required approval was
+/// denied, 6 max steps reached.
 pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
     let dirs = Dirs::from_env();
     let (config, source) =
@@ -102,20 +109,26 @@ pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
         let handle = Session::spawn(options);
         let mut stdout = std::io::stdout().lock();
         let mut stderr = std::io::stderr();
-        let outcome = run_headless(
-            handle,
-            task,
-            args.json,
-            &mut stdout,
-            &mut stderr,
-            &mut ask_on_terminal,
-        )
-        .await;
+        let keymap = crate::keymap::Keymap::with_overrides(&config.ui.keys).unwrap_or_default();
+        let mut ask = |request: &ApprovalRequest| ask_on_terminal(&keymap, request);
+        let outcome =
+            run_headless(handle, task, args.json, &mut stdout, &mut stderr, &mut ask).await;
         workbench.shutdown().await;
         outcome.map_err(color_eyre::Report::from)
     })?;
     runtime.shutdown_background();
-    std::process::exit(code.exit_code)
+    std::process::exit(final_code(code.exit_code, args.strict))
+}
+
+/// A turn that completed with an answer succeeds although a call failed on the way
+/// (the model saw the failure and recovered; `failed_calls` in the `turn_done` event
+/// still counts them); `--strict` keeps that a failure.
+pub fn final_code(code: i32, strict: bool) -> i32 {
+    if code == exit::TOOL_ERROR && !strict {
+        exit::DONE
+    } else {
+        code
+    }
 }
 
 fn read_task(task: &str) -> color_eyre::Result<String> {
@@ -133,23 +146,130 @@ fn read_task(task: &str) -> color_eyre::Result<String> {
     Ok(text)
 }
 
-/// Asks on stderr, reads the answer from stdin: y once, s session, n deny, a abort.
-fn ask_on_terminal(request: &ApprovalRequest) -> ApprovalDecision {
+/// The approval pane's answers: the same keymap, so the same letters and meanings as
+/// the TUI (`y` once, `s` this session, `a` always, `n` deny, `N` deny with a reason,
+/// Esc aborts the turn; typed as a line, `esc` also stands for Esc). `None` for
+/// anything else.
+pub fn approval_action(keymap: &Keymap, line: &str) -> Option<Action> {
+    let line = line.trim_matches(|c: char| c == '\n' || c == '\r' || c == ' ');
+    let key = match line {
+        "\u{1b}" => Key::plain(KeyCode::Esc),
+        one if one.chars().count() == 1 => Key::char(one.chars().next()?),
+        other => Key::parse(other).ok()?,
+    };
+    let action = keymap.lookup(Layer::Approval, key)?;
+    APPROVAL_ACTIONS.contains(&action).then_some(action)
+}
+
+const APPROVAL_ACTIONS: [Action; 6] = [
+    Action::ApproveOnce,
+    Action::ApproveSession,
+    Action::ApproveAlways,
+    Action::Deny,
+    Action::DenyWithReason,
+    Action::AbortTurn,
+];
+
+/// `[y] once  [s] this session  …` from the keymap.
+fn choices(keymap: &Keymap) -> String {
+    let label = |action: Action| match action {
+        Action::ApproveOnce => "once",
+        Action::ApproveSession => "this session",
+        Action::ApproveAlways => "always",
+        Action::Deny => "deny",
+        Action::DenyWithReason => "deny with a reason",
+        _ => "abort turn",
+    };
+    APPROVAL_ACTIONS
+        .iter()
+        .map(|a| format!("[{}] {}", keymap.hint(Layer::Approval, *a), label(*a)))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+fn read_line() -> Option<String> {
+    let mut line = String::new();
+    match std::io::stdin().read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line),
+    }
+}
+
+/// Asks on stderr, reads the answer from stdin with the TUI's approval keys; anything
+/// else denies, end of input aborts.
+fn ask_on_terminal(keymap: &Keymap, request: &ApprovalRequest) -> ApprovalDecision {
     let mut stderr = std::io::stderr();
     let _ = write!(
         stderr,
-        "\n{} wants to {}: {}\n  because {}\n  [y] once  [s] this session  [n] deny  [a] abort turn > ",
-        request.tool, request.effect, request.args, request.reason
+        "\n{} wants to {}: {}\n  because {}\n  {} > ",
+        safe(&request.tool),
+        request.effect,
+        safe(&request.args.to_string()),
+        safe(&request.reason),
+        choices(keymap)
     );
     let _ = stderr.flush();
-    let mut line = String::new();
-    if std::io::stdin().read_line(&mut line).is_err() {
+    let Some(line) = read_line() else {
         return ApprovalDecision::Abort;
-    }
-    match line.trim() {
-        "y" | "Y" | "yes" => ApprovalDecision::Once,
-        "s" | "S" => ApprovalDecision::Session,
-        "a" | "A" => ApprovalDecision::Abort,
+    };
+    match approval_action(keymap, &line) {
+        Some(Action::ApproveOnce) => ApprovalDecision::Once,
+        Some(Action::ApproveSession) => ApprovalDecision::Session,
+        Some(Action::ApproveAlways) => {
+            let _ = write!(
+                stderr,
+                "  always allow: adds {} to [policy] allow; sure? [y/N] > ",
+                safe(&request.always_rule)
+            );
+            let _ = stderr.flush();
+            match read_line().as_deref().map(str::trim) {
+                Some("y" | "Y" | "yes") => ApprovalDecision::Always,
+                _ => ApprovalDecision::Deny { reason: None },
+            }
+        }
+        Some(Action::DenyWithReason) => {
+            let _ = write!(stderr, "  reason > ");
+            let _ = stderr.flush();
+            let reason = read_line()
+                .map(|l| l.trim().to_owned())
+                .filter(|l| !l.is_empty());
+            ApprovalDecision::Deny { reason }
+        }
+        Some(Action::AbortTurn) => ApprovalDecision::Abort,
         _ => ApprovalDecision::Deny { reason: None },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_answers_approvals_with_the_tui_letters() {
+        let keymap = Keymap::default();
+        let action = |line: &str| approval_action(&keymap, line);
+        assert_eq!(action("y\n"), Some(Action::ApproveOnce));
+        assert_eq!(action("s\n"), Some(Action::ApproveSession));
+        assert_eq!(action("a\n"), Some(Action::ApproveAlways));
+        assert_eq!(action("n\n"), Some(Action::Deny));
+        assert_eq!(action("N\n"), Some(Action::DenyWithReason));
+        assert_eq!(action("\u{1b}\n"), Some(Action::AbortTurn));
+        assert_eq!(action("esc\n"), Some(Action::AbortTurn));
+        assert_eq!(action("q\n"), None);
+        assert!(
+            choices(&keymap).contains("[a] always"),
+            "{}",
+            choices(&keymap)
+        );
+    }
+
+    #[test]
+    fn a_recovered_turn_succeeds_unless_strict() {
+        assert_eq!(final_code(exit::TOOL_ERROR, false), exit::DONE);
+        assert_eq!(final_code(exit::TOOL_ERROR, true), exit::TOOL_ERROR);
+        assert_eq!(
+            final_code(exit::APPROVAL_DENIED, false),
+            exit::APPROVAL_DENIED
+        );
     }
 }
