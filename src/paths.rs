@@ -158,6 +158,20 @@ impl Dirs {
     }
 }
 
+/// Writes `text` to `path`, creating the file readable by its owner only (0600) when
+/// it does not exist yet: configs, logs and state may hold what others must not read.
+/// An existing file keeps its permissions.
+pub fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).write(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    file.write_all(text.as_bytes())?;
+    file.flush()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -174,3 +174,50 @@ fn emitted_toml_is_a_valid_config_with_the_same_servers() {
         assert_eq!(config.servers, i.servers, "{rel}");
     }
 }
+
+// Issue 10 item 4: `config import` keeps secrets out of the file it writes.
+#[test]
+fn config_import_keeps_env_references_and_warns_about_literal_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = r#"{"mcpServers": {
+        "remote": {"type": "http", "url": "https://mcp.example.com/mcp",
+            "headers": {"Authorization": "Bearer ${SB_IMPORT_SECRET}", "X-Team": "${env:SB_IMPORT_TEAM}",
+                        "X-Api-Key": "sk-literal-123"}},
+        "local": {"command": "srv", "env": {"API_TOKEN": "${SB_IMPORT_SECRET}"}}
+    }}"#;
+    std::fs::write(dir.path().join(".mcp.json"), source).unwrap();
+    let out = assert_cmd::Command::cargo_bin("switchboard")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .env_remove("XDG_CONFIG_HOME")
+        .env("SB_IMPORT_SECRET", "the-real-token")
+        .env("SB_IMPORT_TEAM", "core")
+        .args(["--config", "sb.toml", "config", "import", ".mcp.json"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("servers.remote.headers.X-Api-Key: a literal secret"),
+        "{stderr}"
+    );
+    let path = dir.path().join("sb.toml");
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(!written.contains("the-real-token"), "{written}");
+    assert!(
+        written.contains("bearer_token_env_var = \"SB_IMPORT_SECRET\""),
+        "{written}"
+    );
+    assert!(
+        written.contains("X-Team = \"${SB_IMPORT_TEAM}\""),
+        "{written}"
+    );
+    assert!(
+        written.contains("API_TOKEN = \"${SB_IMPORT_SECRET}\""),
+        "{written}"
+    );
+    assert!(!written.contains("Authorization"), "{written}");
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&path).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600);
+}

@@ -44,7 +44,8 @@ impl Env {
 #[test]
 fn servers_lists_status_and_counts() {
     let env = Env::new("");
-    let out = env.stdout(&["servers"], 0);
+    // `dead` failed to start: the listing is printed and the exit status says so.
+    let out = env.stdout(&["servers"], 3);
     assert!(
         out.contains("t ") && out.contains("ready") && out.contains("switchboard-test 1.2.3"),
         "{out}"
@@ -53,7 +54,7 @@ fn servers_lists_status_and_counts() {
         out.contains("dead") && out.contains("mcp_handshake_failed"),
         "{out}"
     );
-    let json: Value = serde_json::from_str(&env.stdout(&["servers", "--json"], 0)).unwrap();
+    let json: Value = serde_json::from_str(&env.stdout(&["servers", "--json"], 3)).unwrap();
     let t = json["servers"]
         .as_array()
         .unwrap()
@@ -293,15 +294,15 @@ fn mcp_config_files_load_directly_and_import_writes_toml() {
 }
 
 #[test]
-fn refused_commands_and_urls_are_config_errors() {
+fn refused_commands_and_urls_fail_to_start() {
     let env = Env::new(
         "[servers.shell]\ncommand = \"echo hi | cat\"\n[servers.file]\nurl = \"file:///etc/passwd\"\n",
     );
-    let out = env.stdout(&["servers"], 0);
+    let out = env.stdout(&["servers"], 3);
     assert!(out.contains("shell metacharacter"), "{out}");
     assert!(out.contains("must use http or https"), "{out}");
-    env.cmd(&["call", "shell", "x"]).code(1);
-    env.cmd(&["call", "file", "x"]).code(1);
+    env.cmd(&["call", "shell", "x"]).code(3);
+    env.cmd(&["call", "file", "x"]).code(3);
 }
 
 #[test]

@@ -69,9 +69,9 @@ fn servers_show_the_era_and_protocol_overrides_it() {
     let (table, _) = run(&dir, &["servers"], 0);
     assert!(table.contains("protocol 2026-07-28, stateless"), "{table}");
     assert!(table.contains("protocol 2025-11-25, session"), "{table}");
-    // Pinned to 2026-07-28, the old server cannot connect.
+    // Pinned to 2026-07-28, the old server cannot connect (and `servers` exits 3).
     let json: Value =
-        serde_json::from_str(&run(&dir, &["servers", "--json", "--protocol", "2026-07-28"], 0).0)
+        serde_json::from_str(&run(&dir, &["servers", "--json", "--protocol", "2026-07-28"], 3).0)
             .unwrap();
     let old = &json["servers"][0];
     assert_eq!(old["status"], "failed", "{old}");

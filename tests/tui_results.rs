@@ -199,6 +199,7 @@ fn mixed() -> switchboard::tools::ToolResult {
             },
         ],
         structured: Some(serde_json::json!({"sum": 3, "items": ["a"]})),
+        structured_mismatch: Vec::new(),
         is_error: false,
         metadata: serde_json::Value::Null,
     }

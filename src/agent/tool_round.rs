@@ -197,6 +197,12 @@ fn answer_of(result: &ToolResult) -> Answer {
     {
         parts.push(structured.to_string());
     }
+    if !result.structured_mismatch.is_empty() {
+        parts.push(format!(
+            "[switchboard: the structured content does not match the tool's output schema ({}); rely on the text content only]",
+            result.structured_mismatch.join("; ")
+        ));
+    }
     let decided_by = result.metadata.get("decided_by").and_then(Value::as_str);
     let refused = result.metadata.get("decision").and_then(Value::as_str) == Some("deny");
     Answer {

@@ -11,7 +11,7 @@ use super::mcp_session::{
 };
 use crate::mcp::qualified_name;
 use crate::policy::Mode;
-use crate::tools::{Origin, ToolContext, ToolResult};
+use crate::tools::{ContentBlock, Origin, ToolContext, ToolResult, check_schema};
 
 /// `switchboard call builtin TOOL` reaches the built-in tools.
 pub const BUILTIN: &str = "builtin";
@@ -57,7 +57,7 @@ pub fn run(cli: &Cli, args: &CallArgs) -> color_eyre::Result<()> {
                 return exit::USAGE;
             }
         };
-        let workbench = match open(cli, args.approve).await {
+        let workbench = match open(cli, args.approve, Some(&args.server)).await {
             Ok(w) => w,
             Err(code) => return code,
         };
@@ -102,6 +102,23 @@ async fn call(
         }
         return exit::USAGE;
     }
+    // The arguments are checked against the input schema before anything is sent
+    // (as the TUI's form does): a missing or mistyped argument is a usage error.
+    let schema = workbench
+        .registry
+        .specs()
+        .into_iter()
+        .find(|s| s.name == name)
+        .map(|s| s.input_schema);
+    if let Some(schema) = schema {
+        let problems = check_schema(&schema, &Value::Object(call_args.clone()));
+        if !problems.is_empty() {
+            for problem in &problems {
+                eprintln!("invalid argument {}", safe(problem));
+            }
+            return exit::USAGE;
+        }
+    }
     let ctx = ToolContext::new(format!("cli-{}", std::process::id()), Origin::Cli);
     match workbench.registry.invoke(&name, call_args, &ctx).await {
         Ok(result) => report(&result, args.json),
@@ -123,12 +140,13 @@ fn report(result: &ToolResult, as_json: bool) -> i32 {
     } else if result.is_error {
         eprint!("{}", render_blocks(&result.content));
     } else {
-        let mut text = render_blocks(&result.content);
-        if let Some(structured) = &result.structured {
-            text.push_str("structured content:\n");
-            text.push_str(&json(structured));
-        }
-        print(&text);
+        print(&human(result));
+    }
+    for problem in &result.structured_mismatch {
+        eprintln!(
+            "warning: the structured content does not match the tool's outputSchema: {}",
+            safe(problem)
+        );
     }
     if !result.is_error {
         return exit::OK;
@@ -137,5 +155,43 @@ fn report(result: &ToolResult, as_json: bool) -> i32 {
         Some("mcp_handshake_failed") => exit::UNREACHABLE,
         Some("config") => exit::USAGE,
         _ => exit::REMOTE,
+    }
+}
+
+/// The text blocks, then the structured content as pretty JSON — once: when the text
+/// is that same data as JSON (servers send both for older clients), only the JSON.
+fn human(result: &ToolResult) -> String {
+    let Some(structured) = &result.structured else {
+        return render_blocks(&result.content);
+    };
+    let same = match result.content.as_slice() {
+        [] => true,
+        [ContentBlock::Text { text }] => {
+            serde_json::from_str::<Value>(text).is_ok_and(|v| same_data(&v, structured))
+        }
+        _ => false,
+    };
+    if same {
+        return json(structured);
+    }
+    let mut text = render_blocks(&result.content);
+    text.push_str("structured content:\n");
+    text.push_str(&json(structured));
+    text
+}
+
+/// Equal as data: numbers compare by value (`7` and `7.0` are the same sum).
+fn same_data(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_data(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_data(v, w)))
+        }
+        _ => a == b,
     }
 }

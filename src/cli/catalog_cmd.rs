@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Args;
 use serde_json::{Value, json};
@@ -11,8 +12,9 @@ use super::declarations::{DeclarationFormat, declarations};
 use super::mcp_session::{exit, json, load_config, print, run_to_exit, safe, start};
 use super::servers_cmd::server_json;
 use crate::config::{AnnotationTrust, Config};
+use crate::llm::provider_name;
 use crate::mcp::{
-    QUALIFIER, ServerSnapshot, ServerStatus, qualified_name, tool_enabled, tool_spec,
+    Limits, QUALIFIER, ServerSnapshot, ServerStatus, qualified_name, tool_enabled, tool_spec,
 };
 use crate::paths::Dirs;
 use crate::policy::Policy;
@@ -33,53 +35,60 @@ pub struct CatalogArgs {
 pub fn run(cli: &Cli, args: &CatalogArgs) -> color_eyre::Result<()> {
     run_to_exit(async {
         let dirs = Dirs::from_env();
-        let (config, _) = match load_config(cli, &dirs) {
+        let (mut config, _) = match load_config(cli, &dirs) {
             Ok(c) => c,
             Err(code) => return code,
         };
-        if let Some(name) = &args.server
-            && !config.servers.contains_key(name)
-        {
-            eprintln!("no MCP server named {}", safe(name));
-            return exit::USAGE;
+        if let Some(name) = &args.server {
+            if !config.servers.contains_key(name) {
+                eprintln!("no MCP server named {}", safe(name));
+                return exit::USAGE;
+            }
+            // Only the named server is started: the others can neither delay nor fail it.
+            config.servers.retain(|n, _| n == name);
         }
         let workbench = match start(cli, &config, &dirs, None).await {
             Ok(w) => w,
             Err(code) => return code,
         };
-        let snapshot = workbench.settle().await;
-        let servers: Vec<&Arc<ServerSnapshot>> = snapshot
-            .servers
-            .iter()
-            .filter(|s| args.server.as_ref().is_none_or(|n| *n == s.name))
-            .collect();
-        for s in &servers {
-            if let ServerStatus::Failed { error, .. } = &s.status {
-                eprintln!("{}", safe(&error.to_string()));
-            }
-        }
-        if let Some(format) = args.format {
-            let prefix = args.server.as_ref().map(|s| format!("{s}{QUALIFIER}"));
-            let specs: Vec<_> = workbench
-                .registry
-                .specs()
-                .into_iter()
-                .filter(|s| {
-                    prefix
-                        .as_ref()
-                        .is_none_or(|p| s.name.starts_with(p.as_str()))
-                })
-                .collect();
-            print(&json(&declarations(format, &specs)));
-        } else if args.json {
-            let all: Vec<Value> = servers.iter().map(|s| catalog_json(&config, s)).collect();
-            print(&json(&json!({ "servers": all })));
+        let deadline = tokio::time::Instant::now() + startup_deadline(&config);
+        let servers = if args.format.is_none() && !args.json {
+            stream_human(&config, &workbench, deadline).await
         } else {
-            print(&human(&config, &servers));
-        }
+            let _ = tokio::time::timeout_at(
+                deadline,
+                workbench.hub.subscribe().wait_for(|s| s.is_settled()),
+            )
+            .await;
+            workbench.sync_now().await;
+            let snapshot = workbench.hub.snapshot();
+            report_failures(&snapshot.servers);
+            if let Some(format) = args.format {
+                let prefix = args.server.as_ref().map(|s| format!("{s}{QUALIFIER}"));
+                let specs: Vec<_> = workbench
+                    .registry
+                    .specs()
+                    .into_iter()
+                    .filter(|s| {
+                        prefix
+                            .as_ref()
+                            .is_none_or(|p| s.name.starts_with(p.as_str()))
+                    })
+                    .collect();
+                print(&json(&declarations(format, &specs)));
+            } else {
+                let all: Vec<Value> = snapshot
+                    .servers
+                    .iter()
+                    .map(|s| catalog_json(&config, s))
+                    .collect();
+                print(&json(&json!({ "servers": all })));
+            }
+            snapshot.servers.clone()
+        };
         let failed = servers
             .iter()
-            .filter(|s| matches!(s.status, ServerStatus::Failed { .. }))
+            .filter(|s| !matches!(s.status, ServerStatus::Ready | ServerStatus::Disabled))
             .count();
         workbench.shutdown().await;
         if failed > 0 && (args.server.is_some() || failed == servers.len()) {
@@ -88,6 +97,75 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> color_eyre::Result<()> {
             exit::OK
         }
     })
+}
+
+/// How long `catalog` waits for the servers: the longest `startup_timeout` (connect
+/// and `initialize` end by then) plus [`LIST_GRACE`] to list what they offer.
+fn startup_deadline(config: &Config) -> Duration {
+    config
+        .servers
+        .values()
+        .map(|s| Limits::for_server(s).startup_timeout)
+        .max()
+        .unwrap_or_default()
+        + LIST_GRACE
+}
+
+/// Time after the startup timeout for a server that answered to list its catalog.
+const LIST_GRACE: Duration = Duration::from_secs(2);
+
+fn report_failures(servers: &[Arc<ServerSnapshot>]) {
+    for s in servers {
+        if let ServerStatus::Failed { error, .. } = &s.status {
+            eprintln!("{}", safe(&error.to_string()));
+        }
+    }
+}
+
+/// Prints each server's section as soon as it is ready (or failed), in the order they
+/// settle; at the deadline the ones still connecting are reported and skipped.
+/// Returns the servers as they were printed.
+async fn stream_human(
+    config: &Config,
+    workbench: &crate::workbench::Workbench,
+    deadline: tokio::time::Instant,
+) -> Vec<Arc<ServerSnapshot>> {
+    let mut rx = workbench.hub.subscribe();
+    let mut done: Vec<Arc<ServerSnapshot>> = Vec::new();
+    let total = workbench.hub.names().len();
+    if total == 0 {
+        print(&human(config, &[]));
+        return done;
+    }
+    loop {
+        let snapshot = rx.borrow_and_update().clone();
+        for s in &snapshot.servers {
+            if s.status.is_settled() && !done.iter().any(|d| d.name == s.name) {
+                report_failures(std::slice::from_ref(s));
+                print(&human(config, &[s]));
+                done.push(Arc::clone(s));
+            }
+        }
+        if done.len() >= total {
+            return done;
+        }
+        if tokio::time::timeout_at(deadline, rx.changed())
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    for s in &workbench.hub.snapshot().servers {
+        if !done.iter().any(|d| d.name == s.name) {
+            eprintln!(
+                "mcp_handshake_failed: server {} did not answer within its startup_timeout; skipped",
+                safe(&s.name)
+            );
+            done.push(Arc::clone(s));
+        }
+    }
+    done
 }
 
 fn effect_of(config: &Config, server: &str, tool: &crate::mcp::CatalogTool) -> String {
@@ -114,6 +192,7 @@ fn catalog_json(config: &Config, s: &ServerSnapshot) -> Value {
             json!({
                 "name": t.name,
                 "qualified_name": qualified_name(&s.name, &t.name),
+                "provider_name": provider_name(&qualified_name(&s.name, &t.name)),
                 "title": t.title,
                 "description": t.description,
                 "effect": effect_of(config, &s.name, t),
@@ -187,6 +266,11 @@ fn human(config: &Config, servers: &[&Arc<ServerSnapshot>]) -> String {
                 if enabled { "" } else { " (disabled)" },
                 first_line(&t.description, 80)
             );
+            let qualified = qualified_name(&s.name, &t.name);
+            let wire = provider_name(&qualified);
+            if wire != qualified {
+                let _ = writeln!(out, "      declared to models as {}", safe(&wire));
+            }
         }
         if !c.resources.is_empty() {
             out.push_str("  resources:\n");

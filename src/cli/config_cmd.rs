@@ -39,7 +39,16 @@ pub fn run(cli: &Cli, cmd: &ConfigCommand) -> color_eyre::Result<()> {
             let given_as_argument = path.is_some();
             let explicit = path.as_deref().or(cli.config.as_deref());
             match config::load(&dirs, explicit) {
-                Ok(loaded) => check_report(&dirs, explicit, &loaded, given_as_argument),
+                Ok(loaded) => {
+                    let refused = refused_servers(&loaded);
+                    if !refused.is_empty() {
+                        for e in refused {
+                            eprintln!("{e}");
+                        }
+                        std::process::exit(1);
+                    }
+                    check_report(&dirs, explicit, &loaded, given_as_argument)
+                }
                 Err(err) => {
                     eprintln!("{err}");
                     std::process::exit(1);
@@ -59,6 +68,39 @@ pub fn run(cli: &Cli, cmd: &ConfigCommand) -> color_eyre::Result<()> {
     stdout.write_all(report.as_bytes())?;
     stdout.flush()?;
     Ok(())
+}
+
+/// Servers the file configures that would be refused before they start (shell
+/// metacharacters, a URL that is not http(s), an unset `bearer_token_env_var`, a bad
+/// header), each at its key's file:line:col.
+fn refused_servers(loaded: &LoadedConfig) -> Vec<config::ConfigError> {
+    let Some(source) = &loaded.source else {
+        return Vec::new();
+    };
+    let text = &loaded.text;
+    let Ok(map) = config::SourceMap::parse(text) else {
+        return Vec::new();
+    };
+    let env = |name: &str| std::env::var(name).ok();
+    let mut errors: Vec<config::ConfigError> = loaded
+        .config
+        .servers
+        .iter()
+        .filter_map(|(name, server)| {
+            let (key, message) = crate::mcp::refusal(server, &env)?;
+            let path = ["servers", name.as_str(), key];
+            Some(config::ConfigError::at(
+                &source.path,
+                text,
+                map.nearest_span(&path),
+                config::KeyPath::new(&path).to_string(),
+                crate::sanitize::sanitize_line(&message),
+                Some("the server would be refused before start (mcp_handshake_failed)".into()),
+            ))
+        })
+        .collect();
+    errors.sort_by_key(|e| e.located_detail().map_or(usize::MAX, |l| l.span.start));
+    errors
 }
 
 /// What `config check` prints on success.
@@ -176,7 +218,8 @@ fn import(cli: &Cli, dirs: &Dirs, file: &Path, print: bool) -> Result<String, St
     if let Some(dir) = target.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    std::fs::write(&target, text).map_err(|e| format!("{}: {e}", target.display()))?;
+    crate::paths::write_private(&target, &text)
+        .map_err(|e| format!("{}: {e}", target.display()))?;
     let names: Vec<String> = imported.servers.keys().map(|n| safe(n)).collect();
     Ok(format!(
         "added {} {} from {} ({}) to {}: {}\n",

@@ -3,6 +3,7 @@
 use clap::ValueEnum;
 use serde_json::{Value, json};
 
+use crate::llm::ToolNames;
 use crate::tools::ToolSpec;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -15,24 +16,28 @@ pub enum DeclarationFormat {
     Gemini,
 }
 
+/// The declarations of `specs`, each under its provider-safe name (see
+/// [`crate::llm::tool_names`]): the names an agent turn sends too.
 pub fn declarations(format: DeclarationFormat, specs: &[ToolSpec]) -> Value {
+    let names = ToolNames::new(specs.iter().map(|s| s.name.as_str()));
+    let name = |s: &ToolSpec| names.wire(&s.name).into_owned();
     match format {
         DeclarationFormat::Openai => specs
             .iter()
             .map(|s| {
                 json!({"type": "function", "function": {
-                    "name": s.name, "description": s.description, "parameters": s.input_schema}})
+                    "name": name(s), "description": s.description, "parameters": s.input_schema}})
             })
             .collect(),
         DeclarationFormat::Anthropic => specs
             .iter()
-            .map(|s| json!({"name": s.name, "description": s.description, "input_schema": s.input_schema}))
+            .map(|s| json!({"name": name(s), "description": s.description, "input_schema": s.input_schema}))
             .collect(),
         DeclarationFormat::Gemini => {
             let functions: Vec<Value> = specs
                 .iter()
                 .map(|s| {
-                    json!({"name": s.name, "description": s.description,
+                    json!({"name": name(s), "description": s.description,
                         "parametersJsonSchema": s.input_schema})
                 })
                 .collect();

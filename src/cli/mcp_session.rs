@@ -174,10 +174,15 @@ pub async fn start(
 }
 
 /// The config (with `--mcp-config` files) and a started non-interactive workbench;
-/// problems are printed and `Err` carries the exit status.
-pub async fn open(cli: &Cli, mode: Option<Mode>) -> Result<Workbench, i32> {
+/// problems are printed and `Err` carries the exit status. With `only`, that server
+/// alone is started (a command that names a server neither waits for nor is slowed
+/// by the others); `Some("builtin")` (no such server) starts none.
+pub async fn open(cli: &Cli, mode: Option<Mode>, only: Option<&str>) -> Result<Workbench, i32> {
     let dirs = Dirs::from_env();
-    let (config, _) = load_config(cli, &dirs)?;
+    let (mut config, _) = load_config(cli, &dirs)?;
+    if let Some(name) = only {
+        config.servers.retain(|n, _| n == name);
+    }
     start(cli, &config, &dirs, mode).await
 }
 
@@ -271,7 +276,7 @@ pub async fn with_ready_server(
     server: &str,
     body: impl AsyncFnOnce(&Workbench) -> i32,
 ) -> i32 {
-    let workbench = match open(cli, None).await {
+    let workbench = match open(cli, None, Some(server)).await {
         Ok(w) => w,
         Err(code) => return code,
     };
@@ -283,7 +288,7 @@ pub async fn with_ready_server(
     code
 }
 
-pub use crate::tools::render_blocks;
+pub use crate::tools::render_blocks_for_stream as render_blocks;
 
 /// Runs `body` on a fresh runtime and exits with its status when it is not 0.
 pub fn run_to_exit(body: impl std::future::Future<Output = i32>) -> color_eyre::Result<()> {

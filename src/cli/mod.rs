@@ -165,6 +165,9 @@ pub enum Command {
 /// Entry point of the binary.
 pub fn main() -> color_eyre::Result<()> {
     let cli = Cli::parse();
+    if cli.command.is_some() {
+        start_headless_logging(&cli);
+    }
     match cli.command {
         None => tui_cmd::run(&cli),
         Some(Command::Config(ref cmd)) => config_cmd::run(&cli, cmd),
@@ -183,5 +186,21 @@ pub fn main() -> color_eyre::Result<()> {
             completions::run(shell);
             Ok(())
         }
+    }
+}
+
+/// Headless commands log like the TUI: to `--log-file` (or the state directory's
+/// log), filtered by `SWITCHBOARD_LOG`, never to the terminal. A log that cannot be
+/// opened is said once on stderr and the command goes on.
+fn start_headless_logging(cli: &Cli) {
+    if matches!(cli.command, Some(Command::Completions { .. })) {
+        return;
+    }
+    let file = cli
+        .log_file
+        .clone()
+        .unwrap_or_else(|| crate::paths::Dirs::from_env().default_log_file());
+    if let Err(e) = crate::logging::init(&file, None) {
+        eprintln!("warning: no log file ({}): {e}", file.display());
     }
 }

@@ -1,4 +1,5 @@
-//! `switchboard servers`: every configured MCP server, its status and catalog size.
+//! `switchboard servers`: every configured MCP server, its status and catalog size;
+//! exit 3 when any enabled server failed to start.
 
 use std::fmt::Write as _;
 
@@ -10,7 +11,7 @@ use crate::mcp::{ServerSnapshot, ServerStatus};
 
 pub fn run(cli: &Cli, as_json: bool) -> color_eyre::Result<()> {
     run_to_exit(async {
-        let workbench = match open(cli, None).await {
+        let workbench = match open(cli, None, None).await {
             Ok(w) => w,
             Err(code) => return code,
         };
@@ -24,7 +25,15 @@ pub fn run(cli: &Cli, as_json: bool) -> color_eyre::Result<()> {
             print(&table(&snapshot.servers));
         }
         workbench.shutdown().await;
-        exit::OK
+        // Scripts check the status: any server that could not start (or was lost) is
+        // a failure; a disabled one is not.
+        let failed = snapshot.servers.iter().any(|s| {
+            matches!(
+                s.status,
+                ServerStatus::Failed { .. } | ServerStatus::Disconnected { .. }
+            )
+        });
+        if failed { exit::UNREACHABLE } else { exit::OK }
     })
 }
 

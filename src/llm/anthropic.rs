@@ -3,12 +3,15 @@
 //! `system` is top-level; tool results go back as `tool_result` blocks inside one user
 //! message; the `memory` tool is declared natively (`memory_20250818`, beta header).
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use super::anthropic_stream::AnthropicDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
 use super::provider::{LlmStream, Provider, TaskStream};
+use super::tool_names::{MapCallNames, ToolNames};
 use super::transport::{HttpCall, drive};
 
 pub const API_VERSION: &str = "2023-06-01";
@@ -56,7 +59,19 @@ impl Provider for AnthropicProvider {
             e.header_map(&extra),
             request_body(&request, e),
         );
-        TaskStream::spawn(move |tx| drive(call, || Box::new(AnthropicDecoder::default()), tx))
+        let names = Arc::new(request.tool_names());
+        TaskStream::spawn(move |tx| {
+            drive(
+                call,
+                move || {
+                    Box::new(MapCallNames::new(
+                        AnthropicDecoder::default(),
+                        Arc::clone(&names),
+                    ))
+                },
+                tx,
+            )
+        })
     }
 }
 
@@ -77,7 +92,11 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     if let Some(system) = request.system_text() {
         body.insert("system".into(), json!(system));
     }
-    body.insert("messages".into(), Value::Array(messages(&request.messages)));
+    let names = request.tool_names();
+    body.insert(
+        "messages".into(),
+        Value::Array(messages(&request.messages, &names)),
+    );
     if !request.tools.is_empty() {
         let tools: Vec<Value> = request
             .tools
@@ -86,7 +105,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
                 if t.name == "memory" {
                     json!({"type": "memory_20250818", "name": "memory"})
                 } else {
-                    json!({"name": t.name, "description": t.description,
+                    json!({"name": names.wire(&t.name), "description": t.description,
                         "input_schema": t.parameters})
                 }
             })
@@ -102,7 +121,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
 
 /// Messages as alternating user/assistant turns: consecutive tool results (and a user
 /// text after them) merge into one user message.
-fn messages(messages: &[Message]) -> Vec<Value> {
+fn messages(messages: &[Message], names: &ToolNames) -> Vec<Value> {
     let mut out: Vec<(String, Vec<Value>)> = Vec::new();
     for m in messages {
         let (role, blocks) = match m {
@@ -114,8 +133,10 @@ fn messages(messages: &[Message]) -> Vec<Value> {
                     blocks.push(json!({"type": "text", "text": text}));
                 }
                 for c in tool_calls {
-                    blocks.push(json!({"type": "tool_use", "id": c.id, "name": c.name,
-                        "input": c.arguments_object()}));
+                    blocks.push(
+                        json!({"type": "tool_use", "id": c.id, "name": names.wire(&c.name),
+                        "input": c.arguments_object()}),
+                    );
                 }
                 ("assistant", blocks)
             }

@@ -13,6 +13,7 @@ use super::bedrock_stream::BedrockDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
 use super::provider::{LlmStream, Provider, TaskStream};
+use super::tool_names::{MapCallNames, ToolNames};
 use super::transport::{Framing, HttpCall, drive};
 
 /// How requests are authorised.
@@ -75,7 +76,19 @@ impl Provider for BedrockProvider {
         if let BedrockAuth::SigV4(signer) = &self.auth {
             call.signer = Some(Arc::clone(signer) as Arc<_>);
         }
-        TaskStream::spawn(move |tx| drive(call, || Box::new(BedrockDecoder::default()), tx))
+        let names = Arc::new(request.tool_names());
+        TaskStream::spawn(move |tx| {
+            drive(
+                call,
+                move || {
+                    Box::new(MapCallNames::new(
+                        BedrockDecoder::default(),
+                        Arc::clone(&names),
+                    ))
+                },
+                tx,
+            )
+        })
     }
 }
 
@@ -96,7 +109,11 @@ pub fn encode(segment: &str) -> String {
 pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     let options = endpoint.resolve(&request.options);
     let mut body = Map::new();
-    body.insert("messages".into(), Value::Array(messages(&request.messages)));
+    let names = request.tool_names();
+    body.insert(
+        "messages".into(),
+        Value::Array(messages(&request.messages, &names)),
+    );
     if let Some(system) = request.system_text() {
         body.insert("system".into(), json!([{"text": system}]));
     }
@@ -115,7 +132,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
             .tools
             .iter()
             .map(|t| {
-                json!({"toolSpec": {"name": t.name, "description": t.description,
+                json!({"toolSpec": {"name": names.wire(&t.name), "description": t.description,
                     "inputSchema": {"json": t.parameters}}})
             })
             .collect();
@@ -130,7 +147,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
 /// Alternating user/assistant messages: tool results are `toolResult` blocks of a user
 /// message, merged with neighbouring user blocks. Bedrock rejects blank text blocks,
 /// so empty texts are left out (an empty result says so).
-fn messages(messages: &[Message]) -> Vec<Value> {
+fn messages(messages: &[Message], names: &ToolNames) -> Vec<Value> {
     let mut out: Vec<(&str, Vec<Value>)> = Vec::new();
     for m in messages {
         let (role, blocks) = match m {
@@ -143,8 +160,10 @@ fn messages(messages: &[Message]) -> Vec<Value> {
                     blocks.push(json!({"text": text}));
                 }
                 for c in tool_calls {
-                    blocks.push(json!({"toolUse": {"toolUseId": c.id, "name": c.name,
-                        "input": c.arguments_object()}}));
+                    blocks.push(
+                        json!({"toolUse": {"toolUseId": c.id, "name": names.wire(&c.name),
+                        "input": c.arguments_object()}}),
+                    );
                 }
                 ("assistant", blocks)
             }

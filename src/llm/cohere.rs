@@ -4,12 +4,15 @@
 //! call's `arguments` is a JSON string; each result is one `tool` message answering
 //! `tool_call_id`. Reference: <https://docs.cohere.com/reference/chat-stream>.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use super::cohere_stream::CohereDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
 use super::provider::{LlmStream, Provider, TaskStream};
+use super::tool_names::{MapCallNames, ToolNames};
 use super::transport::{HttpCall, drive};
 
 /// The Cohere provider; `base_url` is the host root (`/v2/chat` is appended).
@@ -46,7 +49,19 @@ impl Provider for CohereProvider {
             e.header_map(&[("authorization", &bearer)]),
             request_body(&request, e),
         );
-        TaskStream::spawn(move |tx| drive(call, || Box::new(CohereDecoder::default()), tx))
+        let names = Arc::new(request.tool_names());
+        TaskStream::spawn(move |tx| {
+            drive(
+                call,
+                move || {
+                    Box::new(MapCallNames::new(
+                        CohereDecoder::default(),
+                        Arc::clone(&names),
+                    ))
+                },
+                tx,
+            )
+        })
     }
 }
 
@@ -55,7 +70,12 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     let options = endpoint.resolve(&request.options);
     let mut body = Map::new();
     body.insert("model".into(), json!(options.model));
-    let messages: Vec<Value> = request.messages.iter().filter_map(message).collect();
+    let names = request.tool_names();
+    let messages: Vec<Value> = request
+        .messages
+        .iter()
+        .filter_map(|m| message(m, &names))
+        .collect();
     body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
         let tools: Vec<Value> = request
@@ -63,7 +83,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
             .iter()
             .map(|t| {
                 json!({"type": "function", "function": {
-                    "name": t.name, "description": t.description, "parameters": t.parameters}})
+                    "name": names.wire(&t.name), "description": t.description, "parameters": t.parameters}})
             })
             .collect();
         body.insert("tools".into(), Value::Array(tools));
@@ -79,7 +99,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
 }
 
 /// One message in Cohere's shape; an empty assistant message is left out.
-fn message(m: &Message) -> Option<Value> {
+fn message(m: &Message, names: &ToolNames) -> Option<Value> {
     Some(match m {
         Message::System { text } => json!({"role": "system", "content": text}),
         Message::User { text } => json!({"role": "user", "content": text}),
@@ -102,7 +122,7 @@ fn message(m: &Message) -> Option<Value> {
                     .iter()
                     .map(|c| {
                         json!({"id": c.id, "type": "function",
-                            "function": {"name": c.name, "arguments": c.arguments_text()}})
+                            "function": {"name": names.wire(&c.name), "arguments": c.arguments_text()}})
                     })
                     .collect();
             }

@@ -4,12 +4,15 @@
 //! `parametersJsonSchema`; all `functionResponse` parts answering one model turn go back
 //! in one `user` content; `thoughtSignature`s are echoed with their calls.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use super::endpoint::Endpoint;
 use super::gemini_stream::GeminiDecoder;
 use super::message::{ChatRequest, Message};
 use super::provider::{LlmStream, Provider, TaskStream};
+use super::tool_names::{MapCallNames, ToolNames};
 use super::transport::{HttpCall, drive};
 
 #[derive(Debug, Clone)]
@@ -48,7 +51,19 @@ impl Provider for GeminiProvider {
             e.header_map(&[("x-goog-api-key", &e.api_key)]),
             request_body(&request, e),
         );
-        TaskStream::spawn(move |tx| drive(call, || Box::new(GeminiDecoder::default()), tx))
+        let names = Arc::new(request.tool_names());
+        TaskStream::spawn(move |tx| {
+            drive(
+                call,
+                move || {
+                    Box::new(MapCallNames::new(
+                        GeminiDecoder::default(),
+                        Arc::clone(&names),
+                    ))
+                },
+                tx,
+            )
+        })
     }
 }
 
@@ -62,13 +77,17 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
             json!({"parts": [{"text": system}]}),
         );
     }
-    body.insert("contents".into(), Value::Array(contents(&request.messages)));
+    let names = request.tool_names();
+    body.insert(
+        "contents".into(),
+        Value::Array(contents(&request.messages, &names)),
+    );
     if !request.tools.is_empty() {
         let declarations: Vec<Value> = request
             .tools
             .iter()
             .map(|t| {
-                json!({"name": t.name, "description": t.description,
+                json!({"name": names.wire(&t.name), "description": t.description,
                     "parametersJsonSchema": t.parameters})
             })
             .collect();
@@ -90,7 +109,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     Value::Object(body)
 }
 
-fn contents(messages: &[Message]) -> Vec<Value> {
+fn contents(messages: &[Message], names: &ToolNames) -> Vec<Value> {
     let mut out: Vec<(&str, Vec<Value>)> = Vec::new();
     for m in messages {
         let (role, parts) = match m {
@@ -102,7 +121,8 @@ fn contents(messages: &[Message]) -> Vec<Value> {
                     parts.push(json!({"text": text}));
                 }
                 for c in tool_calls {
-                    let mut call = json!({"name": c.name, "args": c.arguments_object()});
+                    let mut call =
+                        json!({"name": names.wire(&c.name), "args": c.arguments_object()});
                     if c.has_provider_id() {
                         call["id"] = json!(c.id);
                     }
@@ -121,7 +141,7 @@ fn contents(messages: &[Message]) -> Vec<Value> {
                 is_error,
             } => {
                 let key = if *is_error { "error" } else { "result" };
-                let mut response = json!({"name": name, "response": {key: content}});
+                let mut response = json!({"name": names.wire(name), "response": {key: content}});
                 if !call_id.starts_with(super::message::SYNTHETIC_ID_PREFIX) {
                     response["id"] = json!(call_id);
                 }

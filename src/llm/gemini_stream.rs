@@ -8,7 +8,9 @@ use serde_json::Value;
 use super::error::{LlmError, LlmErrorKind};
 use super::event::{FinishReason, LlmEvent, Usage};
 use super::failure::error_object;
+#[cfg(test)]
 use super::message::SYNTHETIC_ID_PREFIX;
+use super::message::synthetic_call_id;
 use super::transport::StreamDecoder;
 
 const PROVIDER: &str = "gemini";
@@ -18,7 +20,6 @@ pub struct GeminiDecoder {
     usage: Option<Usage>,
     finish: Option<FinishReason>,
     saw_call: bool,
-    calls: usize,
 }
 
 impl StreamDecoder for GeminiDecoder {
@@ -91,15 +92,11 @@ impl GeminiDecoder {
         }
         if let Some(call) = part.get("functionCall") {
             self.saw_call = true;
-            self.calls += 1;
             let id = call
                 .get("id")
                 .and_then(Value::as_str)
                 .filter(|s| !s.is_empty())
-                .map_or_else(
-                    || format!("{SYNTHETIC_ID_PREFIX}{}", self.calls),
-                    str::to_owned,
-                );
+                .map_or_else(synthetic_call_id, str::to_owned);
             let name = call.get("name").and_then(Value::as_str).unwrap_or("");
             let args = call
                 .get("args")
@@ -132,5 +129,33 @@ impl GeminiDecoder {
             | "IMAGE_SAFETY" => FinishReason::ContentFilter,
             other => FinishReason::Other(other.to_owned()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call_ids(decoder: &mut GeminiDecoder) -> Vec<String> {
+        let chunk = r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"t","args":{}}},{"functionCall":{"name":"t","args":{}}}]},"finishReason":"STOP"}]}"#;
+        let events = decoder.on_event("", chunk).unwrap_or_default();
+        events
+            .into_iter()
+            .filter_map(|e| match e {
+                LlmEvent::ToolCallStart { id, .. } => Some(id),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gemini_synthetic_ids_are_unique_across_steps() {
+        // Each model request (step) gets a new decoder; ids must not start over.
+        let first = call_ids(&mut GeminiDecoder::default());
+        let second = call_ids(&mut GeminiDecoder::default());
+        let all: std::collections::HashSet<&String> = first.iter().chain(&second).collect();
+        assert_eq!(first.len(), 2);
+        assert_eq!(all.len(), 4, "{first:?} {second:?}");
+        assert!(first[0].starts_with(SYNTHETIC_ID_PREFIX));
     }
 }

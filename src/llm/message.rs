@@ -7,6 +7,24 @@ use serde_json::{Map, Value};
 /// Such ids are never sent back to a provider that gives ids of its own.
 pub const SYNTHETIC_ID_PREFIX: &str = "sb_call_";
 
+/// A fresh id for a tool call the provider gave none (Gemini often does not; some
+/// OpenAI-compatible servers neither): `sb_call_<process>_<n>`, never repeated in this
+/// process and not clashing with the ids of a resumed session written by another one.
+pub fn synthetic_call_id() -> String {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    static PROCESS: OnceLock<String> = OnceLock::new();
+    let process = PROCESS.get_or_init(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        format!("{:x}{:05x}", std::process::id(), nanos & 0xf_ffff)
+    });
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    format!("{SYNTHETIC_ID_PREFIX}{process}_{n}")
+}
+
 /// One message of a conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
@@ -175,6 +193,12 @@ pub struct ChatRequest {
 }
 
 impl ChatRequest {
+    /// The provider-safe names of the tools this request offers (see
+    /// [`super::tool_names`]).
+    pub fn tool_names(&self) -> super::tool_names::ToolNames {
+        super::tool_names::ToolNames::new(self.tools.iter().map(|t| t.name.as_str()))
+    }
+
     /// All system texts, joined by blank lines.
     pub fn system_text(&self) -> Option<String> {
         let parts: Vec<&str> = self

@@ -30,6 +30,7 @@ mod retry;
 pub mod scripted;
 mod scripted_input;
 pub mod scripted_script;
+pub mod tool_names;
 mod transport;
 
 pub use anthropic::AnthropicProvider;
@@ -43,12 +44,14 @@ pub use event::{FinishReason, LlmEvent, Usage};
 pub use gemini::GeminiProvider;
 pub use message::{
     ChatRequest, Message, RequestOptions, SYNTHETIC_ID_PREFIX, ToolCall, ToolDeclaration,
+    synthetic_call_id,
 };
 pub use openai::OpenAiProvider;
 pub use provider::{LlmStream, Provider, TaskStream};
 pub use retry::{RetryPolicy, SleepFn};
 pub use scripted::ScriptedProvider;
 pub use scripted_input::{RequestedCall, parse_line, requested_calls};
+pub use tool_names::{ToolNames, provider_name};
 pub use transport::{Framing, RequestSigner, StreamDecoder};
 
 /// Decoders, exposed for benchmarks and fixture tests.

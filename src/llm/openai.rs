@@ -1,11 +1,14 @@
 //! OpenAI Chat Completions (and compatible servers): `POST {base}/chat/completions`.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
 use super::openai_stream::OpenAiDecoder;
 use super::provider::{LlmStream, Provider, TaskStream};
+use super::tool_names::{MapCallNames, ToolNames};
 use super::transport::{HttpCall, drive};
 
 /// The OpenAI provider; `base_url` includes the version path (`https://api.openai.com/v1`).
@@ -42,7 +45,19 @@ impl Provider for OpenAiProvider {
             e.header_map(&[("authorization", &bearer)]),
             request_body(&request, e),
         );
-        TaskStream::spawn(move |tx| drive(call, || Box::new(OpenAiDecoder::default()), tx))
+        let names = Arc::new(request.tool_names());
+        TaskStream::spawn(move |tx| {
+            drive(
+                call,
+                move || {
+                    Box::new(MapCallNames::new(
+                        OpenAiDecoder::default(),
+                        Arc::clone(&names),
+                    ))
+                },
+                tx,
+            )
+        })
     }
 }
 
@@ -51,7 +66,12 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     let options = endpoint.resolve(&request.options);
     let mut body = Map::new();
     body.insert("model".into(), json!(options.model));
-    let messages: Vec<Value> = request.messages.iter().map(message).collect();
+    let names = request.tool_names();
+    let messages: Vec<Value> = request
+        .messages
+        .iter()
+        .map(|m| message(m, &names))
+        .collect();
     body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
         let tools: Vec<Value> = request
@@ -59,7 +79,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
             .iter()
             .map(|t| {
                 json!({"type": "function", "function": {
-                    "name": t.name, "description": t.description, "parameters": t.parameters}})
+                    "name": names.wire(&t.name), "description": t.description, "parameters": t.parameters}})
             })
             .collect();
         body.insert("tools".into(), Value::Array(tools));
@@ -75,7 +95,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     Value::Object(body)
 }
 
-fn message(m: &Message) -> Value {
+fn message(m: &Message, names: &ToolNames) -> Value {
     match m {
         Message::System { text } => json!({"role": "system", "content": text}),
         Message::User { text } => json!({"role": "user", "content": text}),
@@ -87,7 +107,7 @@ fn message(m: &Message) -> Value {
                     .iter()
                     .map(|c| {
                         json!({"id": c.id, "type": "function",
-                            "function": {"name": c.name, "arguments": c.arguments_text()}})
+                            "function": {"name": names.wire(&c.name), "arguments": c.arguments_text()}})
                     })
                     .collect();
             }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::error::{LlmError, LlmErrorKind};
 use super::event::{FinishReason, LlmEvent, Usage};
 use super::failure::error_object;
-use super::message::SYNTHETIC_ID_PREFIX;
+use super::message::synthetic_call_id;
 use super::transport::StreamDecoder;
 
 const PROVIDER: &str = "openai";
@@ -23,7 +23,6 @@ pub struct OpenAiDecoder {
     finish: Option<FinishReason>,
     usage: Option<Usage>,
     done: bool,
-    synthetic: usize,
 }
 
 impl StreamDecoder for OpenAiDecoder {
@@ -102,8 +101,7 @@ impl OpenAiDecoder {
                 if let Some(id) = self.by_index.get(&index) {
                     id.clone()
                 } else {
-                    self.synthetic += 1;
-                    let id = format!("{SYNTHETIC_ID_PREFIX}{}", self.synthetic);
+                    let id = synthetic_call_id();
                     self.start(index, id, name, out)
                 }
             }

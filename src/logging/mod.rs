@@ -1,8 +1,10 @@
 //! Logging via `tracing`: to a file, never to the terminal, and optionally to a
 //! channel that feeds the TUI's Logs pane.
 
+mod rotate;
+
 use std::fmt::Write as _;
-use std::fs::{OpenOptions, create_dir_all};
+use std::fs::create_dir_all;
 use std::io;
 use std::path::Path;
 use std::sync::Mutex;
@@ -31,14 +33,17 @@ pub const SERVER_LOG_TARGET: &str = "switchboard::server_log";
 /// notices (one line per notification received) only when they are warnings.
 pub const DEFAULT_FILTER: &str = "info,rmcp=warn";
 
-/// Log to `file` (appending; directories created) and, when given, to `ui`.
+pub use rotate::RotatingFile;
+
+/// Log to `file` (appending; directories created; rotated by size, see
+/// [`RotatingFile`]) and, when given, to `ui`.
 /// The filter comes from `SWITCHBOARD_LOG` (e.g. `debug`, `switchboard=trace`),
 /// default [`DEFAULT_FILTER`].
 pub fn init(file: &Path, ui: Option<UnboundedSender<LogRecord>>) -> io::Result<()> {
     if let Some(dir) = file.parent() {
         create_dir_all(dir)?;
     }
-    let out = OpenOptions::new().create(true).append(true).open(file)?;
+    let out = RotatingFile::open(file)?;
     let filter = EnvFilter::try_from_env("SWITCHBOARD_LOG")
         .unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
     let file_layer = tracing_subscriber::fmt::layer()

@@ -20,7 +20,7 @@ use super::endpoint::{Endpoint, TransportKind};
 use super::error::{McpError, untrusted};
 use super::limits::Limits;
 use super::snapshot::McpEvent;
-use super::stderr::StderrTail;
+use super::stderr::{Admit, LogBudget, StderrTail};
 use crate::config::ProtocolChoice;
 
 pub type Service = RunningService<RoleClient, ClientSide>;
@@ -168,18 +168,20 @@ async fn connect_once(
             } => {
                 let mut headers = header_map(&server, headers)?;
                 if let Some(var) = bearer_token_env_var {
-                    let token = std::env::var(var).map_err(|_| McpError::Config {
-                        server: server.clone(),
-                        message: format!(
-                            "the environment variable {var} (bearer_token_env_var) is not set"
-                        ),
+                    let token = std::env::var(var).map_err(|_| {
+                        McpError::refused(
+                            server.as_str(),
+                            format!(
+                                "the environment variable {var} (bearer_token_env_var) is not set"
+                            ),
+                        )
                     })?;
                     let value =
                         HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
-                            McpError::Config {
-                                server: server.clone(),
-                                message: format!("the token in {var} is not a valid header value"),
-                            }
+                            McpError::refused(
+                                server.as_str(),
+                                format!("the token in {var} is not a valid header value"),
+                            )
                         })?;
                     headers.insert(reqwest::header::AUTHORIZATION, value);
                 }
@@ -194,6 +196,7 @@ async fn connect_once(
                         .map(|service| Connected { service, pid: None })
                         .map_err(|e| handshake(untrusted(&e.to_string(), 300)));
                 }
+                let probe_headers = headers.clone();
                 let custom: HashMap<HeaderName, HeaderValue> = headers
                     .into_iter()
                     .filter_map(|(k, v)| Some((k?, v)))
@@ -203,11 +206,14 @@ async fn connect_once(
                     .max_sse_event_size(limits.max_message_bytes())
                     .max_json_response_size(limits.max_message_bytes());
                 let transport = StreamableHttpClientTransport::from_config(config);
-                client
-                    .serve_with_lifecycle(transport, mode)
-                    .await
-                    .map(|service| Connected { service, pid: None })
-                    .map_err(|e| handshake(untrusted(&e.to_string(), 300)))
+                match client.serve_with_lifecycle(transport, mode).await {
+                    Ok(service) => Ok(Connected { service, pid: None }),
+                    Err(e) => {
+                        let said = e.to_string();
+                        let why = super::http_failure::describe(url, probe_headers, &said).await;
+                        Err(handshake(why))
+                    }
+                }
             }
         }
     };
@@ -248,10 +254,8 @@ pub async fn close<F: std::future::Future>(
 fn header_map(server: &str, headers: &BTreeMap<String, String>) -> Result<HeaderMap, McpError> {
     let mut map = HeaderMap::new();
     for (name, value) in headers {
-        let bad = |what: &str| McpError::Config {
-            server: server.to_owned(),
-            message: format!("header {name:?}: invalid {what}"),
-        };
+        let bad =
+            |what: &str| McpError::refused(server, format!("header {name:?}: invalid {what}"));
         let name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| bad("name"))?;
         let value = HeaderValue::from_str(value).map_err(|_| bad("value"))?;
         map.insert(name, value);
@@ -259,18 +263,15 @@ fn header_map(server: &str, headers: &BTreeMap<String, String>) -> Result<Header
     Ok(map)
 }
 
-/// Keeps the tail, logs every line, and never lets stderr reach the terminal.
+/// Keeps the tail, logs lines within the server's [`LogBudget`], and never lets
+/// stderr reach the terminal.
 async fn read_stderr(pipe: ChildStderr, client: ClientSide, tail: Arc<StderrTail>) {
     let mut lines = BufReader::new(pipe).lines();
+    let mut budget = LogBudget::default();
     loop {
         match lines.next_line().await {
             Ok(Some(line)) => {
-                tracing::info!(
-                    target: crate::logging::SERVER_LOG_TARGET,
-                    server = %client.server,
-                    "stderr: {}",
-                    untrusted(&line, 2000)
-                );
+                log_stderr(&client.server, &line, &mut budget);
                 tail.push(&line);
                 if client.events.receiver_count() > 0 {
                     let _ = client.events.send(McpEvent::Stderr {
@@ -285,5 +286,23 @@ async fn read_stderr(pipe: ChildStderr, client: ClientSide, tail: Arc<StderrTail
                 break;
             }
         }
+    }
+}
+
+fn log_stderr(server: &str, line: &str, budget: &mut LogBudget) {
+    let (note, keep) = match budget.admit(std::time::Instant::now()) {
+        Admit::Log { note } => (note, true),
+        Admit::Drop { note } => (note, false),
+    };
+    if let Some(note) = note {
+        tracing::warn!(target: crate::logging::SERVER_LOG_TARGET, server, "{note}");
+    }
+    if keep {
+        tracing::info!(
+            target: crate::logging::SERVER_LOG_TARGET,
+            server,
+            "stderr: {}",
+            untrusted(line, 2000)
+        );
     }
 }

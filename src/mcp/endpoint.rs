@@ -81,6 +81,9 @@ pub enum EndpointError {
     TypeMismatch(String, &'static str),
     #[error("unknown `type` {0:?}: expected stdio, http or sse")]
     UnknownType(String),
+    /// A `${VAR}` reference in `env` or `headers` that cannot be expanded.
+    #[error("`{0}`: {1}")]
+    Reference(&'static str, String),
 }
 
 impl Endpoint {
@@ -103,7 +106,7 @@ impl Endpoint {
                 Ok(Self::Stdio {
                     program,
                     args,
-                    env: config.env.clone(),
+                    env: expand_references("env", &config.env)?,
                     cwd: config.cwd.clone(),
                 })
             }
@@ -125,7 +128,7 @@ impl Endpoint {
                 Ok(Self::Remote {
                     kind,
                     url: url.clone(),
-                    headers: config.headers.clone(),
+                    headers: expand_references("headers", &config.headers)?,
                     bearer_token_env_var: config.bearer_token_env_var.clone(),
                 })
             }
@@ -150,6 +153,80 @@ impl Endpoint {
             Self::Remote { url, .. } => url.clone(),
         }
     }
+}
+
+impl EndpointError {
+    /// The `[servers.NAME]` key at fault.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Self::Nothing | Self::EmptyCommand | Self::ShellCommand(_) | Self::Unsplittable(_) => {
+                "command"
+            }
+            Self::Both | Self::BadUrl(_) | Self::BadScheme(_) | Self::NoHost(_) => "url",
+            Self::TypeMismatch(..) | Self::UnknownType(_) => "type",
+            Self::Reference(key, _) => key,
+        }
+    }
+}
+
+/// `${VAR}` and `${VAR:-default}` in `env` and `headers` values expand from the
+/// environment when the server starts (so a config can name a secret without holding
+/// it); an unset variable without a default refuses the server, naming it.
+fn expand_references(
+    key: &'static str,
+    values: &BTreeMap<String, String>,
+) -> Result<BTreeMap<String, String>, EndpointError> {
+    use crate::config::import::{Expander, Headless};
+    let env = |name: &str| std::env::var(name).ok();
+    let expander = Expander {
+        env: &env,
+        inputs: &[],
+        resolver: &Headless,
+        keep_env: false,
+    };
+    values
+        .iter()
+        .map(|(name, value)| {
+            if !value.contains("${") {
+                return Ok((name.clone(), value.clone()));
+            }
+            expander
+                .expand(value)
+                .map(|v| (name.clone(), v))
+                .map_err(|e| EndpointError::Reference(key, format!("{name}: {e}")))
+        })
+        .collect()
+}
+
+/// Why switchboard would refuse to start this server before spawning or connecting
+/// anything: the `[servers.NAME]` key at fault and the reason. `env` reads the
+/// environment (for `bearer_token_env_var`).
+pub fn refusal(
+    config: &ServerConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Option<(&'static str, String)> {
+    if config.enabled == Some(false) {
+        return None;
+    }
+    if let Err(e) = Endpoint::from_config(config) {
+        return Some((e.key(), e.to_string()));
+    }
+    if let Some(var) = &config.bearer_token_env_var
+        && env(var).is_none()
+    {
+        return Some((
+            "bearer_token_env_var",
+            format!("the environment variable {var} is not set"),
+        ));
+    }
+    for (name, value) in &config.headers {
+        let bad_name = reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err();
+        if bad_name || reqwest::header::HeaderValue::from_str(value).is_err() {
+            let what = if bad_name { "name" } else { "value" };
+            return Some(("headers", format!("header {name:?}: invalid {what}")));
+        }
+    }
+    None
 }
 
 /// Splits `command` into program and leading arguments without a shell. With explicit
@@ -271,6 +348,31 @@ mod tests {
         assert_eq!(
             remote("http://x.io/sse").unwrap().kind(),
             TransportKind::Sse
+        );
+    }
+
+    #[test]
+    fn env_and_header_references_expand_at_start() {
+        let home = std::env::var("HOME").unwrap_or_default();
+        let config = ServerConfig {
+            command: Some("srv".into()),
+            env: [("DIR".to_owned(), "${HOME}/x".to_owned())].into(),
+            ..ServerConfig::default()
+        };
+        let Endpoint::Stdio { env, .. } = Endpoint::from_config(&config).unwrap() else {
+            panic!("not stdio")
+        };
+        assert_eq!(env["DIR"], format!("{home}/x"));
+        let config = ServerConfig {
+            url: Some("https://x.io/mcp".into()),
+            headers: [("X-Key".to_owned(), "${SB_SURELY_UNSET_9}".to_owned())].into(),
+            ..ServerConfig::default()
+        };
+        let e = Endpoint::from_config(&config).unwrap_err();
+        assert_eq!(e.key(), "headers");
+        assert!(
+            e.to_string().contains("SB_SURELY_UNSET_9 is not set"),
+            "{e}"
         );
     }
 }

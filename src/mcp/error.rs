@@ -74,6 +74,17 @@ pub enum McpError {
 }
 
 impl McpError {
+    /// A server refused before it starts because its config cannot be used (a shell
+    /// metacharacter in `command`, a URL that is not http(s), an unset
+    /// `bearer_token_env_var`): a failure to start like any other, so
+    /// `mcp_handshake_failed` with the same exit status.
+    pub fn refused(server: impl Into<String>, message: impl fmt::Display) -> Self {
+        Self::Handshake {
+            server: server.into(),
+            reason: format!("refused before start: {message}"),
+        }
+    }
+
     /// The server the error is about, when there is one.
     pub fn server(&self) -> Option<&str> {
         match self {

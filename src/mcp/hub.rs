@@ -127,6 +127,7 @@ impl McpHub {
                 client: client.clone(),
                 stderr: Arc::new(StderrTail::default()),
                 hub: snapshot.clone(),
+                stop: CancellationToken::new(),
             });
             let endpoint = Endpoint::from_config(config);
             let (kind, target) = endpoint.as_ref().map_or_else(
@@ -145,10 +146,7 @@ impl McpHub {
             let status = match (&endpoint, config.enabled) {
                 (_, Some(false)) => ServerStatus::Disabled,
                 (Err(e), _) => ServerStatus::Failed {
-                    error: McpError::Config {
-                        server: name.clone(),
-                        message: e.to_string(),
-                    },
+                    error: McpError::refused(name.as_str(), e),
                     retry_in: None,
                 },
                 (Ok(_), _) => ServerStatus::Connecting { attempt: 1 },
@@ -341,6 +339,7 @@ impl McpHub {
     pub async fn shutdown(&self) {
         let mut rx = self.subscribe();
         for handle in self.inner.servers.values() {
+            handle.stop.cancel();
             let _ = handle.commands.send(Command::Shutdown);
         }
         let closed = |s: &Arc<HubSnapshot>| {

@@ -13,6 +13,7 @@ mod client;
 mod connect;
 pub mod endpoint;
 mod error;
+mod http_failure;
 mod hub;
 mod input;
 mod limits;
@@ -36,7 +37,7 @@ pub use catalog::{
     CatalogPrompt, CatalogResource, CatalogSnapshot, CatalogTemplate, CatalogTool, ListKind,
     PromptArgumentInfo, ToolHints,
 };
-pub use endpoint::{Endpoint, EndpointError, TransportKind};
+pub use endpoint::{Endpoint, EndpointError, TransportKind, refusal};
 pub use error::{LimitKind, McpError, untrusted};
 pub use hub::{HubOptions, McpHub};
 pub use limits::Limits;

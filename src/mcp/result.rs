@@ -139,6 +139,7 @@ pub fn tool_result(server: &str, wire: &Value, limits: &Limits) -> Result<ToolRe
     Ok(ToolResult {
         content,
         structured,
+        structured_mismatch: Vec::new(),
         is_error: wire
             .get("isError")
             .and_then(Value::as_bool)

@@ -53,6 +53,9 @@ pub struct ServerHandle {
     pub(super) client: ClientSide,
     pub(super) stderr: Arc<StderrTail>,
     pub(super) hub: watch::Sender<Arc<HubSnapshot>>,
+    /// Cancelled when the hub shuts down: ends a connection attempt still under way
+    /// (which does not read `commands` until it is done).
+    pub(super) stop: tokio_util::sync::CancellationToken,
 }
 
 impl std::fmt::Debug for ServerHandle {
@@ -183,15 +186,23 @@ pub(super) async fn run(
         };
         handle.publish(&snap);
         let protocol = handle.config.protocol.unwrap_or_default();
-        match connect(
+        let connecting = connect(
             &endpoint,
             client.clone(),
             &handle.limits,
             &handle.stderr,
             protocol,
-        )
-        .await
-        {
+        );
+        let outcome = tokio::select! {
+            result = connecting => result,
+            () = handle.stop.cancelled() => {
+                // Dropping the attempt kills a stdio child (`kill_on_drop`).
+                snap.status = ServerStatus::Disconnected { reason: "closed".into() };
+                handle.publish(&snap);
+                return;
+            }
+        };
+        match outcome {
             Ok(connected) => {
                 attempt = 0;
                 retrying = false;

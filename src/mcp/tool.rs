@@ -100,7 +100,12 @@ impl Tool for McpTool {
             .call_tool(&self.tool, args, Some(self.generation), call)
             .await
         {
-            Ok(result) => result,
+            Ok(mut result) => {
+                if let Some(schema) = &self.spec.output_schema {
+                    result.check_output_schema(schema);
+                }
+                result
+            }
             Err(e) => ToolResult::error(e.to_string()).with_metadata(json!({
                 "server": self.server.name,
                 "error": e.kind(),

@@ -31,6 +31,15 @@ pub fn sanitize(input: &str) -> Cow<'_, str> {
     out.finish_block()
 }
 
+/// Like [`sanitize`] but tabs are kept: for line-oriented output (the CLI's stdout),
+/// where a tab is ordinary text the reader's tools expect (`cut -f`, the memory tool's
+/// `{n:6}\t{line}` listing), not something a full-screen layout has to measure.
+pub fn sanitize_keep_tabs(input: &str) -> Cow<'_, str> {
+    let mut out = Output::new(input, Mode::Stream);
+    scan(input, &mut out);
+    out.finish_block()
+}
+
 /// Like [`sanitize`], for bytes that may not be valid UTF-8: invalid sequences become
 /// U+FFFD first.
 pub fn sanitize_bytes(input: &[u8]) -> String {
@@ -86,6 +95,8 @@ fn is_bidi_control(c: char) -> bool {
 enum Mode {
     /// Newlines kept, tabs expanded.
     Block,
+    /// Newlines and tabs kept.
+    Stream,
     /// Newlines and tabs collapse to one space.
     Line,
 }
@@ -139,7 +150,7 @@ impl<'a> Output<'a> {
 
     fn newline(&mut self, at: usize) {
         match self.mode {
-            Mode::Block => {
+            Mode::Block | Mode::Stream => {
                 self.keep(at, '\n');
                 self.column = 0;
             }
@@ -155,6 +166,7 @@ impl<'a> Output<'a> {
                 buffer.extend(std::iter::repeat_n(' ', width));
                 self.column += width;
             }
+            Mode::Stream => self.keep(at, '\t'),
             Mode::Line => self.space_run(at),
         }
     }
@@ -192,6 +204,12 @@ mod tests {
         assert_eq!(sanitize("a\tb"), "a   b");
         assert_eq!(sanitize("abcd\tb"), "abcd    b");
         assert_eq!(sanitize("x\n\ty"), "x\n    y");
+    }
+
+    #[test]
+    fn stream_form_keeps_tabs_and_drops_escapes() {
+        assert_eq!(sanitize_keep_tabs("     1\tone\n"), "     1\tone\n");
+        assert_eq!(sanitize_keep_tabs("a\x1b[31m\tb"), "a\tb");
     }
 
     #[test]

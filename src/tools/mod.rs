@@ -22,7 +22,7 @@ pub use context::{Origin, Scope, ToolContext};
 pub use effect::{ParseEffectError, ToolEffect};
 pub use hints::{AnnotationHints, effect_from_hints};
 pub use registry::{InvokeError, Registry};
-pub use result::{ContentBlock, ToolResult, decoded_size, render_blocks};
+pub use result::{ContentBlock, ToolResult, decoded_size, render_blocks, render_blocks_for_stream};
 pub use schema_check::{check as check_schema, skeleton as schema_skeleton};
 pub use schema_fields::{SchemaField, call_skeleton, schema_fields};
 pub use spec::{Subject, SubjectStyle, ToolSpec, ToolSpecBuilder};

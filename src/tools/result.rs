@@ -45,6 +45,11 @@ pub struct ToolResult {
     /// Structured content matching the tool's output schema.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub structured: Option<Value>,
+    /// Where `structured` breaks the tool's `outputSchema` (`path: what`), or that it
+    /// is missing; empty when it conforms or the tool declares no schema. The text
+    /// content is still passed on; only the structured part is not to be trusted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub structured_mismatch: Vec<String>,
     pub is_error: bool,
     /// Not shown to the model: timing, decision, truncation notes.
     #[serde(default)]
@@ -57,6 +62,7 @@ impl ToolResult {
         Self {
             content: vec![ContentBlock::Text { text: text.into() }],
             structured: None,
+            structured_mismatch: Vec::new(),
             is_error: false,
             metadata: Value::Null,
         }
@@ -74,6 +80,28 @@ impl ToolResult {
     pub fn with_metadata(mut self, metadata: Value) -> Self {
         self.metadata = metadata;
         self
+    }
+
+    /// Checks `structured` against the tool's `outputSchema` (MCP 2025-06-18 and later,
+    /// "Output Schema": clients SHOULD validate structured results against it) and
+    /// records any mismatch in [`ToolResult::structured_mismatch`]. Error results are
+    /// not checked.
+    pub fn check_output_schema(&mut self, schema: &Value) {
+        if self.is_error {
+            return;
+        }
+        self.structured_mismatch = match &self.structured {
+            None => {
+                vec!["structuredContent: missing, but the tool declares an outputSchema".into()]
+            }
+            Some(value) => crate::tools::check_schema(schema, value)
+                .into_iter()
+                .map(|p| match p.strip_prefix("arguments:") {
+                    Some(rest) => format!("structuredContent:{rest}"),
+                    None => format!("structuredContent.{p}"),
+                })
+                .collect(),
+        };
     }
 
     /// All text blocks joined by newlines.
@@ -106,6 +134,18 @@ pub fn decoded_size(data: &str) -> String {
 
 /// Human text for result blocks: text sanitised, binary summarised (mime, size).
 pub fn render_blocks(blocks: &[crate::tools::ContentBlock]) -> String {
+    render(blocks, |t| crate::sanitize::sanitize(t).into_owned())
+}
+
+/// As [`render_blocks`] for line-oriented output (the CLI's stdout): tabs are kept, so
+/// a tool's tab-separated text (the memory tool's `{n:6}\t{line}`) prints as it is.
+pub fn render_blocks_for_stream(blocks: &[crate::tools::ContentBlock]) -> String {
+    render(blocks, |t| {
+        crate::sanitize::sanitize_keep_tabs(t).into_owned()
+    })
+}
+
+fn render(blocks: &[crate::tools::ContentBlock], text_of: impl Fn(&str) -> String) -> String {
     use crate::tools::ContentBlock as B;
     let mut out = String::new();
     for block in blocks {
@@ -113,7 +153,7 @@ pub fn render_blocks(blocks: &[crate::tools::ContentBlock]) -> String {
             B::Text { text }
             | B::EmbeddedResource {
                 text: Some(text), ..
-            } => crate::sanitize::sanitize(text).into_owned(),
+            } => text_of(text),
             B::Image { mime, data } => {
                 format!(
                     "[image {}, {}]",

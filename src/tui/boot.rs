@@ -95,6 +95,10 @@ pub fn tool_entry(spec: &crate::tools::ToolSpec) -> super::state::CatalogEntry {
     if spec.output_schema.is_some() {
         facts.push(("output".into(), "structured (has an output schema)".into()));
     }
+    let wire = crate::llm::provider_name(&spec.name);
+    if wire != spec.name {
+        facts.push(("declared to models as".into(), wire.into_owned()));
+    }
     super::state::CatalogEntry {
         server,
         name: spec.name.clone(),

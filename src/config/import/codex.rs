@@ -87,7 +87,16 @@ fn server(
             let table = table.as_table().ok_or_else(|| wrong(field, "a table"))?;
             for (k, v) in table {
                 let v = v.as_str().ok_or_else(|| wrong(field, "string values"))?;
-                out.insert(k.clone(), expand(field, v)?);
+                let value = if field == "env" || field == "http_headers" {
+                    expander.expand_secret(v)
+                } else {
+                    expander.expand(v)
+                };
+                let value = value.map_err(|message| ImportError::Value {
+                    key: at(field),
+                    message,
+                })?;
+                out.insert(k.clone(), value);
             }
         }
         Ok(out)
@@ -107,6 +116,11 @@ fn server(
     }
     let mut headers = map("http_headers")?;
     for (header, var) in map("env_http_headers")? {
+        if expander.keep_env {
+            // A reference switchboard expands when the server starts.
+            headers.insert(header, format!("${{{var}}}"));
+            continue;
+        }
         match (expander.env)(&var) {
             Some(value) => {
                 headers.insert(header, value);

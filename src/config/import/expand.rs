@@ -73,9 +73,43 @@ pub struct Expander<'a> {
     pub env: &'a dyn Fn(&str) -> Option<String>,
     pub inputs: &'a [InputSpec],
     pub resolver: &'a dyn InputResolver,
+    /// Writing a config file: [`Expander::expand_secret`] keeps environment references
+    /// (as `${VAR}`, which switchboard expands when the server starts) instead of
+    /// writing their values into the file.
+    pub keep_env: bool,
 }
 
 impl Expander<'_> {
+    /// Like [`Expander::expand`] for values that may hold secrets (headers, `env`):
+    /// with `keep_env`, `${VAR}`, `${env:VAR}` and `${VAR:-default}` stay references
+    /// (`${VAR}`, `${VAR:-default}`); `${input:…}` is still resolved.
+    pub fn expand_secret(&self, text: &str) -> Result<String, String> {
+        if !self.keep_env {
+            return self.expand(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(start) = rest.find("${") {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + 2..];
+            let end = after
+                .find('}')
+                .ok_or_else(|| format!("unterminated ${{ in {text:?}"))?;
+            let body = &after[..end];
+            if body.starts_with("input:") {
+                out.push_str(&self.placeholder(body)?);
+            } else {
+                let body = body.strip_prefix("env:").unwrap_or(body);
+                out.push_str("${");
+                out.push_str(body);
+                out.push('}');
+            }
+            rest = &after[end + 1..];
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+
     /// Expands every placeholder in `text`. An unset variable without a default, an
     /// unterminated `${`, or an unanswerable input is an error naming it.
     pub fn expand(&self, text: &str) -> Result<String, String> {
@@ -140,6 +174,7 @@ mod tests {
             env: &env,
             inputs: &[],
             resolver,
+            keep_env: false,
         }
     }
 
@@ -163,6 +198,23 @@ mod tests {
         assert!(
             err.contains("${input:token}") && err.contains("headless"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn secrets_keep_their_references_when_writing_a_file() {
+        let keep = Expander {
+            keep_env: true,
+            ..expander(&Headless)
+        };
+        assert_eq!(
+            keep.expand_secret("Bearer ${env:HOME}").unwrap(),
+            "Bearer ${HOME}"
+        );
+        assert_eq!(keep.expand_secret("${NOPE:-x}").unwrap(), "${NOPE:-x}");
+        assert_eq!(
+            expander(&Headless).expand_secret("${HOME}").unwrap(),
+            "/home/me"
         );
     }
 

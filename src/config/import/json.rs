@@ -87,7 +87,14 @@ fn server(
                     Value::String(s) => s.clone(),
                     other => other.to_string(),
                 };
-                out.insert(k.clone(), expand(field, &text)?);
+                let value =
+                    expander
+                        .expand_secret(&text)
+                        .map_err(|message| ImportError::Value {
+                            key: at(field),
+                            message,
+                        })?;
+                out.insert(k.clone(), value);
             }
         }
         Ok(out)

@@ -6,6 +6,7 @@
 mod codex;
 pub mod expand;
 mod json;
+pub mod secrets;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -98,6 +99,31 @@ pub fn import_str(
     env: &dyn Fn(&str) -> Option<String>,
     resolver: &dyn InputResolver,
 ) -> Result<Imported, ImportError> {
+    convert(path, text, env, resolver, false)
+}
+
+/// As [`import_str`] for writing the servers into a config file: environment
+/// references in headers and `env` stay references (`"Bearer ${TOKEN}"` becomes
+/// `bearer_token_env_var = "TOKEN"`), and literal secrets are reported (see
+/// [`secrets`]).
+pub fn import_str_for_file(
+    path: &Path,
+    text: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+    resolver: &dyn InputResolver,
+) -> Result<Imported, ImportError> {
+    let mut imported = convert(path, text, env, resolver, true)?;
+    secrets::keep_out_of_file(&mut imported);
+    Ok(imported)
+}
+
+fn convert(
+    path: &Path,
+    text: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+    resolver: &dyn InputResolver,
+    keep_env: bool,
+) -> Result<Imported, ImportError> {
     let format = detect(path, text)?;
     let mut out = Imported {
         format,
@@ -109,6 +135,7 @@ pub fn import_str(
             env,
             inputs: &[],
             resolver,
+            keep_env,
         };
         codex::servers(text, &expander, &mut out)?;
         return Ok(out);
@@ -119,6 +146,7 @@ pub fn import_str(
         env,
         inputs: &inputs,
         resolver,
+        keep_env,
     };
     let key = if format == ForeignFormat::VsCode {
         "servers"
@@ -154,13 +182,14 @@ pub fn inputs_needed(path: &Path, text: &str) -> Vec<InputSpec> {
         .collect()
 }
 
-/// Reads a file with the process environment and no one to answer `${input:…}`.
+/// Reads a file with the process environment and no one to answer `${input:…}`, for
+/// writing into a config file (see [`import_str_for_file`]).
 pub fn import_file(path: &Path) -> Result<Imported, ImportError> {
     let text = std::fs::read_to_string(path).map_err(|e| ImportError::Read {
         path: path.display().to_string(),
         message: e.to_string(),
     })?;
-    import_str(path, &text, &|name| std::env::var(name).ok(), &Headless)
+    import_str_for_file(path, &text, &|name| std::env::var(name).ok(), &Headless)
 }
 
 /// `[servers.NAME]` tables for `servers`, only the keys that are set.

@@ -52,6 +52,23 @@ pub fn tools(with_extra: bool) -> Vec<Value> {
     tools
 }
 
+/// A tool name of 200 characters (`--misbehave long-name`).
+pub const LONG_NAME: &str = "a_tool_name_that_goes_on_and_on_a_tool_name_that_goes_on_and_on_a_tool_name_that_goes_on_and_on_a_tool_name_that_goes_on_and_on_a_tool_name_that_goes_on_and_on_a_tool_name_that_goes_on_and_on_abcdefghijklm";
+/// A tool name with characters providers refuse (`--misbehave long-name`).
+pub const ODD_NAME: &str = "get.weather/now v2";
+
+/// The tools `--misbehave long-name` adds: names providers reject.
+pub fn unsafe_names() -> Vec<Value> {
+    [LONG_NAME, ODD_NAME]
+        .into_iter()
+        .map(|name| {
+            json!({"name": name, "description": "A tool whose name providers reject.",
+                "inputSchema": {"type": "object", "properties": {}},
+                "annotations": {"readOnlyHint": true}})
+        })
+        .collect()
+}
+
 /// Ten text resources and two blobs.
 pub fn resources() -> Vec<Value> {
     (1..=12)

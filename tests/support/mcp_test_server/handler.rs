@@ -35,6 +35,9 @@ pub struct TestServer {
     pub asking: bool,
     /// The protocol versions spoken; every version rmcp knows when empty.
     pub versions: Vec<rmcp::model::ProtocolVersion>,
+    /// The `--misbehave` mode the handler acts on (`bad-structured`, `long-name`,
+    /// `stderr-flood`); empty for a well-behaved server.
+    pub misbehave: Arc<str>,
 }
 
 fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
@@ -56,6 +59,9 @@ impl TestServer {
         context: &RequestContext<RoleServer>,
     ) -> Result<Value, ErrorData> {
         let name: &str = &request.name;
+        if &*self.misbehave == "stderr-flood" {
+            flood_stderr();
+        }
         Ok(match name {
             "echo" => {
                 let text = arg(request, "text").and_then(Value::as_str).unwrap_or("");
@@ -65,6 +71,13 @@ impl TestServer {
                 let a = arg(request, "a").and_then(Value::as_f64).unwrap_or(0.0);
                 let b = arg(request, "b").and_then(Value::as_f64).unwrap_or(0.0);
                 let sum = a + b;
+                if &*self.misbehave == "bad-structured" {
+                    // Not what the outputSchema promises: `sum` as a string.
+                    return Ok(
+                        json!({"content": [{"type": "text", "text": format!("{sum}")}],
+                        "structuredContent": {"sum": format!("{sum}")}}),
+                    );
+                }
                 json!({"content": [{"type": "text", "text": format!("{{\"sum\":{sum}}}")}],
                     "structuredContent": {"sum": sum}})
             }
@@ -150,6 +163,9 @@ impl TestServer {
                 }
                 json!({"content": [{"type": "text", "text": "plain ok"}]})
             }
+            n if n == data::LONG_NAME || n == data::ODD_NAME => {
+                json!({"content": [{"type": "text", "text": format!("called {n}")}]})
+            }
             "extra" if self.extra_tool.load(Ordering::SeqCst) => {
                 json!({"content": [{"type": "text", "text": "extra ok"}]})
             }
@@ -187,6 +203,16 @@ impl TestServer {
         }
         Ok(json!({"content": [{"type": "text", "text": format!("slept {millis} ms")}]}))
     }
+}
+
+/// 20 000 stderr lines at once, as a chatty server does on every call.
+fn flood_stderr() {
+    use std::io::Write as _;
+    let mut err = std::io::stderr().lock();
+    for i in 0..20_000 {
+        let _ = writeln!(err, "flood line {i}: {}", "x".repeat(100));
+    }
+    let _ = err.flush();
 }
 
 impl ServerHandler for TestServer {
@@ -251,6 +277,9 @@ impl ServerHandler for TestServer {
         let mut tools = data::tools(self.extra_tool.load(Ordering::SeqCst));
         if self.asking {
             tools.extend(crate::asking::tools());
+        }
+        if &*self.misbehave == "long-name" {
+            tools.extend(data::unsafe_names());
         }
         from_json(data::page("tools", tools, cursor(request.as_ref())))
     }

@@ -15,6 +15,11 @@
 //! `initialize` (or `server/discover`) arrives, `garbage` answers every line with non-JSON, `hang` never
 //! answers, `linger` serves normally but stays up after stdin closes until SIGTERM,
 //! then writes `terminated` to the file named by `SWITCHBOARD_TEST_MARKER`.
+//! `silent-hang` is `hang` with nothing on stderr either; `bad-structured` makes
+//! `add` return `structuredContent` its `outputSchema` refuses; `long-name` adds two
+//! tools whose names providers reject (200 characters; dots, a slash and a space);
+//! `stderr-flood` writes 20 000 stderr lines on every tool call.
+//! With `SWITCHBOARD_TEST_STARTED=FILE` it writes `started` to FILE as it starts.
 
 mod asking;
 mod data;
@@ -70,7 +75,12 @@ async fn main() {
             std::process::exit(2);
         }
     };
-    eprintln!("test server starting ({} transport)", options.transport);
+    if let Ok(path) = std::env::var("SWITCHBOARD_TEST_STARTED") {
+        let _ = std::fs::write(path, "started");
+    }
+    if options.misbehave != "silent-hang" {
+        eprintln!("test server starting ({} transport)", options.transport);
+    }
     let versions = match options.protocol.as_str() {
         "2025-11-25" => ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25).to_vec(),
         "2026-07-28" => vec![ProtocolVersion::V_2026_07_28],
@@ -80,11 +90,12 @@ async fn main() {
         exit_on_initialize: options.misbehave == "exit-on-init",
         asking: options.asking,
         versions,
+        misbehave: options.misbehave.as_str().into(),
         ..TestServer::default()
     };
     let result = match (options.transport.as_str(), options.misbehave.as_str()) {
         (_, "garbage") => garbage().await,
-        (_, "hang") => hang().await,
+        (_, "hang" | "silent-hang") => hang().await,
         ("stdio", "linger") => linger(server).await,
         ("stdio", _) => stdio(server).await,
         ("http", _) => http::serve(server, http::Flavour::Streamable).await,
