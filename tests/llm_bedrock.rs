@@ -384,3 +384,30 @@ fn region_and_profile_are_checked_where_they_are_written() {
         "[providers.aws]\nkind = \"bedrock\"\nprofile = \"work\"\nregion = \"eu-central-1\"\n";
     assert!(parse_str(fine, path).is_ok());
 }
+
+#[test]
+fn a_session_token_is_sent_and_signed() {
+    let mut temporary = credentials();
+    temporary.session_token = Some("FQoGZXIvYXdzEXAMPLETOKEN".into());
+    let headers = sign_request(
+        "POST",
+        "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse-stream",
+        &HeaderMap::new(),
+        b"{}",
+        &temporary,
+        "us-east-1",
+        "bedrock",
+        parse_amz_date("20261201T050000Z"),
+    )
+    .unwrap();
+    let get = |name: &str| headers.iter().find(|h| h.0 == name).map(|h| h.1.as_str());
+    assert_eq!(
+        get("x-amz-security-token"),
+        Some("FQoGZXIvYXdzEXAMPLETOKEN")
+    );
+    let auth = get("authorization").unwrap();
+    assert!(
+        auth.contains("SignedHeaders=host;x-amz-date;x-amz-security-token,"),
+        "{auth}"
+    );
+}
