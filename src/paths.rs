@@ -158,17 +158,28 @@ impl Dirs {
     }
 }
 
+/// Options that create a file readable by its owner only (0600); an existing file
+/// keeps its permissions. For everything switchboard writes under the state directory
+/// (sessions, the audit log) and configs it writes: they may hold what others must not
+/// read.
+pub fn private_file_options() -> std::fs::OpenOptions {
+    let mut options = std::fs::OpenOptions::new();
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+}
+
 /// Writes `text` to `path`, creating the file readable by its owner only (0600) when
 /// it does not exist yet: configs, logs and state may hold what others must not read.
 /// An existing file keeps its permissions.
-pub fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+pub fn write_private(path: &Path, text: impl AsRef<[u8]>) -> std::io::Result<()> {
     use std::io::Write as _;
-    let mut options = std::fs::OpenOptions::new();
-    options.create(true).write(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path)?;
-    file.write_all(text.as_bytes())?;
+    let mut file = private_file_options()
+        .create(true)
+        .write(true)
+        .truncate(true)
+        .open(path)?;
+    file.write_all(text.as_ref())?;
     file.flush()
 }
 

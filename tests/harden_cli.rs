@@ -387,3 +387,28 @@ fn call_prints_tabs_and_structured_content_once() {
     let (out, _) = env.run(&["call", "t", "add", "-a", "a=2", "-a", "b=5"], 0);
     assert_eq!(out, "{\n  \"sum\": 7.0\n}\n");
 }
+
+// Item 4: what switchboard creates under the state directory is 0600.
+#[test]
+fn session_audit_and_log_files_are_created_owner_only() {
+    let env = Env::new("");
+    env.run(
+        &[
+            "run",
+            "--non-interactive",
+            "fs {\"operation\":\"list\",\"path\":\".\"}",
+        ],
+        0,
+    );
+    let state = env.path(".local/state/switchboard");
+    let mut files = vec![state.join("audit.jsonl"), state.join("switchboard.log")];
+    let sessions = std::fs::read_dir(state.join("sessions")).unwrap();
+    files.extend(sessions.map(|e| e.unwrap().path()));
+    assert!(files.len() >= 3, "{files:?}");
+    for file in files {
+        let mode = std::os::unix::fs::PermissionsExt::mode(
+            &std::fs::metadata(&file).unwrap().permissions(),
+        );
+        assert_eq!(mode & 0o777, 0o600, "{}", file.display());
+    }
+}

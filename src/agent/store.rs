@@ -1,7 +1,7 @@
 //! The session store: every event of a session appended as one JSON line to
 //! `$XDG_STATE_HOME/switchboard/sessions/ID.jsonl`, flushed per line.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -109,7 +109,7 @@ impl SessionStore {
             source,
         };
         std::fs::create_dir_all(&self.dir).map_err(io_err)?;
-        let file = OpenOptions::new()
+        let file = crate::paths::private_file_options()
             .create(true)
             .append(true)
             .open(&path)

@@ -109,6 +109,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), AlwaysError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".switchboard-tmp");
     let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).map_err(write_error)?;
+    // The replacement is created 0600, so a config is never left more readable
+    // than switchboard creates it.
+    crate::paths::write_private(&tmp, bytes).map_err(write_error)?;
     std::fs::rename(&tmp, path).map_err(write_error)
 }

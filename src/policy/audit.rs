@@ -1,6 +1,6 @@
 //! The audit log: one JSON line per decided call, appended and flushed per line.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
@@ -115,7 +115,7 @@ impl AuditLog {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(open_error)?;
         }
-        let file = OpenOptions::new()
+        let file = crate::paths::private_file_options()
             .create(true)
             .append(true)
             .open(path)
