@@ -18,7 +18,7 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 use switchboard::config;
 use switchboard::paths::Dirs;
-use switchboard::tools::{Origin, ToolContext};
+use switchboard::tools::{CallOutcome, Origin, ToolContext};
 use switchboard::workbench::{Workbench, WorkbenchOptions};
 
 const SERVER_BIN: &str = env!("CARGO_BIN_EXE_switchboard-test-mcp-server");
@@ -99,7 +99,10 @@ fn bench_echo(c: &mut Criterion) {
                     .registry
                     .invoke("t__echo", args.clone(), &ctx)
                     .await;
-                assert!(matches!(result, Ok(ref r) if !r.is_error), "{result:?}");
+                assert!(
+                    matches!(result, CallOutcome::Ran(ref r) if !r.is_error),
+                    "{result:?}"
+                );
             }
         });
     });

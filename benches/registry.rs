@@ -5,9 +5,11 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Map, Value, json};
-use switchboard::agent::ApprovalBroker;
+use switchboard::gate::ApprovalBroker;
 use switchboard::policy::{Mode, Policy, RuleList};
-use switchboard::tools::{Origin, Registry, Tool, ToolContext, ToolEffect, ToolResult, ToolSpec};
+use switchboard::tools::{
+    CallOutcome, Origin, Registry, Tool, ToolContext, ToolEffect, ToolResult, ToolSpec,
+};
 
 struct Noop(ToolSpec);
 
@@ -44,7 +46,7 @@ fn bench_invoke(c: &mut Criterion) {
     c.bench_function("registry_invoke_noop_read", |b| {
         b.to_async(&runtime).iter(|| async {
             let result = registry.invoke("srv__noop", args.clone(), &ctx).await;
-            assert!(matches!(result, Ok(ref r) if !r.is_error));
+            assert!(matches!(result, CallOutcome::Ran(ref r) if !r.is_error));
         });
     });
 }

@@ -6,6 +6,7 @@ pub mod a2a;
 pub mod agent;
 pub mod cli;
 pub mod config;
+pub mod gate;
 pub mod hooks;
 pub mod keymap;
 pub mod llm;

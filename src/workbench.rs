@@ -10,12 +10,12 @@ use std::time::Duration;
 use tokio::sync::Mutex;
 use tokio::task::JoinHandle;
 
-use crate::agent::ApprovalBroker;
 use crate::config::Config;
 use crate::mcp::{
     Asker, HubOptions, HubSnapshot, Limits, McpEvent, McpHub, RegistrySync, spawn_sync,
     sync_registry,
 };
+use crate::gate::ApprovalBroker;
 use crate::paths::Dirs;
 use crate::policy::{AuditLog, Mode, Policy, ServerRequestRecord};
 use crate::tools::Registry;

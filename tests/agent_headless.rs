@@ -9,7 +9,8 @@ use std::sync::Arc;
 use assert_cmd::Command;
 use serde_json::Value;
 use switchboard::agent::headless::{exit, run_headless};
-use switchboard::agent::{ApprovalBroker, ApprovalDecision, Session, SessionOptions, TurnEnd};
+use switchboard::agent::{Session, SessionOptions, TurnEnd};
+use switchboard::gate::{ApprovalBroker, ApprovalDecision};
 use switchboard::llm::ScriptedProvider;
 use switchboard::policy::{Mode, Policy};
 use switchboard::tools::Registry;
@@ -33,7 +34,7 @@ async fn headless(
     ));
     let mut out = Vec::new();
     let mut err = Vec::new();
-    let mut approve = |_: &switchboard::agent::ApprovalRequest| answer.clone();
+    let mut approve = |_: &switchboard::gate::ApprovalRequest| answer.clone();
     let outcome = tokio::time::timeout(
         std::time::Duration::from_secs(30),
         run_headless(handle, task.into(), true, &mut out, &mut err, &mut approve),

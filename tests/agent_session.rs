@@ -9,9 +9,9 @@ use std::time::Duration;
 use serde_json::json;
 use switchboard::agent::transcript::messages_from_events;
 use switchboard::agent::{
-    AgentEvent, ApprovalBroker, ApprovalDecision, CallOutcome, Op, Session, SessionHandle,
-    SessionOptions, SessionStore, StepPause, TurnEnd,
+    AgentEvent, Op, Session, SessionHandle, SessionOptions, SessionStore, StepPause, TurnEnd,
 };
+use switchboard::gate::{ApprovalBroker, ApprovalDecision, CallEnd, GateEvent};
 use switchboard::llm::scripted_script::parse_script;
 use switchboard::llm::{Message, Provider, ScriptedProvider};
 use switchboard::policy::{Mode, Policy};
@@ -101,30 +101,47 @@ async fn a_read_runs_without_asking_and_the_model_summarises_it() {
     assert_eq!(done_reason(&events), (TurnEnd::Completed, 0, 0));
     assert_eq!(tool_results(&events), [(false, "fs ran".to_owned())]);
     assert!(final_text(&events).contains("fs succeeded"));
-    // The gate's events are forwarded in order, between request and result.
+    // The gate's events arrive once each, in order, between request and result, all
+    // naming the model's call id.
+    let mut ids = Vec::new();
     let kinds: Vec<&str> = events
         .iter()
         .filter_map(|e| match e {
-            AgentEvent::ToolCallRequested { .. } => Some("requested"),
-            AgentEvent::ToolCallStarted { .. } => Some("started"),
-            AgentEvent::ToolCallFinished { outcome, .. } => {
-                assert_eq!(*outcome, CallOutcome::Ran);
+            AgentEvent::ToolCallRequested { call_id, .. } => {
+                ids.push(call_id.clone());
+                Some("requested")
+            }
+            AgentEvent::Gate(g @ GateEvent::ToolCallStarted { .. }) => {
+                ids.push(g.call_id().clone());
+                Some("started")
+            }
+            AgentEvent::Gate(g @ GateEvent::ToolCallFinished { outcome, .. }) => {
+                assert_eq!(*outcome, CallEnd::Ok);
+                ids.push(g.call_id().clone());
                 Some("finished")
             }
-            AgentEvent::ToolResult { .. } => Some("result"),
+            AgentEvent::ToolResult { call_id, .. } => {
+                ids.push(call_id.clone());
+                Some("result")
+            }
             _ => None,
         })
         .collect();
     assert_eq!(kinds, ["requested", "started", "finished", "result"]);
+    assert!(ids.windows(2).all(|w| w[0] == w[1]), "{ids:?}");
 }
 
 async fn write_turn_until_asked(
     registry: &Arc<Registry>,
-) -> (SessionHandle, switchboard::agent::ApprovalRequest) {
+) -> (SessionHandle, switchboard::gate::ApprovalRequest) {
     let mut h = start(registry, Arc::new(ScriptedProvider::new()));
     h.send(Op::UserTurn { text: WRITE.into() });
-    let events = until(&mut h, |e| matches!(e, AgentEvent::ApprovalRequested(_))).await;
-    let Some(AgentEvent::ApprovalRequested(request)) = events.last().cloned() else {
+    let events = until(&mut h, |e| {
+        matches!(e, AgentEvent::Gate(GateEvent::ApprovalRequested(_)))
+    })
+    .await;
+    let Some(AgentEvent::Gate(GateEvent::ApprovalRequested(request))) = events.last().cloned()
+    else {
         unreachable!()
     };
     (h, request)
@@ -145,10 +162,10 @@ async fn a_write_asks_and_runs_once_approved() {
     assert_eq!(done_reason(&events), (TurnEnd::Completed, 0, 0));
     assert!(events.iter().any(|e| matches!(
         e,
-        AgentEvent::ApprovalResolved {
+        AgentEvent::Gate(GateEvent::ApprovalResolved {
             decision: ApprovalDecision::Once,
             ..
-        }
+        })
     )));
 }
 
@@ -259,7 +276,7 @@ async fn step_mode_pauses_before_each_request_and_each_tool_run() {
 }
 
 #[tokio::test]
-async fn step_continue_lets_the_turn_run() {
+async fn step_continue_lets_this_turn_run_and_the_next_one_pauses_again() {
     let (registry, tool) = setup(true).await;
     let mut options = SessionOptions::new(Arc::new(ScriptedProvider::new()), registry);
     options.step_mode = true;
@@ -273,8 +290,15 @@ async fn step_continue_lets_the_turn_run() {
             .iter()
             .any(|e| matches!(e, AgentEvent::StepPaused { .. }))
     );
-    assert!(events.contains(&AgentEvent::StepModeChanged { on: false }));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, AgentEvent::StepModeChanged { .. })),
+        "step mode stays on"
+    );
     assert_eq!(tool.calls(), 1);
+    h.send(Op::UserTurn { text: READ.into() });
+    until(&mut h, |e| matches!(e, AgentEvent::StepPaused { .. })).await;
 }
 
 fn looping_script(n: usize) -> Arc<ScriptedProvider> {

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::json;
-use switchboard::agent::Preview;
 use switchboard::config::FsToolConfig;
+use switchboard::gate::Preview;
 use switchboard::tools::Tool;
 use switchboard::tools::builtin::{FsTool, Root};
 

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::json;
-use switchboard::agent::{ApprovalDecision, Preview};
+use switchboard::gate::{ApprovalDecision, Preview};
 use switchboard::policy::{Mode, Policy, RuleList};
 
 mod builtin_support;
@@ -62,15 +62,15 @@ async fn the_approval_request_carries_the_diff_and_a_denial_changes_nothing() {
     let b = bench_with("", Policy::new(Mode::Ask), true).await;
     std::fs::write(b.workspace.join("a.txt"), "one\n").unwrap();
     let before = b.snapshot();
-    let mut requests = b.registry.broker().subscribe();
+    let (cx, mut requests) = builtin_support::observed_ctx();
     let registry = b.registry.clone();
     let call = tokio::spawn(async move {
         let a = builtin_support::args(
             json!({"operation": "write", "path": "a.txt", "content": "two\n"}),
         );
-        registry.invoke("fs", a, &builtin_support::ctx()).await
+        registry.invoke("fs", a, &cx).await
     });
-    let request = requests.recv().await.unwrap();
+    let request = builtin_support::next_request(&mut requests).await;
     assert_eq!(request.server.as_deref(), Some("builtin"));
     let Some(Preview::Diff { path, unified }) = &request.preview else {
         panic!("no diff preview: {:?}", request.preview);
@@ -82,7 +82,7 @@ async fn the_approval_request_carries_the_diff_and_a_denial_changes_nothing() {
             .broker()
             .decide(request.id, ApprovalDecision::Deny { reason: None })
     );
-    let r = call.await.unwrap().unwrap();
+    let r = call.await.unwrap().into_result();
     assert_refused(&r, "Denied by the user");
     assert_eq!(b.snapshot(), before);
 }
@@ -95,18 +95,18 @@ async fn shell_and_http_previews_reach_the_request() {
         true,
     )
     .await;
-    let mut requests = b.registry.broker().subscribe();
+    let (cx, mut requests) = builtin_support::observed_ctx();
     let registry = b.registry.clone();
     let call = tokio::spawn(async move {
         let a = builtin_support::args(json!({"program": "echo", "args": ["a b"]}));
-        registry.invoke("shell", a, &builtin_support::ctx()).await
+        registry.invoke("shell", a, &cx).await
     });
-    let request = requests.recv().await.unwrap();
+    let request = builtin_support::next_request(&mut requests).await;
     assert_eq!(request.preview, Some(Preview::Command("echo 'a b'".into())));
     b.registry
         .broker()
         .decide(request.id, ApprovalDecision::Once);
-    let r = call.await.unwrap().unwrap();
+    let r = call.await.unwrap().into_result();
     assert_eq!(r.text_content(), "a b\n[exit code 0]");
 }
 

@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::json;
-use switchboard::agent::Preview;
 use switchboard::config::HttpToolConfig;
+use switchboard::gate::Preview;
 use switchboard::tools::Tool;
 use switchboard::tools::builtin::HttpTool;
 use wiremock::matchers::{header, method, path};

@@ -5,7 +5,7 @@
 use std::os::unix::fs::symlink;
 
 use serde_json::{Value, json};
-use switchboard::agent::Preview;
+use switchboard::gate::Preview;
 use switchboard::tools::Tool;
 use switchboard::tools::builtin::{MemoryTool, Root, list_memory_files, read_memory_file};
 

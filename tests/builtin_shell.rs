@@ -6,8 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use serde_json::json;
-use switchboard::agent::Preview;
 use switchboard::config::ShellToolConfig;
+use switchboard::gate::Preview;
 use switchboard::tools::Tool;
 use switchboard::tools::builtin::ShellTool;
 

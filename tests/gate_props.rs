@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use switchboard::agent::ApprovalBroker;
-use switchboard::policy::{CallFacts, GrantScope, Mode, Policy, RuleList, SessionGrants, Verdict};
+use switchboard::gate::ApprovalBroker;
+use switchboard::policy::{GrantScope, Mode, Policy, RuleList, SessionGrants, Verdict};
 use switchboard::tools::{Registry, Scope, Subject, ToolEffect, ToolSpec};
 
 mod gate_support;
@@ -115,7 +115,7 @@ proptest! {
             let tool = Arc::new(FakeTool::new(spec));
             registry.register(tool.clone()).await.unwrap();
             let cx = ctx("run").with_scope(Scope::ReadOnly);
-            let result = registry.invoke(&name, args, &cx).await.unwrap();
+            let result = registry.invoke(&name, args, &cx).await.into_result();
             (result, tool.calls())
         });
         if effect != ToolEffect::Read {
@@ -130,7 +130,7 @@ proptest! {
         let effect = spec.effect_for(&args);
         prop_assume!(effect != ToolEffect::Read);
         let policy = with_rules(Policy::new(Mode::Ask), RuleList::Ask, &ask);
-        let facts = CallFacts::from_spec(&spec, &args, effect);
+        let facts = spec.facts(&args, effect);
         prop_assert_eq!(policy.decide(&facts).verdict, Verdict::Ask);
     }
 
@@ -155,7 +155,7 @@ proptest! {
         let policy = with_rules(Policy::new(mode), RuleList::Allow, &allow);
         let policy = with_rules(policy, RuleList::Ask, &ask);
         let policy = with_rules(policy, RuleList::Deny, &deny);
-        let facts = CallFacts::from_spec(&spec, &args, effect);
+        let facts = spec.facts(&args, effect);
         let grants = SessionGrants::new();
         grants.add(GrantScope::offered_for(&facts));
         prop_assert_eq!(policy.decide_with(&facts, &grants).verdict, Verdict::Deny);
@@ -164,7 +164,7 @@ proptest! {
             let registry = Registry::new(policy, Arc::new(ApprovalBroker::new(true)));
             let tool = Arc::new(FakeTool::new(spec));
             registry.register(tool.clone()).await.unwrap();
-            let result = registry.invoke(&name, args, &ctx("run")).await.unwrap();
+            let result = registry.invoke(&name, args, &ctx("run")).await.into_result();
             (result, tool.calls())
         });
         prop_assert_eq!(calls, 0);

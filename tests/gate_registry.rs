@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use switchboard::agent::{AgentEvent, ApprovalBroker, CallOutcome};
+use switchboard::gate::ApprovalBroker;
+use switchboard::gate::{CallEnd, CallId, GateEvent, GateObserver};
 use switchboard::policy::{AuditLog, Mode, Policy, RuleList};
 use switchboard::tools::builtin_specs::fs_spec;
 use switchboard::tools::{InvokeError, Scope, ToolEffect, ToolSpec};
@@ -26,7 +27,7 @@ async fn unknown_tool_is_not_found() {
     let err = registry.invoke("nope", args(json!({})), &ctx("run")).await;
     assert_eq!(
         err,
-        Err(InvokeError::NotFound {
+        switchboard::tools::CallOutcome::Failed(InvokeError::NotFound {
             name: "nope".into()
         })
     );
@@ -40,7 +41,7 @@ async fn read_only_scope_admits_only_reads_whatever_the_rules() {
     let (registry, tool) = registry_with(policy, true, fs_spec()).await;
     let ro = ctx("run").with_scope(Scope::ReadOnly);
     let write = args(json!({"operation": "write", "path": "a"}));
-    let result = registry.invoke("fs", write, &ro).await.unwrap();
+    let result = registry.invoke("fs", write, &ro).await.into_result();
     assert!(result.is_error);
     assert!(
         result.text_content().contains("read-only"),
@@ -49,7 +50,7 @@ async fn read_only_scope_admits_only_reads_whatever_the_rules() {
     );
     assert_eq!(tool.calls(), 0);
     let read = args(json!({"operation": "read", "path": "a"}));
-    let result = registry.invoke("fs", read, &ro).await.unwrap();
+    let result = registry.invoke("fs", read, &ro).await.into_result();
     assert!(!result.is_error);
     assert_eq!(tool.calls(), 1);
 }
@@ -61,13 +62,13 @@ async fn deny_rule_is_a_model_visible_refusal() {
         .unwrap();
     let (registry, tool) = registry_with(policy, true, fs_spec()).await;
     let del = args(json!({"operation": "delete", "path": "a"}));
-    let result = registry.invoke("fs", del, &ctx("run")).await.unwrap();
-    assert!(result.is_error);
-    assert_eq!(
-        result.text_content(),
-        r#"Denied: denied by rule deny = "fs(delete:*)"."#
-    );
-    assert_eq!(result.metadata["decided_by"], "policy");
+    let switchboard::tools::CallOutcome::Denied { ruling, message } =
+        registry.invoke("fs", del, &ctx("run")).await
+    else {
+        panic!("not denied");
+    };
+    assert_eq!(message, r#"Denied: denied by rule deny = "fs(delete:*)"."#);
+    assert_eq!(ruling.by, switchboard::policy::DecidedBy::Policy);
     assert_eq!(tool.calls(), 0);
 }
 
@@ -75,7 +76,7 @@ async fn deny_rule_is_a_model_visible_refusal() {
 async fn mode_read_only_denies_with_the_mode() {
     let (registry, tool) = registry_with(Policy::new(Mode::ReadOnly), true, fs_spec()).await;
     let w = args(json!({"operation": "write", "path": "a"}));
-    let result = registry.invoke("fs", w, &ctx("run")).await.unwrap();
+    let result = registry.invoke("fs", w, &ctx("run")).await.into_result();
     assert_eq!(
         result.text_content(),
         "Denied: mode read-only: write calls are denied."
@@ -92,7 +93,7 @@ async fn effect_override_from_policy_wins() {
         !registry
             .invoke("fs", w, &ctx("run"))
             .await
-            .unwrap()
+            .into_result()
             .is_error
     );
     assert_eq!(tool.calls(), 1);
@@ -106,13 +107,13 @@ async fn budget_denies_the_call_after_the_last() {
         let ok = registry
             .invoke("r", args(json!({})), &ctx("run"))
             .await
-            .unwrap();
+            .into_result();
         assert!(!ok.is_error);
     }
     let third = registry
         .invoke("r", args(json!({})), &ctx("run"))
         .await
-        .unwrap();
+        .into_result();
     assert!(third.is_error);
     assert_eq!(
         third.text_content(),
@@ -145,7 +146,7 @@ async fn hot_swap_keeps_in_flight_calls_on_the_old_instance() {
     let fresh = registry
         .invoke("t", args(json!({})), &ctx("b"))
         .await
-        .unwrap();
+        .into_result();
     assert_eq!(fresh.text_content(), "new ran");
     tokio::time::sleep(Duration::from_millis(20)).await;
     assert!(
@@ -154,7 +155,7 @@ async fn hot_swap_keeps_in_flight_calls_on_the_old_instance() {
     );
 
     hold.add_permits(1);
-    let old_result = in_flight.await.unwrap().unwrap();
+    let old_result = in_flight.await.unwrap().into_result();
     assert_eq!(old_result.text_content(), "old ran");
     registry.close_all().await;
     let log = journal.lock().unwrap().clone();
@@ -210,9 +211,9 @@ async fn audit_lines_hash_arguments_and_omit_them_by_default() {
         for op in ["read", "delete", "write"] {
             let a = args(json!({"operation": op, "path": secret}));
             registry
-                .invoke("fs", a, &ctx("run-1").with_step("call_7"))
+                .invoke("fs", a, &ctx("run-1").with_call_id(CallId::new("call_7")))
                 .await
-                .unwrap();
+                .into_result();
         }
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.contains(secret), record_args, "{text}");
@@ -224,7 +225,7 @@ async fn audit_lines_hash_arguments_and_omit_them_by_default() {
         for line in &lines {
             assert_eq!(line["args_sha256"].as_str().unwrap().len(), 64);
             assert_eq!(line["run_id"], "run-1");
-            assert_eq!(line["step_id"], "call_7");
+            assert_eq!(line["call_id"], "call_7");
             assert_eq!(line["origin"], "model");
             assert!(line["time"].as_str().unwrap().ends_with('Z'));
             assert!(line["duration_ms"].is_u64());
@@ -257,35 +258,46 @@ async fn audit_lines_hash_arguments_and_omit_them_by_default() {
 }
 
 #[tokio::test]
-async fn events_report_start_and_finish() {
+async fn events_report_start_and_finish_to_the_callers_observer_once() {
     let (registry, _) = registry_with(Policy::new(Mode::ReadOnly), true, fs_spec()).await;
-    let mut events = registry.subscribe_events();
+    let (tx, mut events) = tokio::sync::mpsc::unbounded_channel();
+    let observer: Arc<dyn GateObserver> = Arc::new(tx);
     let a = args(json!({"operation": "write", "path": "x"}));
-    registry.invoke("fs", a, &ctx("run")).await.unwrap();
-    let started = events.recv().await.unwrap();
-    let AgentEvent::ToolCallStarted {
-        call_id,
-        effect,
-        tool,
-        ..
-    } = started
+    let cx = ctx("run").with_observer(observer);
+    registry.invoke("fs", a, &cx).await.into_result();
+    // A call without an observer reports to nobody (and mints its own id).
+    let other = args(json!({"operation": "write", "path": "y"}));
+    registry
+        .invoke("fs", other, &ctx("run"))
+        .await
+        .into_result();
+    let mut seen = Vec::new();
+    while let Ok(e) = events.try_recv() {
+        seen.push(e);
+    }
+    let [
+        GateEvent::ToolCallStarted {
+            call_id,
+            effect,
+            tool,
+            ..
+        },
+        GateEvent::ToolCallFinished {
+            call_id: id,
+            outcome,
+            ruling,
+            ..
+        },
+    ] = seen.as_slice()
     else {
-        panic!("{started:?}")
+        panic!("{seen:?}")
     };
-    assert_eq!((effect, tool.as_str()), (ToolEffect::Write, "fs"));
-    let finished = events.recv().await.unwrap();
-    let AgentEvent::ToolCallFinished {
-        call_id: id,
-        is_error,
-        outcome,
-        decided_by,
-        ..
-    } = finished
-    else {
-        panic!("{finished:?}")
-    };
+    assert_eq!((*effect, tool.as_str()), (ToolEffect::Write, "fs"));
     assert_eq!(id, call_id);
-    assert!(is_error);
-    assert_eq!(outcome, CallOutcome::Denied);
-    assert_eq!(decided_by, "mode read-only: write calls are denied");
+    assert!(call_id.as_str().starts_with("call-"), "{call_id}");
+    assert_eq!(*outcome, CallEnd::Denied);
+    assert_eq!(
+        ruling.as_ref().unwrap().rule,
+        "mode read-only: write calls are denied"
+    );
 }

@@ -6,13 +6,15 @@ mod tui_support;
 use std::sync::Arc;
 
 use serde_json::json;
-use switchboard::agent::{AgentEvent, CallId, CallOutcome, Op, StepPause, TurnEnd};
+use switchboard::agent::{AgentEvent, Op, StepPause, TurnEnd};
 use switchboard::config::Config;
+use switchboard::gate::{Answer, CallEnd, CallId, GateEvent, Ruling};
 use switchboard::keymap::{Key, KeyCode, Keymap};
 use switchboard::llm::Usage;
 use switchboard::mcp::{
     CatalogSnapshot, HubSnapshot, McpError, ServerInfo, ServerSnapshot, ServerStatus, TransportKind,
 };
+use switchboard::policy::DecidedBy;
 use switchboard::tools::{Origin, ToolEffect};
 use switchboard::tui::boot::initial_state;
 use switchboard::tui::cards::CardStatus;
@@ -116,114 +118,113 @@ fn request_call(s: &mut State, id: &str, tool: &str) {
         s,
         AgentEvent::ToolCallRequested {
             run_id: "r1".into(),
-            tool_call_id: id.into(),
+            call_id: CallId::new(id),
             tool: tool.into(),
             args: json!({"operation": "write", "path": "notes.md", "content": "hi"}),
+            origin: Origin::Model,
+        },
+    );
+}
+
+fn gate(s: &mut State, e: GateEvent) -> Vec<Cmd> {
+    update(s, Msg::Agent(Box::new(AgentEvent::Gate(e))))
+}
+
+fn started_at_gate(s: &mut State, id: &str) {
+    gate(
+        s,
+        GateEvent::ToolCallStarted {
+            call_id: CallId::new(id),
+            run_id: "r1".into(),
+            tool: "fs".into(),
+            effect: ToolEffect::Write,
+            origin: Origin::Model,
+        },
+    );
+}
+
+fn finished(s: &mut State, id: &str, outcome: CallEnd, ruling: Ruling) -> Vec<Cmd> {
+    gate(
+        s,
+        GateEvent::ToolCallFinished {
+            call_id: CallId::new(id),
+            run_id: "r1".into(),
+            tool: "fs".into(),
+            outcome,
+            ruling: Some(ruling),
+            summary: String::new(),
+            duration_ms: 1200,
+        },
+    )
+}
+
+fn result(s: &mut State, id: &str, is_error: bool, content: &str) {
+    ev(
+        s,
+        AgentEvent::ToolResult {
+            run_id: "r1".into(),
+            call_id: CallId::new(id),
+            tool: "fs".into(),
+            is_error,
+            content: content.into(),
+            truncated: false,
+            outcome: None,
         },
     );
 }
 
 #[test]
-fn tool_cards_follow_the_gate() {
+fn tool_cards_follow_the_gate_by_call_id() {
     let mut s = state();
     started(&mut s);
-    request_call(&mut s, "c1", "fs");
-    request_call(&mut s, "c2", "fs");
-    request_call(&mut s, "c3", "fs");
-    request_call(&mut s, "c4", "fs");
-    let card = |s: &State, i: usize| s.chat[i].card.clone().unwrap();
-    // c1 runs and succeeds.
-    ev(
-        &mut s,
-        AgentEvent::ToolCallStarted {
-            call_id: CallId(1),
-            run_id: "r1".into(),
-            tool: "fs".into(),
-            effect: ToolEffect::Write,
-            origin: Origin::Model,
-        },
-    );
-    ev(
-        &mut s,
-        AgentEvent::ToolResult {
-            run_id: "r1".into(),
-            tool_call_id: "c1".into(),
-            tool: "fs".into(),
-            is_error: false,
-            content: "wrote notes.md (2 bytes)".into(),
-            truncated: false,
-        },
-    );
-    assert_eq!(card(&s, 1).status, CardStatus::Ok);
-    // c2 is denied; c3 fails; c4 keeps running.
-    for (n, id) in [(2, "c2"), (3, "c3"), (4, "c4")] {
-        ev(
-            &mut s,
-            AgentEvent::ToolCallStarted {
-                call_id: CallId(n),
-                run_id: "r1".into(),
-                tool: "fs".into(),
-                effect: ToolEffect::Write,
-                origin: Origin::Model,
-            },
-        );
-        let _ = id;
+    for id in ["c1", "c2", "c3", "c4", "c5"] {
+        request_call(&mut s, id, "fs");
     }
-    ev(
-        &mut s,
-        AgentEvent::ToolCallFinished {
-            call_id: CallId(2),
-            run_id: "r1".into(),
-            tool: "fs".into(),
-            is_error: true,
-            summary: "Denied".into(),
-            outcome: CallOutcome::Denied,
-            decided_by: "user".into(),
-            duration_ms: 1200,
-        },
+    let card = |s: &State, i: usize| s.chat[i].card.clone().unwrap();
+    // The gate's events name their call: c4 enters the gate before c1.
+    started_at_gate(&mut s, "c4");
+    assert_eq!(card(&s, 4).status, CardStatus::Running);
+    assert_eq!(card(&s, 1).status, CardStatus::Requested);
+    // c1 runs and succeeds, allowed by a session grant.
+    started_at_gate(&mut s, "c1");
+    let grant = Ruling::new(DecidedBy::Policy, "session grant (fs write calls)");
+    let cmds = finished(&mut s, "c1", CallEnd::Ok, grant);
+    assert_eq!(
+        cmds,
+        vec![Cmd::RefreshGrants],
+        "a finished call refreshes grants"
     );
-    ev(
-        &mut s,
-        AgentEvent::ToolResult {
-            run_id: "r1".into(),
-            tool_call_id: "c2".into(),
-            tool: "fs".into(),
-            is_error: true,
-            content: "Denied by the user. The user's reason: not now".into(),
-            truncated: false,
-        },
+    result(&mut s, "c1", false, "wrote notes.md (2 bytes)");
+    assert_eq!(card(&s, 1).status, CardStatus::Ok);
+    assert_eq!(
+        card(&s, 1).decided.as_deref(),
+        Some("session grant (fs write calls)")
     );
-    ev(
+    // c2 is denied by the person; c3 fails in the tool; c5 is cancelled.
+    started_at_gate(&mut s, "c2");
+    let mut you = Ruling::new(DecidedBy::User, "mode ask: write calls need approval");
+    you.answer = Some(Answer::Deny);
+    finished(&mut s, "c2", CallEnd::Denied, you);
+    result(
         &mut s,
-        AgentEvent::ToolResult {
-            run_id: "r1".into(),
-            tool_call_id: "c3".into(),
-            tool: "fs".into(),
-            is_error: true,
-            content: "refused: `../x` leaves the workspace".into(),
-            truncated: false,
-        },
+        "c2",
+        true,
+        "Denied by the user. The user's reason: not now",
     );
+    started_at_gate(&mut s, "c3");
+    result(&mut s, "c3", true, "refused: `../x` leaves the workspace");
+    started_at_gate(&mut s, "c5");
+    let mode = Ruling::new(DecidedBy::Policy, "mode auto: write calls run");
+    finished(&mut s, "c5", CallEnd::Cancelled, mode);
     assert_eq!(
         card(&s, 2).status,
         CardStatus::Denied,
         "denied stays denied"
     );
+    assert_eq!(card(&s, 2).decided.as_deref(), Some("you (denied)"));
     assert_eq!(card(&s, 3).status, CardStatus::Error);
     assert_eq!(card(&s, 4).status, CardStatus::Running);
-    // The same event twice (session and gate both report) changes nothing.
-    let before = s.clone();
-    ev(
-        &mut s,
-        AgentEvent::ToolCallStarted {
-            call_id: CallId(4),
-            run_id: "r1".into(),
-            tool: "fs".into(),
-            effect: ToolEffect::Write,
-            origin: Origin::Model,
-        },
-    );
-    assert_eq!(s, before);
+    assert_eq!(card(&s, 5).status, CardStatus::Cancelled);
     insta::assert_snapshot!("agent_tool_cards", shot(&s, 100, 30));
 }
 
@@ -280,12 +281,9 @@ fn esc_interrupts_a_running_turn() {
     request_call(&mut s, "c1", "fs");
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))),
-        vec![
-            Cmd::Op(Op::Interrupt {
-                run_id: "r1".into()
-            }),
-            Cmd::AbortRun("r1".into())
-        ]
+        vec![Cmd::Op(Op::Interrupt {
+            run_id: "r1".into()
+        }),]
     );
     ev(
         &mut s,
@@ -404,6 +402,7 @@ fn progress_shows_as_a_bar() {
         &mut s,
         Msg::Progress {
             server: "test".into(),
+            call_id: None,
             progress: 4.0,
             total: Some(10.0),
             message: Some("step 4".into()),
@@ -475,7 +474,7 @@ fn e_expands_tool_cards() {
         &mut s,
         AgentEvent::ToolResult {
             run_id: "r1".into(),
-            tool_call_id: "c1".into(),
+            call_id: CallId::new("c1"),
             tool: "fs".into(),
             is_error: false,
             content: (1..=20)
@@ -483,6 +482,7 @@ fn e_expands_tool_cards() {
                 .collect::<Vec<_>>()
                 .join("\n"),
             truncated: false,
+            outcome: None,
         },
     );
     let folded = shot(&s, 100, 40);
@@ -559,6 +559,7 @@ fn template_form_completes_and_reads_the_expanded_uri() {
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Enter))),
         vec![Cmd::ReadResource {
+            call_id: CallId::new("manual-1"),
             server: "files".into(),
             uri: "test://items/42?format=json".into()
         }]

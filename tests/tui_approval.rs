@@ -4,13 +4,17 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::json;
-use switchboard::agent::{AgentEvent, ApprovalDecision, ApprovalId, ApprovalRequest, Preview};
+use switchboard::agent::AgentEvent;
 use switchboard::config::Config;
+use switchboard::gate::{
+    ApprovalDecision, ApprovalId, ApprovalRequest, CallEnd, CallId, GateEvent, Preview, Ruling,
+};
 use switchboard::keymap::{Key, KeyCode, Keymap};
 use switchboard::theme::ThemeSet;
 use switchboard::tools::{Origin, ToolEffect};
-use switchboard::tui::approvals::ApprovalStage;
+use switchboard::tui::approval::ApprovalStage;
 use switchboard::tui::boot::initial_state;
+use switchboard::tui::cards::CardStatus;
 use switchboard::tui::state::State;
 use switchboard::tui::ui::render;
 use switchboard::tui::{Cmd, Msg, update};
@@ -29,6 +33,7 @@ fn state() -> State {
 fn request(id: u64, tool: &str, effect: ToolEffect) -> ApprovalRequest {
     ApprovalRequest {
         id: ApprovalId(id),
+        call_id: CallId::new(format!("c{id}")),
         run_id: "run-1".into(),
         origin: Origin::Model,
         server: Some("builtin".into()),
@@ -42,8 +47,12 @@ fn request(id: u64, tool: &str, effect: ToolEffect) -> ApprovalRequest {
     }
 }
 
+fn gate(s: &mut State, e: GateEvent) -> Vec<Cmd> {
+    update(s, Msg::Agent(Box::new(AgentEvent::Gate(e))))
+}
+
 fn arrive(s: &mut State, r: ApprovalRequest) {
-    update(s, Msg::Agent(Box::new(AgentEvent::ApprovalRequested(r))));
+    gate(s, GateEvent::ApprovalRequested(r));
 }
 
 fn key(c: char) -> Msg {
@@ -129,22 +138,66 @@ fn plain_n_denies_without_reason() {
 }
 
 #[test]
-fn esc_aborts_the_turn_and_drops_its_other_requests() {
+fn esc_aborts_every_waiting_call_and_the_turn() {
     let mut s = state();
-    arrive(&mut s, request(1, "fs", ToolEffect::Write));
-    arrive(&mut s, request(2, "fs", ToolEffect::Delete));
-    let mut other = request(3, "shell", ToolEffect::Compute);
-    other.run_id = "run-2".into();
-    arrive(&mut s, other);
+    s.chat.clear();
+    s.turn = Some("run-1".into());
+    let mut requests = vec![
+        request(1, "fs", ToolEffect::Write),
+        request(2, "fs", ToolEffect::Delete),
+        request(3, "shell", ToolEffect::Compute),
+    ];
+    requests[2].run_id = "manual-1".into();
+    requests[2].origin = Origin::Manual;
+    for r in &requests {
+        update(
+            &mut s,
+            Msg::Agent(Box::new(AgentEvent::ToolCallRequested {
+                run_id: r.run_id.clone(),
+                call_id: r.call_id.clone(),
+                tool: r.tool.clone(),
+                args: r.args.clone(),
+                origin: r.origin,
+            })),
+        );
+        arrive(&mut s, r.clone());
+    }
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))),
         vec![
             decide(1, ApprovalDecision::Abort),
-            Cmd::AbortRun("run-1".into())
+            decide(2, ApprovalDecision::Abort),
+            decide(3, ApprovalDecision::Abort),
+            Cmd::Op(switchboard::agent::Op::Interrupt {
+                run_id: "run-1".into()
+            }),
         ]
     );
-    assert_eq!(s.approvals.len(), 1);
-    assert_eq!(s.approvals[0].request.id, ApprovalId(3));
+    assert!(s.approvals.is_empty());
+    // The gate reports each call aborted; every card says so.
+    for r in &requests {
+        gate(
+            &mut s,
+            GateEvent::ToolCallFinished {
+                call_id: r.call_id.clone(),
+                run_id: r.run_id.clone(),
+                tool: r.tool.clone(),
+                outcome: CallEnd::Aborted,
+                ruling: Some(Ruling::new(
+                    switchboard::policy::DecidedBy::User,
+                    "mode ask",
+                )),
+                summary: String::new(),
+                duration_ms: 5,
+            },
+        );
+    }
+    let statuses: Vec<_> = s
+        .chat
+        .iter()
+        .filter_map(|e| e.card.as_ref().map(|c| c.status))
+        .collect();
+    assert_eq!(statuses, vec![CardStatus::Aborted; 3]);
 }
 
 #[test]
@@ -172,10 +225,12 @@ fn resolved_elsewhere_leaves_the_queue() {
     arrive(&mut s, request(1, "fs", ToolEffect::Write));
     update(
         &mut s,
-        Msg::Agent(Box::new(AgentEvent::ApprovalResolved {
+        Msg::Agent(Box::new(AgentEvent::Gate(GateEvent::ApprovalResolved {
+            call_id: CallId::new("c1"),
+            run_id: "run-1".into(),
             id: ApprovalId(1),
             decision: ApprovalDecision::Abort,
-        })),
+        }))),
     );
     assert!(s.approvals.is_empty());
     assert_eq!(s.approvals.len(), 0);
@@ -188,23 +243,39 @@ fn call_from_the_composer_goes_to_the_gate() {
         update(&mut s, key(c));
     }
     let cmds = update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
-    let Cmd::CallTool { tool, args } = &cmds[0] else {
+    let Cmd::CallTool {
+        call_id,
+        tool,
+        args,
+    } = &cmds[0]
+    else {
         panic!("{cmds:?}");
     };
+    assert_eq!(call_id, &CallId::new("manual-1"));
     assert_eq!(tool, "fs");
     assert_eq!(
         serde_json::Value::Object(args.clone()),
         json!({"operation": "read", "path": "README.md"})
     );
-    update(
+    manual_call(&mut s, "manual-1", "fs");
+    gate(
         &mut s,
-        Msg::CallDone {
+        GateEvent::ToolCallFinished {
+            call_id: CallId::new("manual-1"),
+            run_id: "manual-1".into(),
             tool: "fs".into(),
-            text: "Denied: denied by rule deny = \"fs(*)\".".into(),
-            is_error: true,
+            outcome: CallEnd::Denied,
+            ruling: Some(Ruling::new(
+                switchboard::policy::DecidedBy::Policy,
+                "rule deny = \"fs(*)\"",
+            )),
+            summary: "Denied".into(),
+            duration_ms: 1,
         },
     );
-    assert!(s.chat.last().unwrap().text.contains("Denied"));
+    let card = s.chat.last().unwrap().card.clone().unwrap();
+    assert_eq!(card.status, CardStatus::Denied);
+    assert_eq!(card.decided.as_deref(), Some("rule deny = \"fs(*)\""));
 }
 
 fn snapshot(s: &State, w: u16, h: u16) -> String {
@@ -271,27 +342,69 @@ fn snapshots() {
     insta::assert_snapshot!("approval_long_arguments_scrolled", shot);
 }
 
+/// What the executor records when it starts a call the person made.
+fn manual_call(s: &mut State, id: &str, tool: &str) {
+    update(
+        s,
+        Msg::Agent(Box::new(AgentEvent::ToolCallRequested {
+            run_id: id.into(),
+            call_id: CallId::new(id),
+            tool: tool.into(),
+            args: json!({"seconds": 30}),
+            origin: Origin::Manual,
+        })),
+    );
+}
+
 #[test]
 fn esc_cancels_a_running_manual_call() {
     let mut s = state();
     update(&mut s, Msg::Paste("/call test__slow seconds=30".into()));
     let cmds = update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
     assert!(matches!(cmds.as_slice(), [Cmd::CallTool { .. }]));
-    assert_eq!(s.manual_running, 1);
-    assert!(snapshot(&s, 100, 30).contains("1 running · Esc cancels"));
-    assert_eq!(
-        update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))),
-        vec![Cmd::CancelManual]
-    );
-    update(
+    manual_call(&mut s, "manual-1", "test__slow");
+    assert_eq!(s.open_manual_calls(), vec![CallId::new("manual-1")]);
+    gate(
         &mut s,
-        Msg::CallDone {
+        GateEvent::ToolCallStarted {
+            call_id: CallId::new("manual-1"),
+            run_id: "manual-1".into(),
             tool: "test__slow".into(),
-            text: "mcp_call_failed: cancelled".into(),
-            is_error: true,
+            effect: ToolEffect::Read,
+            origin: Origin::Manual,
         },
     );
-    assert_eq!(s.manual_running, 0);
+    update(&mut s, Msg::Tick(2_300));
+    let screen = snapshot(&s, 100, 30);
+    assert!(screen.contains("1 running · Esc cancels"), "{screen}");
+    assert!(
+        screen.contains("you → test__slow · read · running 2.3 s · Esc cancels"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("manual_call_running", screen);
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))),
+        vec![Cmd::CancelCalls(vec![CallId::new("manual-1")])]
+    );
+    gate(
+        &mut s,
+        GateEvent::ToolCallFinished {
+            call_id: CallId::new("manual-1"),
+            run_id: "manual-1".into(),
+            tool: "test__slow".into(),
+            outcome: CallEnd::Cancelled,
+            ruling: None,
+            summary: String::new(),
+            duration_ms: 2_300,
+        },
+    );
+    assert!(s.open_manual_calls().is_empty());
+    let screen = snapshot(&s, 100, 30);
+    assert!(
+        screen.contains("test__slow · read · cancelled · 2.3 s"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("manual_call_cancelled", screen);
     // Nothing running: Esc leaves the composer as before.
     assert_eq!(update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))), vec![]);
 }

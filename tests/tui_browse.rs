@@ -7,7 +7,7 @@ use switchboard::config::Config;
 use switchboard::keymap::{Key, KeyCode, Keymap};
 use switchboard::theme::ThemeSet;
 use switchboard::tui::boot::initial_state;
-use switchboard::tui::browse::{BrowseKind, SkillRow};
+use switchboard::tui::library::{BrowseKind, SkillRow};
 use switchboard::tui::state::{Overlay, State};
 use switchboard::tui::ui::render;
 use switchboard::tui::{Cmd, Msg, update};

@@ -4,16 +4,17 @@
 //! its outcome lands in the transcript.
 
 mod tui_support;
-use switchboard::keymap::{Key, KeyCode, Keymap};
+use switchboard::agent::AgentEvent;
+use switchboard::gate::{CallId, GateEvent};
+use switchboard::keymap::{Key, KeyCode};
 use switchboard::mcp::ResourceRead;
+use switchboard::policy::{Origin, ToolEffect};
 use switchboard::tools::ContentBlock;
 use switchboard::tui::result_view::{describe_read, save_blocks};
 use switchboard::tui::state::{ChatEntry, ChatKind, LastContents, State};
 use switchboard::tui::{Cmd, Msg, update};
 
-fn state() -> State {
-    State::new(Keymap::default(), "default".into(), vec!["default".into()])
-}
+use tui_support::state;
 
 fn send(state: &mut State, line: &str) -> Vec<Cmd> {
     let mut cmds = update(state, Msg::Paste(line.into()));
@@ -46,6 +47,7 @@ fn read_then_save_sends_the_kept_contents() {
     assert_eq!(
         send(&mut s, "/read files test://logo"),
         vec![Cmd::ReadResource {
+            call_id: CallId::new("manual-1"),
             server: "files".into(),
             uri: "test://logo".into()
         }]
@@ -146,16 +148,13 @@ fn long_results_keep_their_whole_text_and_fold_until_expanded() {
         .map(|i| format!("line {i}"))
         .collect::<Vec<_>>()
         .join("\n");
-    update(
-        &mut s,
-        Msg::CallDone {
-            tool: "files read test://big".into(),
-            text,
-            is_error: false,
-        },
-    );
+    tui_support::request_done(&mut s, "manual-1", "read files test://big", &text, true);
     let entry = s.chat.last().unwrap();
-    assert!(entry.text.contains("line 100"), "full text kept");
+    let card = entry.card.as_ref().unwrap();
+    assert!(
+        card.result.as_ref().unwrap().contains("line 100"),
+        "full text kept"
+    );
     let shown = |expanded| {
         layout_transcript(std::slice::from_ref(entry), 80, expanded)
             .into_iter()
@@ -167,7 +166,7 @@ fn long_results_keep_their_whole_text_and_fold_until_expanded() {
     };
     let folded = shown(false);
     assert_eq!(folded.len(), 41);
-    assert_eq!(folded[40], "… 61 more lines (e shows all)");
+    assert_eq!(folded[40], "… 60 more lines (e shows all)");
     let all = shown(true);
     assert_eq!(all.last().unwrap(), "line 100");
 }
@@ -223,14 +222,7 @@ fn a_result_with_mixed_blocks_labels_each_one() {
     );
 
     let mut s = state();
-    update(
-        &mut s,
-        Msg::CallDone {
-            tool: "t__mixed".into(),
-            text,
-            is_error: false,
-        },
-    );
+    tui_support::request_done(&mut s, "manual-1", "prompt t mixed", &text, true);
     insta::assert_snapshot!(tui_support::shot(&s, 100, 32));
 }
 
@@ -239,10 +231,34 @@ fn a_running_call_shows_its_progress_bar() {
     let mut s = state();
     let cmds = send(&mut s, "/call test__slow seconds=10");
     assert_eq!(cmds.len(), 1, "{cmds:?}");
+    // What the executor records for it: requested, then started at the gate.
+    let call_id = CallId::new("manual-1");
+    update(
+        &mut s,
+        Msg::Agent(Box::new(AgentEvent::ToolCallRequested {
+            run_id: "manual-1".into(),
+            call_id: call_id.clone(),
+            tool: "test__slow".into(),
+            args: serde_json::json!({"seconds": 10}),
+            origin: Origin::Manual,
+        })),
+    );
+    update(
+        &mut s,
+        Msg::Agent(Box::new(AgentEvent::Gate(GateEvent::ToolCallStarted {
+            call_id,
+            run_id: "manual-1".into(),
+            tool: "test__slow".into(),
+            effect: ToolEffect::Read,
+            origin: Origin::Manual,
+        }))),
+    );
+    update(&mut s, Msg::Tick(2_300));
     update(
         &mut s,
         Msg::Progress {
             server: "test".into(),
+            call_id: Some(CallId::new("manual-1")),
             progress: 7.0,
             total: Some(10.0),
             message: Some("copying \u{1b}[2Jfiles".into()),

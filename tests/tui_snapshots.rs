@@ -310,7 +310,7 @@ fn call_form_from_the_detail_view() {
         draw(&state, &default_theme(), 100, 30).backend()
     );
     let cmds = update(&mut state, Msg::Key(Key::plain(KeyCode::Enter)));
-    let [Cmd::CallTool { tool, args }] = cmds.as_slice() else {
+    let [Cmd::CallTool { tool, args, .. }] = cmds.as_slice() else {
         panic!("{cmds:?}");
     };
     assert_eq!(tool, "weather__forecast");

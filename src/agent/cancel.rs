@@ -1,40 +1,32 @@
-//! A turn's cancellation signal: set once, awaited by the turn's model stream, tool
-//! call and step pauses.
+//! A turn's cancellation signal: set once, awaited by the turn's model stream, step
+//! pauses and tool calls (the gate sees it as `ToolContext::cancel`).
 
-use std::sync::Arc;
-
-use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
 
 /// Cloneable; every clone sees the same signal.
-#[derive(Debug, Clone)]
-pub struct Cancel {
-    tx: Arc<watch::Sender<bool>>,
-}
-
-impl Default for Cancel {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(CancellationToken);
 
 impl Cancel {
     pub fn new() -> Self {
-        Self {
-            tx: Arc::new(watch::channel(false).0),
-        }
+        Self::default()
     }
 
     pub fn cancel(&self) {
-        self.tx.send_replace(true);
+        self.0.cancel();
     }
 
     pub fn is_cancelled(&self) -> bool {
-        *self.tx.borrow()
+        self.0.is_cancelled()
     }
 
     /// Resolves once `cancel` has been called.
     pub async fn cancelled(&self) {
-        let mut rx = self.tx.subscribe();
-        let _ = rx.wait_for(|c| *c).await;
+        self.0.cancelled().await;
+    }
+
+    /// The token tool calls of this turn carry.
+    pub fn token(&self) -> CancellationToken {
+        self.0.clone()
     }
 }

@@ -4,38 +4,13 @@
 //! `tool_call_requested`, …): `switchboard run --json` prints them one a line and the
 //! session store appends them to `sessions/ID.jsonl`.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::approval::{ApprovalDecision, ApprovalId, ApprovalRequest};
 use super::step::StepPause;
+use crate::gate::{CallEnd, CallId, GateEvent};
 use crate::llm::{FinishReason, ToolCall, Usage};
-use crate::tools::{Origin, ToolEffect};
-
-/// Identifies one pass through the tool gate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct CallId(pub u64);
-
-impl fmt::Display for CallId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-/// How a call through the gate ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CallOutcome {
-    /// The tool ran (its result may still be an error).
-    Ran,
-    /// Scope, budget, policy or the user refused it; the model got a refusal.
-    Denied,
-    /// The turn was cancelled while it waited for approval.
-    Aborted,
-}
+use crate::policy::Origin;
 
 /// Why a turn ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,52 +55,48 @@ pub enum AgentEvent {
         tool_calls: Vec<ToolCall>,
         finish: Option<FinishReason>,
     },
-    /// The model asked for a tool call; it goes to the gate next.
+    /// A tool call was asked for (by the model, or by the person with `/call` or a
+    /// form); it goes to the gate next. `tool_call_id` is its [`CallId`] in every
+    /// later event.
     ToolCallRequested {
         run_id: String,
-        tool_call_id: String,
+        #[serde(rename = "tool_call_id")]
+        call_id: CallId,
         tool: String,
         args: Value,
-    },
-    /// A call waits for the user's decision.
-    ApprovalRequested(ApprovalRequest),
-    /// A pending approval was answered (or aborted).
-    ApprovalResolved {
-        id: ApprovalId,
-        decision: ApprovalDecision,
-    },
-    /// A call entered the gate; its effect is known.
-    ToolCallStarted {
-        call_id: CallId,
-        run_id: String,
-        tool: String,
-        effect: ToolEffect,
+        #[serde(default = "model_origin")]
         origin: Origin,
     },
-    /// A call left the gate.
-    ToolCallFinished {
-        call_id: CallId,
-        run_id: String,
-        tool: String,
-        is_error: bool,
-        /// First line of the result, or the refusal.
-        summary: String,
-        outcome: CallOutcome,
-        /// The rule, grant, mode or answer that decided.
-        decided_by: String,
-        /// From entering the gate to leaving it (approval wait included).
-        #[serde(default)]
-        duration_ms: u64,
-    },
-    /// What the model is given for a call (cut to `max_tool_result_chars`).
+    /// What the caller is given for a call: for the model, cut to
+    /// `max_tool_result_chars`; for the person, the whole text.
     ToolResult {
         run_id: String,
-        tool_call_id: String,
+        #[serde(rename = "tool_call_id")]
+        call_id: CallId,
         tool: String,
         is_error: bool,
         content: String,
         /// The content was cut; it ends with a marker saying so.
         truncated: bool,
+        /// How the call ended (`aborted` for calls an interrupt kept from running).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        outcome: Option<CallEnd>,
+    },
+    /// The person asked a server for something that is not a tool call: `/read
+    /// SERVER URI` or `/prompt SERVER NAME …`.
+    RequestStarted {
+        run_id: String,
+        call_id: CallId,
+        /// `read weather file:///a`, `prompt weather forecast`.
+        label: String,
+    },
+    RequestFinished {
+        run_id: String,
+        call_id: CallId,
+        outcome: CallEnd,
+        /// What it returned, or why not, in full.
+        text: String,
+        duration_ms: u64,
     },
     /// Tokens: this request, the turn so far, the session so far.
     Usage {
@@ -163,6 +134,14 @@ pub enum AgentEvent {
         /// Failed calls in the last round of tool calls.
         failed_calls: u32,
     },
+    /// What the gate reported about a call (serialised with the gate event's own
+    /// `type`: `tool_call_started`, `approval_requested`, …).
+    #[serde(untagged)]
+    Gate(GateEvent),
+}
+
+fn model_origin() -> Origin {
+    Origin::Model
 }
 
 impl AgentEvent {
@@ -173,17 +152,15 @@ impl AgentEvent {
             | Self::TextDelta { run_id, .. }
             | Self::ModelResponse { run_id, .. }
             | Self::ToolCallRequested { run_id, .. }
-            | Self::ToolCallStarted { run_id, .. }
-            | Self::ToolCallFinished { run_id, .. }
             | Self::ToolResult { run_id, .. }
+            | Self::RequestStarted { run_id, .. }
+            | Self::RequestFinished { run_id, .. }
             | Self::Usage { run_id, .. }
             | Self::StepPaused { run_id, .. }
             | Self::TurnDone { run_id, .. } => Some(run_id),
-            Self::ApprovalRequested(r) => Some(&r.run_id),
+            Self::Gate(event) => Some(event.run_id()),
             Self::Notice { run_id, .. } | Self::Error { run_id, .. } => run_id.as_deref(),
-            Self::SessionStarted { .. }
-            | Self::ApprovalResolved { .. }
-            | Self::StepModeChanged { .. } => None,
+            Self::SessionStarted { .. } | Self::StepModeChanged { .. } => None,
         }
     }
 }

@@ -3,10 +3,10 @@
 
 use std::io::{self, Write};
 
-use super::approval::{ApprovalDecision, ApprovalRequest};
 use super::event::{AgentEvent, TurnEnd};
 use super::op::Op;
 use super::session::SessionHandle;
+use crate::gate::{ApprovalDecision, ApprovalRequest, CallEnd, GateEvent};
 
 /// Exit codes of `switchboard run`.
 pub mod exit {
@@ -61,7 +61,7 @@ pub async fn run_headless(
             out.flush()?;
         }
         match &event {
-            AgentEvent::ApprovalRequested(request) => {
+            AgentEvent::Gate(GateEvent::ApprovalRequested(request)) => {
                 let decision = approve(request);
                 handle.send(Op::Decide {
                     id: request.id,
@@ -71,12 +71,12 @@ pub async fn run_headless(
             AgentEvent::ModelResponse { text, .. } => text.clone_into(&mut answer),
             AgentEvent::Error { message, .. } if !json => writeln!(err, "error: {message}")?,
             AgentEvent::Notice { message, .. } if !json => writeln!(err, "{message}")?,
-            AgentEvent::ToolCallFinished {
+            AgentEvent::Gate(GateEvent::ToolCallFinished {
                 tool,
                 summary,
-                is_error: true,
+                outcome,
                 ..
-            } if !json => writeln!(err, "{tool}: {summary}")?,
+            }) if !json && *outcome != CallEnd::Ok => writeln!(err, "{tool}: {summary}")?,
             AgentEvent::TurnDone {
                 reason,
                 approvals_denied,

@@ -1,7 +1,6 @@
 //! What the UI (or a headless driver) asks a session to do.
 
-use super::approval::{ApprovalDecision, ApprovalId};
-use crate::policy::GrantId;
+use crate::gate::{ApprovalDecision, ApprovalId};
 
 /// Operations on a session.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,24 +14,14 @@ pub enum Op {
         id: ApprovalId,
         decision: ApprovalDecision,
     },
-    /// Cancel a turn: drop its model stream, cancel its running tool, resolve its
-    /// pending approvals as aborted.
+    /// Cancel a turn: drop its model stream; its running tool is cancelled and its
+    /// pending approvals abort (the gate sees the turn's cancellation).
     Interrupt {
         run_id: String,
     },
-    /// Cancel whatever turn is running.
-    InterruptCurrent,
-    /// Forget a session grant.
-    RevokeGrant {
-        id: GrantId,
-    },
     /// Step mode: go on to the next pause.
     StepNext,
-    /// Step mode: turn it off and let the turn run.
+    /// Step mode: finish this turn without pausing (later turns pause again).
     StepContinue,
-    /// Step mode on or off.
-    SetStepMode {
-        on: bool,
-    },
     ToggleStepMode,
 }

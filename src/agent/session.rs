@@ -18,7 +18,8 @@ use super::store::{SessionStore, new_session_id};
 use super::turn::{Conversation, TurnEnv, run_turn};
 use crate::config::{DEFAULT_MAX_STEPS, DEFAULT_MAX_TOOL_RESULT_CHARS};
 use crate::llm::{Message, Provider, RequestOptions};
-use crate::tools::{Registry, Scope};
+use crate::policy::Scope;
+use crate::tools::Registry;
 
 /// How a session runs.
 #[derive(Clone)]
@@ -98,6 +99,9 @@ pub struct SessionHandle {
     pub id: String,
     pub ops: mpsc::UnboundedSender<Op>,
     pub events: mpsc::UnboundedReceiver<AgentEvent>,
+    /// The session's sink: calls the person makes outside turns (`/call`, `/read`) are
+    /// recorded here, so they reach the UI on the same route and land in the file.
+    pub recorder: EventSink,
 }
 
 impl SessionHandle {
@@ -184,7 +188,7 @@ impl Session {
             sink: sink.clone(),
         };
         tokio::spawn(dispatcher.run(op_rx));
-        let events_rx = options.registry.subscribe_events();
+        let recorder = sink.clone();
         let convo = Conversation::new(id.clone(), options.history.clone());
         let mut env = TurnEnv {
             system_prompt: options.system_prompt.clone(),
@@ -192,7 +196,6 @@ impl Session {
             sink,
             step,
             current,
-            registry_events: events_rx,
         };
         tokio::spawn(async move {
             let mut convo = convo;
@@ -200,7 +203,12 @@ impl Session {
                 run_turn(&mut env, &mut convo, text).await;
             }
         });
-        SessionHandle { id, ops, events }
+        SessionHandle {
+            id,
+            ops,
+            events,
+            recorder,
+        }
     }
 }
 
@@ -240,13 +248,8 @@ impl Dispatcher {
                 }
             }
             Op::Interrupt { run_id } => self.interrupt(Some(&run_id)),
-            Op::InterruptCurrent => self.interrupt(None),
-            Op::RevokeGrant { id } => {
-                self.registry.grants().revoke(id);
-            }
             Op::StepNext => self.switch.next(),
-            Op::StepContinue => self.set_step(false),
-            Op::SetStepMode { on } => self.set_step(on),
+            Op::StepContinue => self.switch.continue_turn(),
             Op::ToggleStepMode => self.set_step(!self.switch.is_on()),
         }
     }
@@ -260,8 +263,6 @@ impl Dispatcher {
     }
 
     fn interrupt(&self, run_id: Option<&str>) {
-        if let Some(run_id) = self.current.cancel(run_id) {
-            self.registry.broker().cancel_run(&run_id);
-        }
+        self.current.cancel(run_id);
     }
 }

@@ -1,4 +1,6 @@
-//! Where a session's events go: the UI's channel and the session file.
+//! Where a session's events go: the UI's channel and the session file. The gate's
+//! events about the session's calls (and the TUI's manual calls) come in through
+//! [`SinkObserver`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -44,5 +46,16 @@ impl EventSink {
             }
         }
         let _ = self.tx.send(event);
+    }
+}
+
+/// Hands the gate's events about a caller's calls to a sink, wrapped as
+/// `AgentEvent::Gate`: the one route they take to the UI and the session file.
+#[derive(Debug, Clone)]
+pub struct SinkObserver(pub EventSink);
+
+impl crate::gate::GateObserver for SinkObserver {
+    fn event(&self, event: crate::gate::GateEvent) {
+        self.0.emit(AgentEvent::Gate(event));
     }
 }

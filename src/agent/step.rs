@@ -35,7 +35,10 @@ pub enum StepPause {
 /// A step signal from the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StepSignal {
+    /// Go on to the next pause.
     Next,
+    /// Finish this turn without pausing; step mode stays on for later turns.
+    Continue,
 }
 
 /// The step switch (shared with the op dispatcher) and the signals the turn waits on.
@@ -43,6 +46,8 @@ pub enum StepSignal {
 pub struct StepControl {
     on: Arc<AtomicBool>,
     signals: mpsc::UnboundedReceiver<StepSignal>,
+    /// `Continue` was signalled during this turn.
+    running_free: bool,
 }
 
 /// The dispatcher's side of step mode.
@@ -61,7 +66,11 @@ pub fn step_channel(on: bool) -> (StepSwitch, StepControl) {
             on: Arc::clone(&on),
             signals: tx,
         },
-        StepControl { on, signals: rx },
+        StepControl {
+            on,
+            signals: rx,
+            running_free: false,
+        },
     )
 }
 
@@ -82,6 +91,11 @@ impl StepSwitch {
     pub fn next(&self) {
         let _ = self.signals.send(StepSignal::Next);
     }
+
+    /// Releases the current pause and lets the rest of this turn run unpaused.
+    pub fn continue_turn(&self) {
+        let _ = self.signals.send(StepSignal::Continue);
+    }
 }
 
 /// The turn was cancelled while paused.
@@ -93,19 +107,27 @@ impl StepControl {
         self.on.load(Ordering::SeqCst)
     }
 
+    /// A new turn pauses again (after a `Continue` in the last one).
+    pub fn begin_turn(&mut self) {
+        self.running_free = false;
+    }
+
     /// When step mode is on: calls `announce`, then waits for a signal (or cancel).
     pub async fn pause(
         &mut self,
         cancel: &Cancel,
         announce: impl FnOnce(),
     ) -> Result<(), PauseCancelled> {
-        if !self.is_on() {
+        if !self.is_on() || self.running_free {
             return Ok(());
         }
         while self.signals.try_recv().is_ok() {} // stale presses do not count
         announce();
         tokio::select! {
-            _ = self.signals.recv() => Ok(()),
+            signal = self.signals.recv() => {
+                self.running_free = signal == Some(StepSignal::Continue);
+                Ok(())
+            }
             () = cancel.cancelled() => Err(PauseCancelled),
         }
     }

@@ -1,21 +1,20 @@
-//! Running one round of the model's tool calls through `Registry::invoke`, forwarding
-//! the gate's events (started, approval requested/resolved, finished) in order.
+//! Running one round of the model's tool calls through `Registry::invoke`. The gate
+//! reports each call's events to the session's sink itself (`SinkObserver`); this
+//! file announces the request and records the answer the model gets.
 
-use std::collections::HashSet;
-use std::pin::pin;
 use std::sync::Arc;
 
-use futures::FutureExt;
 use serde_json::Value;
-use tokio::sync::broadcast;
 
 use super::cancel::Cancel;
 use super::event::AgentEvent;
-use super::sink::EventSink;
+use super::sink::SinkObserver;
 use super::step::StepPause;
 use super::turn::{Conversation, Tally, TurnEnv};
+use crate::gate::{CallEnd, CallId};
 use crate::llm::{Message, ToolCall};
-use crate::tools::{ContentBlock, InvokeError, Origin, ToolContext, ToolResult};
+use crate::policy::Origin;
+use crate::tools::{CallOutcome, ContentBlock, InvokeError, ToolContext, ToolResult};
 
 /// What a call that never ran is answered with after an interrupt.
 pub const INTERRUPTED_RESULT: &str = "Not run: the user interrupted the turn.";
@@ -30,15 +29,17 @@ pub enum RoundEnd {
 struct Answer {
     content: String,
     is_error: bool,
+    end: CallEnd,
     /// The user (or a non-interactive run) refused it.
     approval_denied: bool,
 }
 
 impl Answer {
-    fn error(content: String) -> Self {
+    fn error(content: String, end: CallEnd) -> Self {
         Self {
             content,
             is_error: true,
+            end,
             approval_denied: false,
         }
     }
@@ -57,9 +58,10 @@ pub async fn run_tool_round(
     for (i, call) in calls.iter().enumerate() {
         env.sink.emit(AgentEvent::ToolCallRequested {
             run_id: run_id.to_owned(),
-            tool_call_id: call.id.clone(),
+            call_id: CallId::new(call.id.clone()),
             tool: call.name.clone(),
             args: call.arguments.clone(),
+            origin: Origin::Model,
         });
         let sink = env.sink.clone();
         let announce = || {
@@ -80,7 +82,7 @@ pub async fn run_tool_round(
         };
         let Some(answer) = answer else {
             for rest in &calls[i..] {
-                let interrupted = Answer::error(INTERRUPTED_RESULT.to_owned());
+                let interrupted = Answer::error(INTERRUPTED_RESULT.to_owned(), CallEnd::Aborted);
                 record(env, convo, run_id, rest, interrupted, usize::MAX);
             }
             return RoundEnd::Interrupted;
@@ -96,7 +98,7 @@ pub async fn run_tool_round(
     RoundEnd::Done
 }
 
-/// Sends one call through the gate. `None`: the turn was interrupted (or the user
+/// Sends one call through the gate. `None`: the turn was interrupted (or the person
 /// aborted it at the approval prompt) before the call finished.
 async fn invoke(
     env: &mut TurnEnv,
@@ -105,50 +107,42 @@ async fn invoke(
     cancel: &Cancel,
 ) -> Option<Answer> {
     let Value::Object(args) = &call.arguments else {
-        return Some(Answer::error(format!(
-            "The arguments were not a JSON object, so {} was not called: {}",
-            call.name,
-            call.arguments_text()
-        )));
+        return Some(Answer::error(
+            format!(
+                "The arguments were not a JSON object, so {} was not called: {}",
+                call.name,
+                call.arguments_text()
+            ),
+            CallEnd::Failed,
+        ));
     };
     let ctx = ToolContext::new(run_id, Origin::Model)
         .with_scope(env.options.scope)
-        .with_step(call.id.clone());
+        .with_call_id(CallId::new(call.id.clone()))
+        .with_cancel(cancel.token())
+        .with_observer(Arc::new(SinkObserver(env.sink.clone())));
     let registry = Arc::clone(&env.options.registry);
-    let mut forward = Forwarder::new(run_id, &env.sink);
-    forward.drain(&mut env.registry_events, false);
-    let mut invocation = pin!(registry.invoke(&call.name, args.clone(), &ctx));
-    let mut listening = true;
-    let outcome = loop {
-        tokio::select! {
-            biased;
-            result = &mut invocation => break Some(result),
-            () = cancel.cancelled() => {
-                registry.broker().cancel_run(run_id);
-                break invocation.as_mut().now_or_never();
-            }
-            event = env.registry_events.recv(), if listening => match event {
-                Ok(event) => forward.event(event),
-                Err(broadcast::error::RecvError::Lagged(_)) => {}
-                Err(broadcast::error::RecvError::Closed) => listening = false,
-            },
-        }
-    };
-    forward.drain(&mut env.registry_events, true);
-    match outcome? {
-        Ok(result) => Some(answer_of(&result)),
-        Err(InvokeError::NotFound { name }) => {
+    match registry.invoke(&call.name, args.clone(), &ctx).await {
+        CallOutcome::Ran(result) => Some(answer_of(&result)),
+        CallOutcome::Denied { ruling, message } => Some(Answer {
+            content: message,
+            is_error: true,
+            end: CallEnd::Denied,
+            approval_denied: ruling.is_refusal_by_person(),
+        }),
+        CallOutcome::Aborted | CallOutcome::Cancelled => None,
+        CallOutcome::Failed(InvokeError::NotFound { name }) => {
             let names = registry.names();
             let available = if names.is_empty() {
                 "none".to_owned()
             } else {
                 names.join(", ")
             };
-            Some(Answer::error(format!(
-                "There is no tool named {name:?}. Available tools: {available}."
-            )))
+            Some(Answer::error(
+                format!("There is no tool named {name:?}. Available tools: {available}."),
+                CallEnd::Failed,
+            ))
         }
-        Err(InvokeError::Aborted { .. }) => None,
     }
 }
 
@@ -170,11 +164,12 @@ fn record(
     ));
     env.sink.emit(AgentEvent::ToolResult {
         run_id: run_id.to_owned(),
-        tool_call_id: call.id.clone(),
+        call_id: CallId::new(call.id.clone()),
         tool: call.name.clone(),
         is_error: answer.is_error,
         content,
         truncated,
+        outcome: Some(answer.end),
     });
 }
 
@@ -203,12 +198,15 @@ fn answer_of(result: &ToolResult) -> Answer {
             result.structured_mismatch.join("; ")
         ));
     }
-    let decided_by = result.metadata.get("decided_by").and_then(Value::as_str);
-    let refused = result.metadata.get("decision").and_then(Value::as_str) == Some("deny");
     Answer {
         content: parts.join("\n"),
         is_error: result.is_error,
-        approval_denied: refused && matches!(decided_by, Some("user" | "headless")),
+        end: if result.is_error {
+            CallEnd::Error
+        } else {
+            CallEnd::Ok
+        },
+        approval_denied: false,
     }
 }
 
@@ -223,47 +221,5 @@ pub fn cut_for_model(text: String, limit: usize) -> (String, bool) {
             (format!("{}{marker}", &text[..cut]), true)
         }
         None => (text, false),
-    }
-}
-
-/// Passes on the gate's events that belong to this turn.
-struct Forwarder<'a> {
-    run_id: &'a str,
-    sink: &'a EventSink,
-    approvals: HashSet<crate::agent::ApprovalId>,
-}
-
-impl<'a> Forwarder<'a> {
-    fn new(run_id: &'a str, sink: &'a EventSink) -> Self {
-        Self {
-            run_id,
-            sink,
-            approvals: HashSet::new(),
-        }
-    }
-
-    fn event(&mut self, event: AgentEvent) {
-        let ours = match &event {
-            AgentEvent::ApprovalResolved { id, .. } => self.approvals.contains(id),
-            AgentEvent::ApprovalRequested(r) if r.run_id == self.run_id => {
-                self.approvals.insert(r.id);
-                true
-            }
-            other => other.run_id() == Some(self.run_id),
-        };
-        if ours {
-            self.sink.emit(event);
-        }
-    }
-
-    /// Takes what is queued; forwards it when `keep`, else drops stale events.
-    fn drain(&mut self, rx: &mut broadcast::Receiver<AgentEvent>, keep: bool) {
-        loop {
-            match rx.try_recv() {
-                Ok(event) if keep => self.event(event),
-                Ok(_) | Err(broadcast::error::TryRecvError::Lagged(_)) => {}
-                Err(_) => break,
-            }
-        }
     }
 }

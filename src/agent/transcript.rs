@@ -6,29 +6,37 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use super::event::AgentEvent;
+use crate::gate::CallEnd;
 use crate::llm::{Message, Usage};
+use crate::policy::Origin;
 
 /// What a result says when the session ended before the call finished.
 pub const MISSING_RESULT: &str = "No result: the session ended before this call finished.";
 
 /// The conversation (user, assistant and tool messages) the events describe. Calls
 /// without a result get one saying so, so the history is valid for every provider.
+/// Calls the person made (`/call`, forms) are in the file but not in the
+/// conversation: the model never asked for them.
 pub fn messages_from_events<'a>(events: impl IntoIterator<Item = &'a AgentEvent>) -> Vec<Message> {
     let mut out = Vec::new();
+    let mut asked: HashSet<&str> = HashSet::new();
     for event in events {
         match event {
             AgentEvent::TurnStarted { text, .. } => out.push(Message::user(text.clone())),
             AgentEvent::ModelResponse {
                 text, tool_calls, ..
-            } => out.push(Message::assistant(text.clone(), tool_calls.clone())),
+            } => {
+                asked.extend(tool_calls.iter().map(|c| c.id.as_str()));
+                out.push(Message::assistant(text.clone(), tool_calls.clone()));
+            }
             AgentEvent::ToolResult {
-                tool_call_id,
+                call_id,
                 tool,
                 is_error,
                 content,
                 ..
-            } => out.push(Message::tool(
-                tool_call_id.clone(),
+            } if asked.contains(call_id.as_str()) => out.push(Message::tool(
+                call_id.0.clone(),
                 tool.clone(),
                 content.clone(),
                 *is_error,
@@ -66,6 +74,76 @@ fn repair_missing_results(messages: Vec<Message>) -> Vec<Message> {
     out
 }
 
+/// A call the person made (`/call`, a form, `/read`, `/prompt`) as the session file
+/// records it. These are not part of the model's conversation.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ManualCall {
+    pub call_id: String,
+    /// The tool, or `read SERVER URI` / `prompt SERVER NAME`.
+    pub what: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<CallEnd>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
+/// The calls the person made, in the order they were made.
+pub fn manual_calls_from_events<'a>(
+    events: impl IntoIterator<Item = &'a AgentEvent>,
+) -> Vec<ManualCall> {
+    let mut calls: Vec<ManualCall> = Vec::new();
+    for event in events {
+        match event {
+            AgentEvent::ToolCallRequested {
+                call_id,
+                tool,
+                args,
+                origin: Origin::Manual,
+                ..
+            } => calls.push(ManualCall {
+                call_id: call_id.0.clone(),
+                what: tool.clone(),
+                args: Some(args.clone()),
+                outcome: None,
+                result: None,
+            }),
+            AgentEvent::RequestStarted { call_id, label, .. } => calls.push(ManualCall {
+                call_id: call_id.0.clone(),
+                what: label.clone(),
+                args: None,
+                outcome: None,
+                result: None,
+            }),
+            AgentEvent::ToolResult {
+                call_id,
+                content,
+                outcome,
+                ..
+            } => {
+                if let Some(call) = calls.iter_mut().rev().find(|c| c.call_id == call_id.0) {
+                    call.result = Some(content.clone());
+                    call.outcome = *outcome;
+                }
+            }
+            AgentEvent::RequestFinished {
+                call_id,
+                outcome,
+                text,
+                ..
+            } => {
+                if let Some(call) = calls.iter_mut().rev().find(|c| c.call_id == call_id.0) {
+                    call.result = Some(text.clone());
+                    call.outcome = Some(*outcome);
+                }
+            }
+            _ => {}
+        }
+    }
+    calls
+}
+
 /// Tokens used over all turns of the events.
 pub fn session_usage<'a>(events: impl IntoIterator<Item = &'a AgentEvent>) -> Usage {
     let mut usage = Usage::default();
@@ -77,8 +155,8 @@ pub fn session_usage<'a>(events: impl IntoIterator<Item = &'a AgentEvent>) -> Us
     usage
 }
 
-/// The conversation as Markdown.
-pub fn to_markdown(id: &str, messages: &[Message], usage: Usage) -> String {
+/// The conversation as Markdown, then the calls the person made.
+pub fn to_markdown(id: &str, messages: &[Message], manual: &[ManualCall], usage: Usage) -> String {
     let mut out = format!("# switchboard session {id}\n\n");
     for m in messages {
         match m {
@@ -116,6 +194,20 @@ pub fn to_markdown(id: &str, messages: &[Message], usage: Usage) -> String {
             }
         }
     }
+    if !manual.is_empty() {
+        out.push_str("## Calls you made\n\n");
+    }
+    for call in manual {
+        let outcome = call.outcome.map_or("unfinished", CallEnd::as_str);
+        let _ = write!(out, "### `{}` ({outcome})\n\n", call.what);
+        if let Some(args) = &call.args {
+            let args = serde_json::to_string_pretty(args).unwrap_or_default();
+            let _ = write!(out, "```json\n{args}\n```\n\n");
+        }
+        if let Some(result) = &call.result {
+            let _ = write!(out, "```text\n{result}\n```\n\n");
+        }
+    }
     let _ = writeln!(
         out,
         "---\n\nTokens: {} in, {} out.",
@@ -124,7 +216,7 @@ pub fn to_markdown(id: &str, messages: &[Message], usage: Usage) -> String {
     out
 }
 
-/// The conversation as JSON: `{id, messages, usage}`.
-pub fn to_json(id: &str, messages: &[Message], usage: Usage) -> Value {
-    json!({"id": id, "messages": messages, "usage": usage})
+/// The conversation as JSON: `{id, messages, manual_calls, usage}`.
+pub fn to_json(id: &str, messages: &[Message], manual: &[ManualCall], usage: Usage) -> Value {
+    json!({"id": id, "messages": messages, "manual_calls": manual, "usage": usage})
 }

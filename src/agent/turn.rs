@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use futures::StreamExt;
-use tokio::sync::broadcast;
 
 use super::cancel::Cancel;
 use super::event::{AgentEvent, TurnEnd};
@@ -16,7 +15,8 @@ use super::tool_round::{RoundEnd, run_tool_round};
 use crate::llm::{
     ChatRequest, FinishReason, LlmError, LlmEvent, Message, ToolCall, ToolDeclaration, Usage,
 };
-use crate::tools::{Registry, Scope, ToolEffect};
+use crate::policy::{Scope, ToolEffect};
+use crate::tools::Registry;
 
 /// Longest `last_message` in a step pause.
 const PAUSE_PREVIEW_CHARS: usize = 200;
@@ -28,7 +28,6 @@ pub struct TurnEnv {
     pub sink: EventSink,
     pub step: StepControl,
     pub current: Arc<CurrentTurn>,
-    pub registry_events: broadcast::Receiver<AgentEvent>,
 }
 
 /// The conversation so far.
@@ -72,6 +71,7 @@ pub async fn run_turn(env: &mut TurnEnv, convo: &mut Conversation, text: String)
     let run_id = format!("{}-{}", convo.session_id, convo.turns);
     let cancel = Cancel::new();
     env.current.set(&run_id, &cancel);
+    env.step.begin_turn();
     env.sink.emit(AgentEvent::TurnStarted {
         run_id: run_id.clone(),
         text: text.clone(),

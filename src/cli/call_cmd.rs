@@ -11,7 +11,7 @@ use super::mcp_session::{
 };
 use crate::mcp::qualified_name;
 use crate::policy::Mode;
-use crate::tools::{ContentBlock, Origin, ToolContext, ToolResult, check_schema};
+use crate::tools::{CallOutcome, ContentBlock, Origin, ToolContext, ToolResult, check_schema};
 
 /// `switchboard call builtin TOOL` reaches the built-in tools.
 pub const BUILTIN: &str = "builtin";
@@ -121,20 +121,19 @@ async fn call(
     }
     let ctx = ToolContext::new(format!("cli-{}", std::process::id()), Origin::Cli);
     match workbench.registry.invoke(&name, call_args, &ctx).await {
-        Ok(result) => report(&result, args.json),
-        Err(e) => {
-            eprintln!("{}", safe(&e.to_string()));
+        CallOutcome::Ran(result) => report(&result, args.json),
+        CallOutcome::Denied { message, .. } => {
+            eprintln!("{}", safe(&message));
+            exit::DENIED
+        }
+        other => {
+            eprintln!("{}", safe(&other.into_result().text_content()));
             exit::USAGE
         }
     }
 }
 
 fn report(result: &ToolResult, as_json: bool) -> i32 {
-    let denied = result.metadata.get("decision").and_then(Value::as_str) == Some("deny");
-    if denied {
-        eprintln!("{}", safe(&result.text_content()));
-        return exit::DENIED;
-    }
     if as_json {
         print(&json(result));
     } else if result.is_error {

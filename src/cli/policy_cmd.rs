@@ -96,7 +96,7 @@ pub fn explain(
         .or_else(|| spec.as_ref().map(|s| s.effect_for(args)))
         .unwrap_or(ToolEffect::Unknown);
     let facts = match &spec {
-        Some(spec) => CallFacts::from_spec(spec, args, effect),
+        Some(spec) => spec.facts(args, effect),
         None => CallFacts::new(tool, effect),
     };
     let decision = policy.decide(&facts);

@@ -5,7 +5,9 @@ use std::io::Write;
 
 use clap::ValueEnum;
 
-use crate::agent::transcript::{messages_from_events, session_usage, to_json, to_markdown};
+use crate::agent::transcript::{
+    manual_calls_from_events, messages_from_events, session_usage, to_json, to_markdown,
+};
 use crate::agent::{AgentEvent, SessionStore};
 use crate::paths::Dirs;
 use crate::policy::rfc3339;
@@ -56,10 +58,13 @@ pub fn export(id: &str, format: ExportFormat) -> color_eyre::Result<()> {
     }
     let events: Vec<&AgentEvent> = loaded.events.iter().map(|e| &e.event).collect();
     let messages = messages_from_events(events.iter().copied());
+    let manual = manual_calls_from_events(events.iter().copied());
     let usage = session_usage(events.iter().copied());
     let text = match format {
-        ExportFormat::Md => to_markdown(id, &messages, usage),
-        ExportFormat::Json => serde_json::to_string_pretty(&to_json(id, &messages, usage))? + "\n",
+        ExportFormat::Md => to_markdown(id, &messages, &manual, usage),
+        ExportFormat::Json => {
+            serde_json::to_string_pretty(&to_json(id, &messages, &manual, usage))? + "\n"
+        }
     };
     let mut out = std::io::stdout().lock();
     quiet_pipe(out.write_all(text.as_bytes()).and_then(|()| out.flush()))

@@ -160,7 +160,7 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
         };
         let session = start_session(cli, &recipe, &mut state);
         let hub = (!config.servers.is_empty()).then(|| workbench.hub.clone());
-        let result = tui::app::run_async(TuiOptions {
+        let result = tui::event_loop::run_async(TuiOptions {
             started,
             state,
             registry,

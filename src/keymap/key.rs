@@ -76,6 +76,14 @@ impl Key {
         Self::plain(KeyCode::Char(c))
     }
 
+    /// The printable character typed, when no Ctrl or Alt is held.
+    pub fn typed_char(self) -> Option<char> {
+        match self.code {
+            KeyCode::Char(c) if !self.mods.ctrl && !self.mods.alt => Some(c),
+            _ => None,
+        }
+    }
+
     pub fn ctrl(c: char) -> Self {
         Self::new(KeyCode::Char(c), Mods::CTRL)
     }

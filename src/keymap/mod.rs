@@ -81,21 +81,22 @@ impl Keymap {
                     }),
                 }
             }
-            let layers: Vec<(Layer, &'static str)> = bindings
+            let layers: Vec<(Layer, (&'static str, Option<&'static str>))> = bindings
                 .iter()
                 .filter(|b| b.action == action)
-                .map(|b| (b.layer, b.help))
+                .map(|b| (b.layer, (b.help, b.hint)))
                 .collect::<BTreeMap<_, _>>()
                 .into_iter()
                 .collect();
             bindings.retain(|b| b.action != action);
-            for (layer, help) in layers {
+            for (layer, (help, hint)) in layers {
                 for key in &keys {
                     bindings.push(Binding {
                         layer,
                         key: *key,
                         action,
                         help,
+                        hint,
                     });
                 }
             }
@@ -131,6 +132,27 @@ impl Keymap {
                 .map(|b| b.key)
         };
         in_layer(layer).chain(in_layer(Layer::Global)).collect()
+    }
+
+    /// The status-bar hints of a layer, in table order: (action, label, first key),
+    /// one per action; `with_global` adds the global layer's after the layer's own.
+    pub fn hints(&self, layer: Layer, with_global: bool) -> Vec<(Action, &'static str, String)> {
+        let mut out: Vec<(Action, &'static str, String)> = Vec::new();
+        let layers: &[Layer] = if with_global {
+            &[layer, Layer::Global]
+        } else {
+            &[layer]
+        };
+        for l in layers {
+            for b in self.bindings.iter().filter(|b| b.layer == *l) {
+                if let Some(label) = b.hint
+                    && !out.iter().any(|(a, _, _)| *a == b.action)
+                {
+                    out.push((b.action, label, self.hint(layer, b.action)));
+                }
+            }
+        }
+        out
     }
 
     /// The first key for an action as text (`"?"`, `"Ctrl+P"`), or `"unbound"`.

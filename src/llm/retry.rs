@@ -1,9 +1,11 @@
 //! When and how long to wait before retrying a failed request.
 //!
-//! Retry 408, 409, 429 and 5xx (529 too) unless `x-should-retry` says otherwise or the
-//! error is `insufficient_quota`; wait `retry-after-ms`, else `retry-after` (seconds or
-//! an HTTP date) when under two minutes, else the provider's body hint (Gemini
-//! `RetryInfo`), else 0.5 s·2ⁿ capped at 8 s with jitter.
+//! Retry 408, 409, 429 and 5xx (529 too: Anthropic's "overloaded") unless
+//! `x-should-retry` says otherwise or the error is OpenAI's `insufficient_quota` (a 429
+//! that no wait fixes); wait `retry-after-ms`, else `retry-after` (seconds or an HTTP
+//! date, RFC 9110 §10.2.3) when under two minutes, else the provider's body hint
+//! (Gemini's `google.rpc.RetryInfo.retryDelay`), else 0.5 s·2ⁿ capped at 8 s with
+//! jitter. These are the rules the official OpenAI and Anthropic SDKs follow.
 
 use std::collections::hash_map::RandomState;
 use std::fmt;

@@ -1,14 +1,13 @@
 //! [`McpHub`]: owns every configured server (one task each, all connecting in parallel)
 //! and publishes [`HubSnapshot`]s and [`McpEvent`]s.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Duration;
 
 use serde_json::{Map, Value};
 use tokio::sync::{broadcast, mpsc, watch};
-use tokio_util::sync::CancellationToken;
 
 use super::ask::{Asker, HeadlessAsker};
 use super::calls::CallContext;
@@ -29,7 +28,6 @@ struct HubInner {
     servers: BTreeMap<String, Arc<ServerHandle>>,
     snapshot: watch::Sender<Arc<HubSnapshot>>,
     events: broadcast::Sender<McpEvent>,
-    runs: Mutex<HashMap<String, CancellationToken>>,
 }
 
 /// How to start a hub.
@@ -181,7 +179,6 @@ impl McpHub {
                 servers: handles,
                 snapshot,
                 events,
-                runs: Mutex::default(),
             }),
         }
     }
@@ -282,29 +279,6 @@ impl McpHub {
     pub fn reconnect(&self, name: &str) -> Result<(), McpError> {
         self.server(name)?.reconnect();
         Ok(())
-    }
-
-    /// The cancellation token of a run (turn); cancelled by [`McpHub::cancel_run`].
-    pub fn run_token(&self, run_id: &str) -> CancellationToken {
-        let mut runs = self
-            .inner
-            .runs
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        runs.entry(run_id.to_owned()).or_default().clone()
-    }
-
-    /// Cancels every MCP call of a run: each sends `notifications/cancelled`.
-    pub fn cancel_run(&self, run_id: &str) {
-        let token = self
-            .inner
-            .runs
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(run_id);
-        if let Some(token) = token {
-            token.cancel();
-        }
     }
 
     /// Calls a tool directly (not through the gate: use the registry for anything a

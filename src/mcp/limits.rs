@@ -1,4 +1,7 @@
-//! Per-server limits and timeouts, with the defaults from STACK.md.
+//! Per-server limits and timeouts. Defaults: 30 s a request, 15 s to connect and
+//! initialise, 10 s to close; at most 20 pages, 1,000 items, 256 content blocks and
+//! 200,000 characters of result text. Past a limit the error names it; nothing is cut
+//! silently.
 
 use std::time::Duration;
 

@@ -38,7 +38,7 @@ pub async fn sync_registry(registry: &Registry, hub: &McpHub, state: &mut Regist
                 if !tool_enabled(&handle.config, &tool.name) {
                     continue;
                 }
-                let mcp = McpTool::new(hub, handle, tool, server.catalog.generation);
+                let mcp = McpTool::new(handle, tool, server.catalog.generation);
                 let name = qualified_name(&server.name, &tool.name);
                 if let Err(e) = registry.replace(&name, Arc::new(mcp)).await {
                     tracing::warn!(server = server.name, "cannot register {name}: {e}");

@@ -8,7 +8,6 @@ use serde_json::{Map, Value, json};
 
 use super::calls::CallContext;
 use super::catalog::CatalogTool;
-use super::hub::McpHub;
 use super::server::ServerHandle;
 use crate::config::AnnotationTrust;
 use crate::tools::{AnnotationHints, Tool, ToolContext, ToolResult, ToolSpec, effect_from_hints};
@@ -57,24 +56,17 @@ pub struct McpTool {
     tool: String,
     generation: u64,
     server: Arc<ServerHandle>,
-    hub: McpHub,
 }
 
 impl McpTool {
     /// A tool of `server`'s catalog of `generation`.
-    pub fn new(
-        hub: &McpHub,
-        server: &Arc<ServerHandle>,
-        tool: &CatalogTool,
-        generation: u64,
-    ) -> Self {
+    pub fn new(server: &Arc<ServerHandle>, tool: &CatalogTool, generation: u64) -> Self {
         let trust = server.config.annotations.unwrap_or(AnnotationTrust::Trust);
         Self {
             spec: tool_spec(&server.name, tool, trust),
             tool: tool.name.clone(),
             generation,
             server: Arc::clone(server),
-            hub: hub.clone(),
         }
     }
 
@@ -92,8 +84,8 @@ impl Tool for McpTool {
     async fn invoke(&self, args: Map<String, Value>, ctx: &ToolContext) -> ToolResult {
         let call = CallContext {
             run_id: Some(ctx.run_id.clone()),
-            step_id: ctx.step_id.clone(),
-            cancel: Some(self.hub.run_token(&ctx.run_id)),
+            step_id: ctx.call_id.as_ref().map(|c| c.0.clone()),
+            cancel: Some(ctx.cancel.clone()),
         };
         match self
             .server

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use toml_edit::{Array, DocumentMut, Item};
 
 use super::decision::CallFacts;
+use super::decision::SubjectStyle;
 use super::rule::escape_glob;
-use crate::tools::SubjectStyle;
 
 /// Appending a rule to a config file failed.
 #[derive(Debug, thiserror::Error)]

@@ -11,10 +11,11 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::decision::Verdict;
-use crate::tools::{Origin, ToolEffect};
+use super::effect::ToolEffect;
+use super::origin::Origin;
 
 /// Who made the final decision about a call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DecidedBy {
     /// A rule, a session grant or the mode, without asking.
@@ -35,7 +36,8 @@ pub struct AuditRecord {
     /// RFC 3339, UTC.
     pub time: String,
     pub run_id: String,
-    pub step_id: Option<String>,
+    /// The call's id (the model's tool-call id, or one minted for the call).
+    pub call_id: String,
     pub origin: Origin,
     pub tool: String,
     pub effect: ToolEffect,

@@ -3,10 +3,9 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
+use super::effect::ToolEffect;
 use super::mode::Mode;
-use crate::tools::{SubjectStyle, ToolEffect, ToolSpec};
 
 /// The facts about a call that rules and modes look at.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,17 +32,6 @@ impl CallFacts {
         }
     }
 
-    /// The facts of a call to `spec` with `args`, classified as `effect`.
-    pub fn from_spec(spec: &ToolSpec, args: &Map<String, Value>, effect: ToolEffect) -> Self {
-        Self {
-            tool: spec.name.clone(),
-            effect,
-            selector: spec.selector_value(args).map(str::to_owned),
-            subject: spec.subject_for(args),
-            subject_style: spec.subject_style(),
-        }
-    }
-
     #[must_use]
     pub fn with_selector(mut self, selector: impl Into<String>) -> Self {
         self.selector = Some(selector.into());
@@ -56,6 +44,15 @@ impl CallFacts {
         self.subject_style = style;
         self
     }
+}
+
+/// How a subject pattern treats `/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubjectStyle {
+    /// `*` does not cross `/`; `**` does.
+    Path,
+    /// `*` matches anything.
+    Text,
 }
 
 /// Allow, ask or deny.

@@ -5,8 +5,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{PoisonError, RwLock};
 
 use super::decision::CallFacts;
+use super::decision::SubjectStyle;
+use super::effect::ToolEffect;
 use super::rule::SubjectPattern;
-use crate::tools::{SubjectStyle, ToolEffect};
 
 /// Identifies a grant for revocation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

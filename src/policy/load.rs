@@ -4,9 +4,9 @@ use std::ops::Range;
 
 use toml::Spanned;
 
+use super::effect::ToolEffect;
 use super::{ConfirmDelete, Mode, Policy, Rule, RuleList};
 use crate::config::PolicyConfig;
-use crate::tools::ToolEffect;
 
 /// One invalid value in `[policy]`, with its place in the file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

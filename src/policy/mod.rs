@@ -8,9 +8,11 @@ mod always;
 mod audit;
 mod budget;
 mod decision;
+mod effect;
 mod grant;
 mod load;
 mod mode;
+mod origin;
 mod rule;
 
 use std::collections::{BTreeMap, HashMap};
@@ -21,13 +23,13 @@ pub use audit::{
     AuditLog, AuditOpenError, AuditRecord, DecidedBy, ServerRequestRecord, args_sha256, rfc3339,
 };
 pub use budget::{BudgetSpent, CallBudget};
-pub use decision::{CallFacts, Decision, DecisionReason, RuleList, Verdict};
+pub use decision::{CallFacts, Decision, DecisionReason, RuleList, SubjectStyle, Verdict};
+pub use effect::{ParseEffectError, ToolEffect};
 pub use grant::{GrantId, GrantScope, SessionGrant, SessionGrants};
 pub use load::PolicyConfigError;
 pub use mode::{Mode, ParseModeError};
+pub use origin::{Origin, Scope};
 pub use rule::{Rule, RuleError, SubjectPattern, escape_glob};
-
-use crate::tools::ToolEffect;
 
 /// `[policy] confirm_delete`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

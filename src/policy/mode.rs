@@ -6,7 +6,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::decision::Verdict;
-use crate::tools::ToolEffect;
+use super::effect::ToolEffect;
 
 /// The `[policy] mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

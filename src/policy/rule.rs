@@ -14,7 +14,7 @@ use std::str::FromStr;
 use globset::{GlobBuilder, GlobMatcher};
 
 use super::decision::CallFacts;
-use crate::tools::SubjectStyle;
+use super::decision::SubjectStyle;
 
 /// Why a rule string is not a rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -3,8 +3,8 @@
 
 use serde_json::json;
 
-use super::effect::ToolEffect;
 use super::spec::{Subject, ToolSpec};
+use crate::policy::ToolEffect;
 
 /// Names of the built-in tools.
 pub const BUILTIN_NAMES: [&str; 5] = ["fs", "shell", "http", "memory", "skills"];

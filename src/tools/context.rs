@@ -3,71 +3,53 @@
 use std::fmt;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
-/// The access a caller has. `ReadOnly` admits only `Read` calls, whatever the rules say.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Scope {
-    #[default]
-    Full,
-    ReadOnly,
-}
-
-/// Where a call comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Origin {
-    /// The model asked for it during a turn.
-    Model,
-    /// The user filled in the manual call form.
-    Manual,
-    /// `switchboard call`.
-    Cli,
-    /// A client of serve mode.
-    Serve,
-}
-
-impl Origin {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Model => "model",
-            Self::Manual => "manual",
-            Self::Cli => "cli",
-            Self::Serve => "serve",
-        }
-    }
-}
-
-impl fmt::Display for Origin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+use crate::gate::{CallId, GateObserver};
+use crate::policy::{Origin, Scope};
 
 /// The context of one call.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct ToolContext {
-    /// The turn (or CLI invocation) this call belongs to; cancelling it aborts the call.
+    /// The turn (or CLI invocation) this call belongs to.
     pub run_id: String,
-    /// The model's tool-call id, when there is one.
-    pub step_id: Option<String>,
+    /// The call's id (the model's tool-call id, or one the caller minted). `None`: the
+    /// gate mints `call-N`.
+    pub call_id: Option<CallId>,
     pub scope: Scope,
     pub origin: Origin,
     /// A snapshot of caller metadata (e.g. progress token); shared, never mutated.
     pub metadata: Arc<Value>,
+    /// Cancelling it aborts a call waiting for approval and cancels a running one.
+    pub cancel: CancellationToken,
+    /// Hears the gate's events about this call (`None`: nobody listens).
+    pub observer: Option<Arc<dyn GateObserver>>,
+}
+
+impl fmt::Debug for ToolContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ToolContext")
+            .field("run_id", &self.run_id)
+            .field("call_id", &self.call_id)
+            .field("scope", &self.scope)
+            .field("origin", &self.origin)
+            .field("observed", &self.observer.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl ToolContext {
-    /// A full-scope context with no step and empty metadata.
+    /// A full-scope context with no call id, no observer and empty metadata.
     pub fn new(run_id: impl Into<String>, origin: Origin) -> Self {
         Self {
             run_id: run_id.into(),
-            step_id: None,
+            call_id: None,
             scope: Scope::Full,
             origin,
             metadata: Arc::new(Value::Null),
+            cancel: CancellationToken::new(),
+            observer: None,
         }
     }
 
@@ -78,14 +60,26 @@ impl ToolContext {
     }
 
     #[must_use]
-    pub fn with_step(mut self, step_id: impl Into<String>) -> Self {
-        self.step_id = Some(step_id.into());
+    pub fn with_call_id(mut self, call_id: CallId) -> Self {
+        self.call_id = Some(call_id);
         self
     }
 
     #[must_use]
     pub fn with_metadata(mut self, metadata: Value) -> Self {
         self.metadata = Arc::new(metadata);
+        self
+    }
+
+    #[must_use]
+    pub fn with_cancel(mut self, cancel: CancellationToken) -> Self {
+        self.cancel = cancel;
+        self
+    }
+
+    #[must_use]
+    pub fn with_observer(mut self, observer: Arc<dyn GateObserver>) -> Self {
+        self.observer = Some(observer);
         self
     }
 }

@@ -1,8 +1,8 @@
 //! MCP tool annotations → `ToolEffect`. Hints come from the server and are only hints:
 //! `[policy] effects` overrides win over them, and rules match whatever the effect is.
 
-use super::effect::ToolEffect;
 use crate::config::AnnotationTrust;
+use crate::policy::ToolEffect;
 
 /// The annotation fields that bear on the effect (MCP `ToolAnnotations`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,31 +1,25 @@
 //! The registry: the set of callable tools and the gate every call passes
-//! ([`Registry::invoke`], in `gate.rs`).
+//! ([`Registry::invoke`], in `invoke.rs`).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 
 use super::lease::{Instance, Lease};
 use super::spec::ToolSpec;
 use super::tool::{Tool, ToolError};
-use crate::agent::{AgentEvent, ApprovalBroker};
+use crate::gate::ApprovalBroker;
 use crate::policy::{AuditLog, CallBudget, Policy, SessionGrants};
 
-/// A call could not go through the gate at all. Refusals are not errors: they are
-/// `Ok(ToolResult { is_error: true, .. })` the model can read.
+/// A call could not be made at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InvokeError {
     #[error("unknown tool {name:?}")]
     NotFound { name: String },
-    #[error("call to {tool} aborted: the turn was cancelled")]
-    Aborted { tool: String },
 }
-
-const EVENT_CAPACITY: usize = 1024;
 
 /// Tools by qualified name, plus everything the gate needs to authorise a call.
 pub struct Registry {
@@ -36,7 +30,6 @@ pub struct Registry {
     pub(super) broker: Arc<ApprovalBroker>,
     pub(super) audit: AuditLog,
     pub(super) always_file: Option<PathBuf>,
-    pub(super) events: broadcast::Sender<AgentEvent>,
     pub(super) next_call: AtomicU64,
     retiring: Mutex<Vec<JoinHandle<()>>>,
 }
@@ -63,7 +56,6 @@ impl Registry {
             broker,
             audit: AuditLog::disabled(),
             always_file: None,
-            events: broadcast::channel(EVENT_CAPACITY).0,
             next_call: AtomicU64::new(0),
             retiring: Mutex::default(),
         }
@@ -97,11 +89,6 @@ impl Registry {
 
     pub fn broker(&self) -> &Arc<ApprovalBroker> {
         &self.broker
-    }
-
-    /// Tool-call and approval events from now on.
-    pub fn subscribe_events(&self) -> broadcast::Receiver<AgentEvent> {
-        self.events.subscribe()
     }
 
     /// Starts the tool and adds it under its spec name.

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::effect::ToolEffect;
+use crate::policy::{CallFacts, SubjectStyle, ToolEffect};
 
 /// How to find a call's main argument (its *subject*) for rule matching.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -17,15 +17,6 @@ pub enum Subject {
     /// A command line: the `program` argument followed by the `args` argument (an array
     /// of strings or one string), joined by spaces; `*` matches across `/`.
     CommandLine { program: String, args: String },
-}
-
-/// How a subject pattern treats `/`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SubjectStyle {
-    /// `*` does not cross `/`; `**` does.
-    Path,
-    /// `*` matches anything.
-    Text,
 }
 
 /// A tool's description in the catalog plus how to classify its calls.
@@ -118,6 +109,17 @@ impl ToolSpec {
                 }
                 Some(line)
             }
+        }
+    }
+
+    /// The facts rules see about a call with `args`, classified as `effect`.
+    pub fn facts(&self, args: &Map<String, Value>, effect: ToolEffect) -> CallFacts {
+        CallFacts {
+            tool: self.name.clone(),
+            effect,
+            selector: self.selector_value(args).map(str::to_owned),
+            subject: self.subject_for(args),
+            subject_style: self.subject_style(),
         }
     }
 

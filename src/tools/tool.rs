@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use super::context::ToolContext;
 use super::result::ToolResult;
 use super::spec::ToolSpec;
-use crate::agent::approval::Preview;
+use crate::gate::Preview;
 
 /// A tool failed to start (or a registry operation on it failed).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -137,7 +137,7 @@ pub fn show_builtins(
         .skills
         .skills
         .iter()
-        .map(|s| super::browse::SkillRow {
+        .map(|s| super::library::SkillRow {
             name: s.name.clone(),
             description: s.description.clone(),
             version: s.version.clone(),
@@ -166,12 +166,28 @@ pub fn replay(state: &mut State, loaded: &crate::agent::LoadedSession) {
                 .chat
                 .push(ChatEntry::new(ChatKind::User, text.clone()));
         }
-        super::events::on_agent_event(state, stored.event.clone());
+        // Replaying only rebuilds the state: what the events would ask for now (a
+        // grants refresh) is not done.
+        let _ = super::events::on_agent_event(state, stored.event.clone());
     }
     state.approvals.clear();
     state.step_pause = None;
+    // Calls still open when the session ended never finished.
+    for card in state.chat.iter_mut().filter_map(|e| e.card.as_mut()) {
+        if card.status.is_open() {
+            card.status = super::cards::CardStatus::Aborted;
+        }
+    }
+    // New calls the person makes must not reuse a restored card's id.
+    state.manual_calls = state
+        .chat
+        .iter()
+        .filter_map(|e| e.card.as_ref())
+        .filter_map(|c| c.call_id.as_str().strip_prefix("manual-")?.parse().ok())
+        .max()
+        .unwrap_or(0);
     if let Some(run_id) = state.turn.take() {
-        super::events::on_agent_event(
+        let _ = super::events::on_agent_event(
             state,
             crate::agent::AgentEvent::TurnDone {
                 run_id,

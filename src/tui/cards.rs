@@ -1,12 +1,13 @@
-//! Tool call cards in the transcript: what the model called, with which arguments,
-//! what the gate and the tool made of it.
+//! Call cards in the transcript: one per call (the model's or the person's tool
+//! calls, reads and prompts), keyed by its `CallId`, with what the gate and the tool
+//! made of it.
 
-use crate::agent::CallId;
-use crate::tools::ToolEffect;
+use crate::gate::{CallEnd, CallId};
+use crate::policy::{Origin, ToolEffect};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CardStatus {
-    /// The model asked for it; not at the gate yet.
+    /// Asked for; not at the gate yet.
     Requested,
     WaitingApproval,
     Running,
@@ -14,6 +15,7 @@ pub enum CardStatus {
     Error,
     Denied,
     Aborted,
+    Cancelled,
 }
 
 impl CardStatus {
@@ -26,6 +28,7 @@ impl CardStatus {
             CardStatus::Error => "error",
             CardStatus::Denied => "denied",
             CardStatus::Aborted => "aborted",
+            CardStatus::Cancelled => "cancelled",
         }
     }
 
@@ -35,25 +38,72 @@ impl CardStatus {
             CardStatus::Requested | CardStatus::WaitingApproval | CardStatus::Running
         )
     }
+
+    pub fn of(end: CallEnd) -> Self {
+        match end {
+            CallEnd::Ok => Self::Ok,
+            CallEnd::Error | CallEnd::Failed => Self::Error,
+            CallEnd::Denied => Self::Denied,
+            CallEnd::Aborted => Self::Aborted,
+            CallEnd::Cancelled => Self::Cancelled,
+        }
+    }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a card is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardKind {
+    /// A tool call through the gate.
+    Tool,
+    /// A read or a prompt the person asked a server for.
+    Request,
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct ToolCard {
+    pub call_id: CallId,
     pub run_id: String,
-    pub tool_call_id: String,
+    pub kind: CardKind,
+    pub origin: Origin,
+    /// The tool, or what was asked (`read weather file:///a`).
     pub tool: String,
     /// Arguments as compact JSON.
     pub args: String,
     pub effect: Option<ToolEffect>,
     pub status: CardStatus,
-    /// The gate's id for the call, once it entered the gate.
-    pub call_id: Option<CallId>,
+    /// Who decided: `you (once)`, `session grant (fs write calls)`, a rule, the mode.
+    pub decided: Option<String>,
     /// What the tool returned (or the refusal), in full.
     pub result: Option<String>,
     /// The model saw a shortened result.
     pub truncated: bool,
+    /// `State::clock_ms` when the card opened (for the elapsed time while it runs).
+    pub opened_ms: u64,
     /// Time at the gate, once the call left it.
     pub duration_ms: Option<u64>,
+    /// The last progress a server reported, as a short text.
+    pub progress: Option<String>,
+}
+
+impl ToolCard {
+    pub fn new(call_id: CallId, run_id: String, kind: CardKind, origin: Origin) -> Self {
+        Self {
+            call_id,
+            run_id,
+            kind,
+            origin,
+            tool: String::new(),
+            args: String::new(),
+            effect: None,
+            status: CardStatus::Requested,
+            decided: None,
+            result: None,
+            truncated: false,
+            opened_ms: 0,
+            duration_ms: None,
+            progress: None,
+        }
+    }
 }
 
 /// `850 ms`, `1.2 s`, `2 min 5 s`.
@@ -63,6 +113,13 @@ pub fn duration_text(ms: u64) -> String {
         1_000..=59_999 => format!("{}.{} s", ms / 1000, (ms % 1000) / 100),
         _ => format!("{} min {} s", ms / 60_000, (ms % 60_000) / 1000),
     }
+}
+
+/// The spinner frame for a clock reading (one frame per 100 ms).
+pub fn spinner(clock_ms: u64) -> char {
+    const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+    let i = usize::try_from((clock_ms / 100) % 10).unwrap_or(0);
+    FRAMES[i]
 }
 
 /// Result lines shown under a card.

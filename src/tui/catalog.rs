@@ -1,4 +1,10 @@
-//! The catalog as UI data: tabs, entries across servers, and the filter's ranking.
+//! The Catalog pane: tabs, entries across servers, the filter's ranking, and its
+//! keys (moving, tabs, the filter, opening an item's detail).
+
+use crate::keymap::{Action, Key, KeyCode};
+
+use super::msg::Handled;
+use super::state::{Overlay, State};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CatalogTab {
@@ -118,4 +124,57 @@ pub fn match_rank(query: &str, entry: &CatalogEntry) -> Option<u8> {
 pub fn is_subsequence(needle: &str, hay: &str) -> bool {
     let mut hay = hay.chars();
     needle.chars().all(|c| hay.any(|h| h == c))
+}
+
+/// Keys while typing the catalog filter.
+pub fn filter_key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
+    match action {
+        Some(Action::Close) => {
+            state.filter.query.clear();
+            state.filter.editing = false;
+            state.catalog_sel = 0;
+        }
+        Some(Action::Activate) => state.filter.editing = false,
+        Some(Action::Up) => state.catalog_sel = state.catalog_sel.saturating_sub(1),
+        Some(Action::Down) => {
+            let last = state.visible_catalog().len().saturating_sub(1);
+            state.catalog_sel = (state.catalog_sel + 1).min(last);
+        }
+        Some(other) => return Handled::Unhandled(other),
+        None => {
+            if let Some(c) = key.typed_char() {
+                state.filter.query.push(c);
+                state.catalog_sel = 0;
+            } else if key.code == KeyCode::Backspace {
+                state.filter.query.pop();
+                state.catalog_sel = 0;
+            }
+        }
+    }
+    Handled::nothing()
+}
+
+/// Navigation in the catalog list: moves, tabs, `/` to filter, Enter for detail.
+pub fn nav(state: &mut State, action: Action) {
+    match action {
+        Action::NextTab | Action::PrevTab => {
+            let delta = if action == Action::NextTab { 1 } else { -1 };
+            state.tab = state.tab.shifted(delta);
+            state.catalog_sel = 0;
+        }
+        Action::Filter => state.filter.editing = true,
+        Action::Activate => {
+            if state.selected_entry().is_some() {
+                state.overlay = Some(Overlay::Detail {
+                    scroll: 0,
+                    raw: false,
+                });
+            }
+        }
+        _ => {
+            let len = state.visible_catalog().len();
+            let page = super::scroll::page(state, super::state::Pane::Catalog);
+            state.catalog_sel = super::scroll::moved(state.catalog_sel, len, action, page);
+        }
+    }
 }

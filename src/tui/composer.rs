@@ -2,7 +2,10 @@
 
 use tui_textarea::{Input, Key as TaKey, TextArea, WrapMode};
 
-use crate::keymap::{Key, KeyCode};
+use crate::keymap::{Action, Key, KeyCode};
+
+use super::msg::Handled;
+use super::state::{Overlay, Pane, State};
 
 /// The composer's text and cursor. Compared by content, so `State` stays comparable.
 #[derive(Debug, Clone)]
@@ -76,6 +79,53 @@ impl Composer {
     /// The textarea, for drawing.
     pub fn textarea(&self) -> &TextArea<'static> {
         &self.0
+    }
+}
+
+/// Keys while typing a message: Enter sends (or runs a slash command), Esc
+/// interrupts what runs or leaves; other keys edit the text.
+pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
+    match action {
+        Some(Action::Send) => super::slash::submit(state).into(),
+        Some(Action::Newline) => {
+            state.composer.insert_newline();
+            Handled::nothing()
+        }
+        Some(Action::Close) if state.turn.is_some() || !state.open_manual_calls().is_empty() => {
+            Handled::Unhandled(Action::CancelTurn)
+        }
+        Some(Action::Close) => {
+            state.focus = Pane::Chat;
+            Handled::nothing()
+        }
+        Some(other) => Handled::Unhandled(other),
+        None => {
+            state.composer.input(key);
+            Handled::nothing()
+        }
+    }
+}
+
+/// Pasted text goes where the keys go: the palette, the catalog filter, else the
+/// composer.
+pub fn paste(state: &mut State, text: &str) {
+    match (&mut state.overlay, state.focus) {
+        (Some(Overlay::Palette(p)), _) => {
+            p.query.push_str(&crate::sanitize::sanitize_line(text));
+            p.selected = 0;
+        }
+        (Some(_), _) => {}
+        (None, Pane::Catalog) if state.filter.editing => {
+            state
+                .filter
+                .query
+                .push_str(&crate::sanitize::sanitize_line(text));
+            state.catalog_sel = 0;
+        }
+        (None, _) => {
+            state.focus = Pane::Composer;
+            state.composer.paste(text);
+        }
     }
 }
 

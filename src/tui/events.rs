@@ -1,24 +1,21 @@
-//! What session and gate events do to the UI state. Events can reach the UI twice
-//! (from the session and from the gate's broadcast), so every handler is idempotent.
+//! What session events (the gate's included) do to the UI state, and the commands
+//! they call for. Each event arrives once, on one route (the session's sink), and
+//! names its call by `CallId`: a card is found by id, never guessed.
 
 use serde_json::Value;
 
-use crate::agent::{AgentEvent, CallOutcome, StepPause, TurnEnd};
+use crate::agent::{AgentEvent, StepPause, TurnEnd};
+use crate::gate::{CallId, GateEvent};
+use crate::policy::Origin;
 
-use super::approvals;
-use super::cards::{CardStatus, ToolCard};
+use super::approval;
+use super::cards::{CardKind, CardStatus, ToolCard};
+use super::msg::Cmd;
 use super::state::{ChatEntry, ChatKind, State, TailScroll};
 
-pub fn on_agent_event(state: &mut State, event: AgentEvent) {
+pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
     match event {
-        AgentEvent::ApprovalRequested(request) => {
-            if let Some(card) = open_card(state, &request.run_id, &request.tool) {
-                card.status = CardStatus::WaitingApproval;
-                card.effect = Some(request.effect);
-            }
-            approvals::push(state, request);
-        }
-        AgentEvent::ApprovalResolved { id, .. } => approvals::remove(state, id),
+        AgentEvent::Gate(event) => return on_gate_event(state, event),
         AgentEvent::SessionStarted {
             session_id,
             provider,
@@ -44,76 +41,53 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) {
         AgentEvent::ModelResponse { run_id, text, .. } => finish_text(state, &run_id, text),
         AgentEvent::ToolCallRequested {
             run_id,
-            tool_call_id,
+            call_id,
             tool,
             args,
+            origin,
         } => {
-            if !state.chat.iter().any(|e| {
-                e.card
-                    .as_ref()
-                    .is_some_and(|c| c.tool_call_id == tool_call_id && c.run_id == run_id)
-            }) {
-                let mut entry = ChatEntry::new(ChatKind::Tool, String::new());
-                entry.card = Some(ToolCard {
-                    run_id,
-                    tool_call_id,
-                    tool,
-                    args: compact(&args),
-                    effect: None,
-                    status: CardStatus::Requested,
-                    call_id: None,
-                    result: None,
-                    truncated: false,
-                    duration_ms: None,
-                });
-                state.chat.push(entry);
-            }
+            let mut card = ToolCard::new(call_id, run_id, CardKind::Tool, origin);
+            card.tool = tool;
+            card.args = compact(&args);
+            open_card(state, card);
         }
-        AgentEvent::ToolCallStarted {
-            call_id,
+        AgentEvent::RequestStarted {
             run_id,
-            tool,
-            effect,
-            ..
+            call_id,
+            label,
         } => {
-            let known = cards(state).any(|c| c.call_id == Some(call_id));
-            if !known && let Some(card) = open_card(state, &run_id, &tool) {
-                card.call_id = Some(call_id);
-                card.effect = Some(effect);
-                card.status = CardStatus::Running;
-            }
+            let mut card = ToolCard::new(call_id, run_id, CardKind::Request, Origin::Manual);
+            card.tool = label;
+            card.status = CardStatus::Running;
+            open_card(state, card);
         }
-        AgentEvent::ToolCallFinished {
+        AgentEvent::RequestFinished {
             call_id,
             outcome,
+            text,
             duration_ms,
             ..
         } => {
-            if let Some(card) = cards(state).find(|c| c.call_id == Some(call_id)) {
+            if let Some(card) = card(state, &call_id) {
+                card.status = CardStatus::of(outcome);
+                card.result = Some(text);
                 card.duration_ms = Some(duration_ms);
-                match outcome {
-                    CallOutcome::Denied => card.status = CardStatus::Denied,
-                    CallOutcome::Aborted => card.status = CardStatus::Aborted,
-                    CallOutcome::Ran => {}
-                }
             }
         }
         AgentEvent::ToolResult {
-            run_id,
-            tool_call_id,
+            call_id,
             is_error,
             content,
             truncated,
+            outcome,
             ..
         } => {
-            if let Some(card) =
-                cards(state).find(|c| c.tool_call_id == tool_call_id && c.run_id == run_id)
-            {
-                if card.status.is_open() || card.status == CardStatus::Ok {
-                    card.status = if is_error {
-                        CardStatus::Error
-                    } else {
-                        CardStatus::Ok
+            if let Some(card) = card(state, &call_id) {
+                if card.status.is_open() {
+                    card.status = match outcome {
+                        Some(end) => CardStatus::of(end),
+                        None if is_error => CardStatus::Error,
+                        None => CardStatus::Ok,
                     };
                 }
                 card.result = Some(content);
@@ -144,28 +118,75 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) {
             ..
         } => turn_done(state, &run_id, reason, steps),
     }
+    Vec::new()
 }
 
-fn cards(state: &mut State) -> impl Iterator<Item = &mut ToolCard> {
-    state.chat.iter_mut().rev().filter_map(|e| e.card.as_mut())
+/// The gate's events about one call: its card follows them; approvals queue.
+fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
+    match event {
+        GateEvent::ToolCallStarted {
+            call_id, effect, ..
+        } => {
+            if let Some(card) = card(state, &call_id) {
+                card.effect = Some(effect);
+                card.status = CardStatus::Running;
+            }
+        }
+        GateEvent::ApprovalRequested(request) => {
+            if let Some(card) = card(state, &request.call_id) {
+                card.status = CardStatus::WaitingApproval;
+            }
+            approval::push(state, request);
+        }
+        GateEvent::ApprovalResolved { call_id, id, .. } => {
+            approval::remove(state, id);
+            if let Some(card) = card(state, &call_id)
+                && card.status == CardStatus::WaitingApproval
+            {
+                card.status = CardStatus::Running;
+            }
+        }
+        GateEvent::ToolCallFinished {
+            call_id,
+            tool,
+            outcome,
+            ruling,
+            duration_ms,
+            ..
+        } => {
+            if let Some(card) = card(state, &call_id) {
+                card.status = CardStatus::of(outcome);
+                card.duration_ms = Some(duration_ms);
+                card.decided = ruling.map(|r| r.describe());
+                card.progress = None;
+            }
+            // A call may have added a session grant or changed memory files.
+            let mut cmds = vec![Cmd::RefreshGrants];
+            if tool == "memory" {
+                cmds.push(Cmd::ListMemory);
+            }
+            return cmds;
+        }
+    }
+    Vec::new()
 }
 
-/// The oldest card of this run and tool that has not entered the gate yet (calls
-/// enter the gate in the order the model made them).
-fn open_card<'s>(state: &'s mut State, run_id: &str, tool: &str) -> Option<&'s mut ToolCard> {
+/// The card of a call (the newest, should a provider reuse an id).
+pub fn card<'s>(state: &'s mut State, call_id: &CallId) -> Option<&'s mut ToolCard> {
     state
         .chat
         .iter_mut()
+        .rev()
         .filter_map(|e| e.card.as_mut())
-        .find(|c| {
-            c.run_id == run_id
-                && c.tool == tool
-                && matches!(
-                    c.status,
-                    CardStatus::Requested | CardStatus::WaitingApproval
-                )
-                && c.call_id.is_none()
-        })
+        .find(|c| &c.call_id == call_id)
+}
+
+fn open_card(state: &mut State, mut card: ToolCard) {
+    card.opened_ms = state.clock_ms;
+    let mut entry = ChatEntry::new(ChatKind::Tool, String::new());
+    entry.card = Some(card);
+    state.chat.push(entry);
+    state.chat_scroll = TailScroll(0);
 }
 
 fn compact(args: &Value) -> String {
@@ -194,10 +215,11 @@ fn turn_done(state: &mut State, run_id: &str, reason: TurnEnd, steps: u32) {
         if entry.streaming.as_deref() == Some(run_id) {
             entry.streaming = None;
         }
+        // Calls the model asked for that never reached the gate.
         if let Some(card) = entry
             .card
             .as_mut()
-            .filter(|c| c.run_id == run_id && c.status.is_open())
+            .filter(|c| c.run_id == run_id && c.status == CardStatus::Requested)
         {
             card.status = CardStatus::Aborted;
         }
@@ -235,22 +257,6 @@ fn pause_text(pause: &StepPause) -> String {
             compact(args)
         ),
     }
-}
-
-/// A call, read or prompt the person started answered: its whole text goes into the
-/// transcript.
-pub fn on_call_done(state: &mut State, tool: &str, text: &str, is_error: bool) {
-    let status = if is_error { "error" } else { "ok" };
-    // The whole text is kept; the transcript folds long results until `e`.
-    state.chat.push(ChatEntry::new(
-        if is_error {
-            ChatKind::Error
-        } else {
-            ChatKind::Tool
-        },
-        format!("{tool} → {status}\n{text}"),
-    ));
-    state.chat_scroll = TailScroll(0);
 }
 
 /// `weather ▕████░░░░░░▏ 40% fetching` — a progress bar for the status bar.

@@ -1,41 +1,44 @@
 //! The terminal UI. The only module that may use ratatui and crossterm.
 //!
 //! Shape: `State` is plain data; `update(&mut State, Msg) -> Vec<Cmd>` is pure;
-//! `render(&State, &Theme, &mut Frame)` draws; `app` is the runtime that executes
-//! commands and turns terminal events into messages.
+//! `render(&State, &Theme, &mut Frame)` draws; `event_loop` turns terminal, session
+//! and hub events into messages; `executor` does the commands `update` returns.
 
-pub mod app;
-pub mod approvals;
+pub mod approval;
 pub mod boot;
-pub mod browse;
 pub mod cards;
 pub mod catalog;
 pub mod composer;
+pub mod detail;
 pub mod editor;
+pub mod event_loop;
 pub mod events;
+pub mod executor;
+mod executor_mcp;
 pub mod form;
+pub mod help;
 pub mod hub_view;
 pub mod input;
 pub mod input_prompt;
 pub mod layout;
+pub mod library;
+pub mod logs;
 pub mod markdown;
 pub mod msg;
-pub mod overlays;
 pub mod palette;
-pub mod panes;
 pub mod result_view;
-pub mod runtime;
-mod runtime_mcp;
+pub mod scroll;
+pub mod servers;
+pub mod slash;
 pub mod state;
 pub mod style;
 pub mod term;
 pub mod transcript;
-pub mod typing;
 pub mod ui;
 pub mod update;
 pub mod uri_template;
 
-pub use app::{TuiOptions, run_async};
+pub use event_loop::{TuiOptions, run_async};
 pub use msg::{Cmd, Msg};
 pub use state::State;
 pub use update::update;

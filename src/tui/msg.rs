@@ -2,7 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::agent::{AgentEvent, ApprovalDecision, ApprovalId};
+use crate::agent::AgentEvent;
+use crate::gate::{ApprovalDecision, ApprovalId, CallId};
 use crate::keymap::Key;
 use crate::policy::GrantId;
 
@@ -17,19 +18,17 @@ pub enum Msg {
     Mouse(Mouse),
     Resize(u16, u16),
     Log(LogLine),
-    /// Something happened in a session or at the tool gate.
+    /// Something happened in the session or at the tool gate (one route: the
+    /// session's sink).
     Agent(Box<AgentEvent>),
-    /// The session grants changed.
+    /// The session grants now.
     Grants(Vec<GrantView>),
-    /// A call started from the composer finished.
-    CallDone {
-        tool: String,
-        text: String,
-        is_error: bool,
-    },
-    /// A read or a call from the composer or a form returned these contents (its text
-    /// arrives as `CallDone`); kept for `/save`.
+    /// A read or a call the person made returned these contents (its text arrives as
+    /// an `AgentEvent`); kept for `/save`.
     Contents(Box<super::state::LastContents>),
+    /// The runtime's clock (milliseconds since start), for spinners and elapsed times;
+    /// ticks while a call is open.
+    Tick(u64),
     /// `/save` wrote a file (what it wrote) or did not (why).
     Saved(Result<String, String>),
     /// The external editor returned the form value (or why it did not).
@@ -51,9 +50,11 @@ pub enum Msg {
         value: String,
         values: Vec<String>,
     },
-    /// A server reported progress on a running call.
+    /// A server reported progress on a running call (`call_id`: the call's, when the
+    /// server's progress token belongs to one).
     Progress {
         server: String,
+        call_id: Option<CallId>,
         progress: f64,
         total: Option<f64>,
         message: Option<String>,
@@ -88,7 +89,29 @@ pub enum CompletionTarget {
     Prompt(String),
 }
 
-/// Work for the runtime. `update` never does IO itself.
+/// What a layer's key handler made of a key: commands for the executor, or an
+/// action it leaves to the global keys (only `update` falls back to those).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Handled {
+    Done(Vec<Cmd>),
+    Unhandled(crate::keymap::Action),
+}
+
+impl Handled {
+    /// Handled, with nothing for the executor.
+    pub fn nothing() -> Self {
+        Self::Done(Vec::new())
+    }
+}
+
+impl From<Vec<Cmd>> for Handled {
+    fn from(cmds: Vec<Cmd>) -> Self {
+        Self::Done(cmds)
+    }
+}
+
+/// Work for the executor, done in the order `update` returned it. `update` never
+/// does IO itself.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cmd {
     Quit,
@@ -103,9 +126,9 @@ pub enum Cmd {
         id: ApprovalId,
         decision: ApprovalDecision,
     },
-    /// Cancel a run: its pending approvals abort and its tools stop.
-    AbortRun(String),
     RevokeGrant(GrantId),
+    /// Ask for the session grants (answers `Msg::Grants`).
+    RefreshGrants,
     /// Start a new session with another provider and/or model; the conversation
     /// carries over (`/model`, the palette).
     SwitchProvider {
@@ -116,8 +139,9 @@ pub enum Cmd {
     Reconnect(String),
     /// Close an MCP server's connection and keep it off until enabled.
     Disable(String),
-    /// Read a resource (`/read SERVER URI`); the text lands in the transcript.
+    /// Read a resource (`/read SERVER URI`); its card shows the text.
     ReadResource {
+        call_id: CallId,
         server: String,
         uri: String,
     },
@@ -138,6 +162,7 @@ pub enum Cmd {
     SetServerLogLevel(String),
     /// Render a prompt (`/prompt SERVER NAME k=v …`).
     GetPrompt {
+        call_id: CallId,
         server: String,
         name: String,
         args: Map<String, Value>,
@@ -155,10 +180,12 @@ pub enum Cmd {
         /// The other fields' values, for servers that narrow by them.
         context: std::collections::BTreeMap<String, String>,
     },
-    /// Cancel the calls started from the composer or the form that are still running.
-    CancelManual,
-    /// Call a tool through the gate, on the person's behalf (`/call`).
+    /// Cancel these calls the person made (those still running stop; those waiting
+    /// for approval abort).
+    CancelCalls(Vec<CallId>),
+    /// Call a tool through the gate, on the person's behalf (`/call`, a form).
     CallTool {
+        call_id: CallId,
         tool: String,
         args: Map<String, Value>,
     },

@@ -1,6 +1,9 @@
 //! The command palette: a filtered list of commands run with Enter.
 
-use super::state::{State, is_subsequence};
+use crate::keymap::{Action, Key, KeyCode};
+
+use super::msg::{Cmd, Handled};
+use super::state::{Overlay, State, TailScroll, is_subsequence};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PaletteState {
@@ -89,4 +92,68 @@ pub fn matching_items(state: &State, palette: &PaletteState) -> Vec<PaletteItem>
         .into_iter()
         .filter(|item| is_subsequence(&query, &item.label.to_lowercase()))
         .collect()
+}
+
+/// Keys in the palette: type to filter, arrows choose, Enter runs.
+pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
+    let Some(Overlay::Palette(palette)) = &state.overlay else {
+        return Handled::nothing();
+    };
+    let mut palette = palette.clone();
+    let count = matching_items(state, &palette).len();
+    match action {
+        Some(Action::Close) => {
+            state.overlay = None;
+            return Handled::nothing();
+        }
+        Some(Action::Activate) => {
+            let chosen = matching_items(state, &palette)
+                .into_iter()
+                .nth(palette.selected);
+            state.overlay = None;
+            return chosen.map_or_else(Handled::nothing, |item| run_command(state, item.command));
+        }
+        Some(Action::Up) => palette.selected = palette.selected.saturating_sub(1),
+        Some(Action::Down) => {
+            palette.selected = (palette.selected + 1).min(count.saturating_sub(1));
+        }
+        Some(other) => return Handled::Unhandled(other),
+        None => {
+            if let Some(c) = key.typed_char() {
+                palette.query.push(c);
+                palette.selected = 0;
+            } else if key.code == KeyCode::Backspace {
+                palette.query.pop();
+                palette.selected = 0;
+            }
+        }
+    }
+    state.overlay = Some(Overlay::Palette(palette));
+    Handled::nothing()
+}
+
+/// What a chosen entry does; entries that are global actions are left to them.
+fn run_command(state: &mut State, command: PaletteCommand) -> Handled {
+    let cmds = match command {
+        PaletteCommand::SwitchTheme(name) => vec![Cmd::LoadTheme(name)],
+        PaletteCommand::ToggleLogs => return Handled::Unhandled(Action::ToggleLogs),
+        PaletteCommand::ToggleMouse => {
+            state.mouse = !state.mouse;
+            vec![Cmd::SetMouseCapture(state.mouse)]
+        }
+        PaletteCommand::Help => return Handled::Unhandled(Action::Help),
+        PaletteCommand::Skills => return Handled::Unhandled(Action::ShowSkills),
+        PaletteCommand::Memory => return Handled::Unhandled(Action::ShowMemory),
+        PaletteCommand::ClearChat => {
+            state.chat.clear();
+            state.chat_scroll = TailScroll(0);
+            Vec::new()
+        }
+        PaletteCommand::RevokeGrant(id) => vec![Cmd::RevokeGrant(id)],
+        PaletteCommand::SwitchProvider(name) => {
+            super::slash::switch_provider(state, Some(name), None)
+        }
+        PaletteCommand::Quit => return Handled::Unhandled(Action::Quit),
+    };
+    cmds.into()
 }

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 
 use crate::keymap::{Keymap, Layer};
 
-use super::approvals::PendingApproval;
+use super::approval::PendingApproval;
 pub use super::catalog::{Catalog, CatalogEntry, CatalogTab, Filter, is_subsequence, match_rank};
 use super::composer::Composer;
 use super::palette::PaletteState;
@@ -42,7 +42,7 @@ pub enum Overlay {
     Form(super::form::FormState),
     /// The Skills or Memory pane.
     Browse {
-        kind: super::browse::BrowseKind,
+        kind: super::library::BrowseKind,
         sel: usize,
         scroll: u16,
     },
@@ -97,7 +97,7 @@ pub enum ChatKind {
     Error,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ChatEntry {
     pub kind: ChatKind,
     pub text: String,
@@ -207,7 +207,7 @@ pub struct State {
     pub always_file: String,
     pub grants: Vec<GrantView>,
     /// Skills and memory files, for their panes.
-    pub library: super::browse::Library,
+    pub library: super::library::Library,
     /// The agent session's id (from its start event).
     pub session_id: Option<String>,
     /// Configured provider names, for the palette.
@@ -216,8 +216,10 @@ pub struct State {
     pub cards_expanded: bool,
     /// The least severe level the Logs pane shows.
     pub log_level: LogLevel,
-    /// Calls, reads and prompts started by the person that have not answered yet.
-    pub manual_running: usize,
+    /// The runtime's clock, in ms since start (`Msg::Tick`).
+    pub clock_ms: u64,
+    /// Calls the person made so far (their ids are `manual-N`).
+    pub manual_calls: u64,
     /// The run id of the agent turn in progress.
     pub turn: Option<String>,
     /// The turn waits for a step signal (step mode).
@@ -273,11 +275,12 @@ impl State {
             confirm_delete_double: false,
             always_file: "switchboard.toml".into(),
             grants: Vec::new(),
-            library: super::browse::Library::default(),
+            library: super::library::Library::default(),
             session_id: None,
             providers: Vec::new(),
             cards_expanded: false,
-            manual_running: 0,
+            clock_ms: 0,
+            manual_calls: 0,
             log_level: LogLevel::Trace,
             turn: None,
             step_pause: None,
@@ -338,6 +341,33 @@ impl State {
             .iter()
             .filter(|l| l.level <= self.log_level)
             .collect()
+    }
+
+    /// A fresh id for a call the person makes.
+    pub fn next_manual_call(&mut self) -> crate::gate::CallId {
+        self.manual_calls += 1;
+        crate::gate::CallId(format!("manual-{}", self.manual_calls))
+    }
+
+    /// Calls, reads and prompts the person made that have not ended.
+    pub fn open_manual_calls(&self) -> Vec<crate::gate::CallId> {
+        self.chat
+            .iter()
+            .filter_map(|e| e.card.as_ref())
+            .filter(|c| c.origin == crate::policy::Origin::Manual && c.status.is_open())
+            .map(|c| c.call_id.clone())
+            .collect()
+    }
+
+    /// Something is running (a turn or a call): the clock should tick.
+    pub fn busy(&self) -> bool {
+        self.turn.is_some()
+            || self
+                .chat
+                .iter()
+                .rev()
+                .filter_map(|e| e.card.as_ref())
+                .any(|c| c.status.is_open())
     }
 
     pub fn notice(&mut self, level: NoticeLevel, text: impl Into<String>) {

@@ -1,11 +1,14 @@
 //! The chat transcript laid out as lines for a given width (shared by render and the
 //! scroll limits in update).
 
+use std::fmt::Write as _;
+
 use unicode_width::UnicodeWidthChar;
 
 use super::cards::{ARG_LINES, CardStatus, RESULT_LINES, ToolCard};
 use super::markdown::{MdLine, MdStyle, markdown_lines};
 use super::state::{ChatEntry, ChatKind};
+use crate::policy::Origin;
 use crate::sanitize::sanitize;
 
 /// The colour family of a header line.
@@ -30,8 +33,19 @@ pub enum TranscriptLine {
 /// Indent of body lines under their header.
 pub const INDENT: usize = 2;
 
-/// `expanded` shows tool cards' whole arguments and results.
+/// `expanded` shows tool cards' whole arguments and results; `clock_ms` times the
+/// cards still running.
 pub fn layout_transcript(entries: &[ChatEntry], width: u16, expanded: bool) -> Vec<TranscriptLine> {
+    layout_at(entries, width, expanded, 0)
+}
+
+/// [`layout_transcript`] at a clock reading (spinners, elapsed times).
+pub fn layout_at(
+    entries: &[ChatEntry],
+    width: u16,
+    expanded: bool,
+    clock_ms: u64,
+) -> Vec<TranscriptLine> {
     let width = usize::from(width).saturating_sub(INDENT).max(1);
     let mut out = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
@@ -39,7 +53,7 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16, expanded: bool) -> V
             out.push(TranscriptLine::Blank);
         }
         if let Some(card) = &entry.card {
-            card_lines(card, width, expanded, &mut out);
+            card_lines(card, width, expanded, clock_ms, &mut out);
             continue;
         }
         out.push(TranscriptLine::Header(entry.kind, None, Tone::Normal));
@@ -80,29 +94,37 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16, expanded: bool) -> V
 /// Lines of a manual result shown before it folds.
 pub const RESULT_PREVIEW_LINES: usize = 40;
 
-fn card_lines(card: &ToolCard, width: usize, expanded: bool, out: &mut Vec<TranscriptLine>) {
+fn card_lines(
+    card: &ToolCard,
+    width: usize,
+    expanded: bool,
+    clock_ms: u64,
+    out: &mut Vec<TranscriptLine>,
+) {
+    let folded = if card.origin == Origin::Manual {
+        RESULT_PREVIEW_LINES
+    } else {
+        RESULT_LINES
+    };
     let (arg_lines, result_lines) = if expanded {
         (usize::MAX, usize::MAX)
     } else {
-        (ARG_LINES, RESULT_LINES)
+        (ARG_LINES, folded)
     };
-    let effect = card.effect.map(|e| format!(" · {e}")).unwrap_or_default();
-    let duration = card
-        .duration_ms
-        .map(|ms| format!(" · {}", super::cards::duration_text(ms)))
-        .unwrap_or_default();
-    let label = format!(
-        "{}{effect} · {}{duration}",
-        crate::sanitize::sanitize_line(&card.tool),
-        card.status.label()
-    );
     let tone = match card.status {
         CardStatus::Ok => Tone::Ok,
-        CardStatus::Error | CardStatus::Denied | CardStatus::Aborted => Tone::Bad,
+        CardStatus::Error | CardStatus::Denied | CardStatus::Aborted | CardStatus::Cancelled => {
+            Tone::Bad
+        }
         CardStatus::Requested | CardStatus::WaitingApproval | CardStatus::Running => Tone::Running,
     };
+    let label = card_label(card, clock_ms);
     out.push(TranscriptLine::Header(ChatKind::Tool, Some(label), tone));
-    let args = wrap(&crate::sanitize::sanitize_line(&card.args), width);
+    let args = if card.args.is_empty() {
+        Vec::new()
+    } else {
+        wrap(&crate::sanitize::sanitize_line(&card.args), width)
+    };
     let more_args = args.len() > arg_lines;
     for (i, line) in args.into_iter().take(arg_lines).enumerate() {
         let line = if more_args && i + 1 == arg_lines {
@@ -145,6 +167,40 @@ fn card_lines(card: &ToolCard, width: usize, expanded: bool, out: &mut Vec<Trans
             vec![(MdStyle::Marker, "(the model saw a shortened result)".into())],
         ));
     }
+}
+
+/// `⠹ you → fs · write · running 2.3 s · Esc cancels`, or when done
+/// `fs · write · ok · 120 ms · by session grant (fs write calls)`.
+fn card_label(card: &ToolCard, clock_ms: u64) -> String {
+    let mut label = String::new();
+    if card.status.is_open() {
+        label.push(super::cards::spinner(clock_ms));
+        label.push(' ');
+    }
+    if card.origin == Origin::Manual {
+        label.push_str("you → ");
+    }
+    label.push_str(&crate::sanitize::sanitize_line(&card.tool));
+    if let Some(effect) = card.effect {
+        let _ = write!(label, " · {effect}");
+    }
+    let _ = write!(label, " · {}", card.status.label());
+    if let Some(ms) = card.duration_ms {
+        let _ = write!(label, " · {}", super::cards::duration_text(ms));
+    } else if card.status == CardStatus::Running {
+        let elapsed = clock_ms.saturating_sub(card.opened_ms);
+        let _ = write!(label, " {}", super::cards::duration_text(elapsed));
+        if let Some(progress) = &card.progress {
+            let _ = write!(label, " · {}", crate::sanitize::sanitize_line(progress));
+        }
+        if card.origin == Origin::Manual {
+            label.push_str(" · Esc cancels");
+        }
+    }
+    if let Some(decided) = &card.decided {
+        let _ = write!(label, " · by {}", crate::sanitize::sanitize_line(decided));
+    }
+    label
 }
 
 /// Greedy word wrap by display width; words longer than the width are split.

@@ -1,70 +1,43 @@
 //! `update(&mut State, Msg) -> Vec<Cmd>`: the whole UI behaviour, pure and
-//! synchronous. It never awaits and never does IO; the runtime executes the `Cmd`s.
+//! synchronous. It never awaits and never does IO; the executor does the `Cmd`s, in
+//! the order returned.
+//!
+//! Keys go to the handler of the layer that takes them (one file per pane or
+//! overlay); what a handler leaves unhandled falls back to the global actions here.
+//! Session events go to `events`.
 
 use crate::agent::Op;
 use crate::keymap::{Action, Key, Layer};
 
-use super::approvals;
 use super::layout::Areas;
-use super::msg::{Cmd, Mouse, MouseKind, Msg};
-use super::overlays;
-use super::panes;
-use super::state::{ChatEntry, ChatKind, LOG_CAPACITY, NoticeLevel, Overlay, Pane, State};
-use super::typing;
+use super::msg::{Cmd, Handled, Mouse, MouseKind, Msg};
+use super::state::{ChatEntry, ChatKind, NoticeLevel, Overlay, Pane, State};
+use super::{approval, catalog, composer, detail, form, help, library, logs, palette, servers};
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
-    let cmds = dispatch(state, msg);
-    // Every call, read or prompt the person starts answers with one `CallDone`.
-    state.manual_running += cmds
-        .iter()
-        .filter(|c| {
-            matches!(
-                c,
-                Cmd::CallTool { .. } | Cmd::ReadResource { .. } | Cmd::GetPrompt { .. }
-            )
-        })
-        .count();
-    cmds
-}
-
-fn dispatch(state: &mut State, msg: Msg) -> Vec<Cmd> {
     match msg {
         Msg::Key(key) => on_key(state, key),
         Msg::Paste(text) => {
-            typing::paste(state, &text);
+            composer::paste(state, &text);
             Vec::new()
         }
         Msg::Mouse(mouse) => on_mouse(state, mouse),
         Msg::Resize(w, h) => {
             state.size = (w, h);
-            panes::clamp_scrolls(state);
+            super::scroll::clamp_scrolls(state);
             Vec::new()
         }
         Msg::Log(line) => {
-            state.logs.push_back(line);
-            if state.logs.len() > LOG_CAPACITY {
-                state.logs.pop_front();
-            } else if state.logs_scroll.0 > 0 {
-                // Keep the lines the reader is looking at in place.
-                state.logs_scroll.0 += 1;
-            }
+            logs::push(state, line);
             Vec::new()
         }
-        Msg::Agent(event) => {
-            super::events::on_agent_event(state, *event);
-            Vec::new()
-        }
+        Msg::Agent(event) => super::events::on_agent_event(state, *event),
         Msg::Grants(grants) => {
             state.grants = grants;
             Vec::new()
         }
-        Msg::CallDone {
-            tool,
-            text,
-            is_error,
-        } => {
-            state.manual_running = state.manual_running.saturating_sub(1);
-            super::events::on_call_done(state, &tool, &text, is_error);
+        Msg::Tick(ms) => {
+            state.clock_ms = ms;
             Vec::new()
         }
         Msg::Edited(result) => {
@@ -110,14 +83,16 @@ fn dispatch(state: &mut State, msg: Msg) -> Vec<Cmd> {
         }
         Msg::Progress {
             server,
+            call_id,
             progress,
             total,
             message,
         } => {
-            state.notice(
-                NoticeLevel::Info,
-                super::events::progress_text(&server, progress, total, message.as_deref()),
-            );
+            let text = super::events::progress_text(&server, progress, total, message.as_deref());
+            if let Some(card) = call_id.and_then(|id| super::events::card(state, &id)) {
+                card.progress = Some(text.clone());
+            }
+            state.notice(NoticeLevel::Info, text);
             Vec::new()
         }
         Msg::MemoryFiles(files) => {
@@ -149,25 +124,30 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
     }
     // A notice is read by the next key press.
     state.status.notice = None;
-    match layer {
-        Layer::Composer => typing::composer_key(state, key, action),
-        Layer::Filter => typing::filter_key(state, key, action),
-        Layer::Palette => typing::palette_key(state, key, action),
-        Layer::Help => overlays::help_key(state, action),
-        Layer::Detail => overlays::detail_key(state, action),
-        Layer::Browse => super::browse::browse_key(state, action),
-        Layer::Form => typing::form_key(state, key, action),
+    let handled = match layer {
+        Layer::Composer => composer::key(state, key, action),
+        Layer::Filter => catalog::filter_key(state, key, action),
+        Layer::Palette => palette::key(state, key, action),
+        Layer::Help => help::key(state, action),
+        Layer::Detail => detail::key(state, action),
+        Layer::Browse => library::key(state, action),
+        Layer::Form => form::key(state, key, action),
+        Layer::Approval => approval::key(state, key, action),
         Layer::Step => match action {
-            Some(Action::StepNext) => step(state, Op::StepNext),
-            Some(Action::StepContinue) => step(state, Op::StepContinue),
-            Some(other) => normal_action(state, other),
-            None => Vec::new(),
+            Some(Action::StepNext) => step(state, Op::StepNext).into(),
+            Some(Action::StepContinue) => step(state, Op::StepContinue).into(),
+            Some(other) => Handled::Unhandled(other),
+            None => Handled::nothing(),
         },
-        Layer::Approval => approvals::approval_key(state, key, action),
         Layer::Normal | Layer::Global => match action {
-            Some(action) => normal_action(state, action),
-            None => Vec::new(),
+            Some(action) => normal_action(state, action).into(),
+            None => Handled::nothing(),
         },
+    };
+    match handled {
+        Handled::Done(cmds) => cmds,
+        Handled::Unhandled(action) if layer == Layer::Step => normal_action(state, action),
+        Handled::Unhandled(action) => global_action(state, action),
     }
 }
 
@@ -218,30 +198,25 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
         }
         Action::ToggleStepMode => vec![Cmd::Op(Op::ToggleStepMode)],
         Action::CancelTurn => cancel_turn(state),
-        Action::ShowSkills => super::browse::open(state, super::browse::BrowseKind::Skills),
-        Action::ShowMemory => super::browse::open(state, super::browse::BrowseKind::Memory),
+        Action::ShowSkills => library::open(state, library::BrowseKind::Skills),
+        Action::ShowMemory => library::open(state, library::BrowseKind::Memory),
         _ => Vec::new(),
     }
 }
 
-/// Interrupt the running turn: its stream stops, its tools are cancelled and its
-/// pending approvals abort.
+/// Interrupt the running turn (its stream stops, its tool is cancelled, its pending
+/// approval aborts); without one, cancel the calls the person made.
 pub fn cancel_turn(state: &mut State) -> Vec<Cmd> {
     let Some(run_id) = state.turn.clone() else {
-        return if state.manual_running > 0 {
-            vec![Cmd::CancelManual]
-        } else {
+        let open = state.open_manual_calls();
+        return if open.is_empty() {
             Vec::new()
+        } else {
+            vec![Cmd::CancelCalls(open)]
         };
     };
     state.step_pause = None;
-    state.approvals.retain(|p| p.request.run_id != run_id);
-    vec![
-        Cmd::Op(Op::Interrupt {
-            run_id: run_id.clone(),
-        }),
-        Cmd::AbortRun(run_id),
-    ]
+    vec![Cmd::Op(Op::Interrupt { run_id })]
 }
 
 fn step(state: &mut State, op: Op) -> Vec<Cmd> {
@@ -274,48 +249,22 @@ pub fn cycle_focus(state: &mut State, delta: isize) {
     state.focus = order[(current + delta).rem_euclid(n).cast_unsigned()];
 }
 
+/// An action in the Normal layer: the focused pane's, else a global one.
 fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
     match action {
         Action::FocusComposer => {
             state.focus = Pane::Composer;
             Vec::new()
         }
-        Action::LogLevel if state.focus == Pane::Logs => {
-            use super::state::LogLevel as L;
-            let (level, wire) = match state.log_level {
-                L::Trace | L::Debug => (L::Info, "info"),
-                L::Info => (L::Warn, "warning"),
-                L::Warn => (L::Error, "error"),
-                L::Error => (L::Trace, "debug"),
-            };
-            state.log_level = level;
-            state.logs_scroll = super::state::TailScroll(0);
-            // Servers that offer logging send only what is shown (logging/setLevel).
-            vec![Cmd::SetServerLogLevel(wire.into())]
-        }
+        Action::LogLevel if state.focus == Pane::Logs => logs::cycle_level(state),
         Action::ExpandCards => {
             state.cards_expanded = !state.cards_expanded;
-            super::panes::clamp_scrolls(state);
+            super::scroll::clamp_scrolls(state);
             Vec::new()
         }
-        Action::ToggleServer if state.focus == Pane::Servers => state
-            .servers
-            .get(state.server_sel)
-            .filter(|s| s.status != super::state::ServerStatus::Builtin)
-            .map(|s| {
-                if s.status == super::state::ServerStatus::Disabled {
-                    vec![Cmd::Reconnect(s.name.clone())]
-                } else {
-                    vec![Cmd::Disable(s.name.clone())]
-                }
-            })
-            .unwrap_or_default(),
-        Action::Reconnect if state.focus == Pane::Servers => state
-            .servers
-            .get(state.server_sel)
-            .filter(|s| s.status != super::state::ServerStatus::Builtin)
-            .map(|s| vec![Cmd::Reconnect(s.name.clone())])
-            .unwrap_or_default(),
+        Action::ToggleServer | Action::Reconnect if state.focus == Pane::Servers => {
+            servers::server_action(state, action)
+        }
         Action::Up
         | Action::Down
         | Action::PageUp
@@ -326,10 +275,21 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
         | Action::PrevTab
         | Action::Filter
         | Action::Activate => {
-            panes::pane_action(state, state.focus, action);
+            pane_nav(state, state.focus, action);
             Vec::new()
         }
         other => global_action(state, other),
+    }
+}
+
+/// Moving or scrolling inside one pane.
+fn pane_nav(state: &mut State, pane: Pane, action: Action) {
+    match pane {
+        Pane::Servers => servers::nav(state, action),
+        Pane::Catalog => catalog::nav(state, action),
+        Pane::Chat => super::scroll::chat_nav(state, action),
+        Pane::Logs => logs::nav(state, action),
+        Pane::Composer => {}
     }
 }
 
@@ -352,7 +312,7 @@ fn on_mouse(state: &mut State, mouse: Mouse) -> Vec<Cmd> {
                 Action::Down
             };
             for _ in 0..3 {
-                panes::pane_action(state, pane, action);
+                pane_nav(state, pane, action);
             }
         }
     }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
-use switchboard::agent::ApprovalBroker;
 use switchboard::config::{Config, parse_str};
+use switchboard::gate::ApprovalBroker;
 use switchboard::paths::Dirs;
 use switchboard::policy::{Mode, Policy};
 use switchboard::tools::builtin::{BuiltinSummary, register_builtins};
@@ -95,7 +95,7 @@ impl Bench {
         self.registry
             .invoke(tool, args(value), &ctx())
             .await
-            .unwrap()
+            .into_result()
     }
 
     /// Replaces `name` with `tool` (e.g. one built with a test hook).
@@ -148,4 +148,27 @@ pub fn assert_refused(result: &ToolResult, needle: &str) {
         text.contains(needle),
         "refusal {text:?} does not contain {needle:?}"
     );
+}
+
+/// A context whose gate events come out of the returned receiver.
+pub fn observed_ctx() -> (
+    ToolContext,
+    tokio::sync::mpsc::UnboundedReceiver<switchboard::gate::GateEvent>,
+) {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let observer: Arc<dyn switchboard::gate::GateObserver> = Arc::new(tx);
+    (ctx().with_observer(observer), rx)
+}
+
+/// The next approval request among the gate's events.
+pub async fn next_request(
+    rx: &mut tokio::sync::mpsc::UnboundedReceiver<switchboard::gate::GateEvent>,
+) -> switchboard::gate::ApprovalRequest {
+    loop {
+        match rx.recv().await {
+            Some(switchboard::gate::GateEvent::ApprovalRequested(r)) => return r,
+            Some(_) => {}
+            None => panic!("no approval request"),
+        }
+    }
 }

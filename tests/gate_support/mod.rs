@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
-use switchboard::agent::{ApprovalBroker, Preview};
+use switchboard::gate::{ApprovalBroker, Preview};
 use switchboard::policy::Policy;
 use switchboard::tools::{Origin, Registry, Tool, ToolContext, ToolResult, ToolSpec};
 use tokio::sync::Semaphore;

@@ -16,3 +16,39 @@ pub fn shot(state: &State, w: u16, h: u16) -> String {
     terminal.draw(|f| render(&state, &theme, f)).unwrap();
     format!("{}", terminal.backend())
 }
+
+/// A fresh UI state with the default keys and theme.
+pub fn state() -> State {
+    State::new(
+        switchboard::keymap::Keymap::default(),
+        "default".into(),
+        vec!["default".into()],
+    )
+}
+
+/// What the executor records for a read or prompt the person made: started, then
+/// finished with `text` (through `update`, as the session's sink delivers them).
+pub fn request_done(state: &mut State, id: &str, label: &str, text: &str, ok: bool) {
+    use switchboard::agent::AgentEvent;
+    use switchboard::gate::{CallEnd, CallId};
+    use switchboard::tui::{Msg, update};
+    let call_id = CallId::new(id);
+    update(
+        state,
+        Msg::Agent(Box::new(AgentEvent::RequestStarted {
+            run_id: id.into(),
+            call_id: call_id.clone(),
+            label: label.into(),
+        })),
+    );
+    update(
+        state,
+        Msg::Agent(Box::new(AgentEvent::RequestFinished {
+            run_id: id.into(),
+            call_id,
+            outcome: if ok { CallEnd::Ok } else { CallEnd::Error },
+            text: text.into(),
+            duration_ms: 120,
+        })),
+    );
+}

@@ -7,8 +7,8 @@ use super::args::{self, ArgError};
 use super::confine::{PathError, Root};
 use super::diff;
 use super::{fs_read, fs_write};
-use crate::agent::approval::Preview;
 use crate::config::FsToolConfig;
+use crate::gate::Preview;
 use crate::tools::builtin_specs::fs_spec;
 use crate::tools::{Tool, ToolContext, ToolResult, ToolSpec};
 

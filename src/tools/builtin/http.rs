@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 
 use super::args::{self, ArgError};
 use super::http_rules::{HttpRuleError, HttpRules};
-use crate::agent::approval::Preview;
 use crate::config::HttpToolConfig;
+use crate::gate::Preview;
 use crate::tools::builtin_specs::http_spec;
 use crate::tools::{Tool, ToolContext, ToolError, ToolResult, ToolSpec};
 

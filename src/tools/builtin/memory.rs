@@ -9,7 +9,7 @@ use super::args;
 use super::confine::Root;
 use super::diff;
 use super::memory_store::{MEMORIES, MemoryResult, MemoryStore, walk};
-use crate::agent::approval::Preview;
+use crate::gate::Preview;
 use crate::tools::builtin_specs::memory_spec;
 use crate::tools::{Tool, ToolContext, ToolResult, ToolSpec};
 

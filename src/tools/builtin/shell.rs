@@ -12,8 +12,8 @@ use serde_json::{Map, Value, json};
 
 use super::args::{self, ArgError};
 use super::process_group::{self, RunOutcome};
-use crate::agent::approval::Preview;
 use crate::config::ShellToolConfig;
+use crate::gate::Preview;
 use crate::tools::builtin_specs::shell_spec;
 use crate::tools::{Tool, ToolContext, ToolResult, ToolSpec};
 

@@ -6,12 +6,12 @@ use ratatui::layout::{Constraint, Layout};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::agent::{ApprovalRequest, Preview};
+use crate::gate::{ApprovalRequest, Preview};
 use crate::keymap::{Action, Layer};
 use crate::sanitize::{sanitize, sanitize_line};
 use crate::theme::{Role, Theme};
 use crate::tools::ToolEffect;
-use crate::tui::approvals::{ApprovalStage, PendingApproval};
+use crate::tui::approval::{ApprovalStage, PendingApproval};
 use crate::tui::state::State;
 use crate::tui::style::{pane_block, style};
 

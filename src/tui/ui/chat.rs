@@ -9,7 +9,7 @@ use crate::theme::{Role, Theme};
 use crate::tui::markdown::MdStyle;
 use crate::tui::state::{ChatKind, Pane, State};
 use crate::tui::style::{pane_block, style};
-use crate::tui::transcript::{INDENT, Tone, TranscriptLine, layout_transcript};
+use crate::tui::transcript::{INDENT, Tone, TranscriptLine, layout_at};
 
 fn role_of(kind: ChatKind) -> (Role, &'static str) {
     match kind {
@@ -45,7 +45,12 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
 
     // Layout sanitises, so widths are those of what is drawn.
-    let lines = layout_transcript(&state.chat, inner.width, state.cards_expanded);
+    let lines = layout_at(
+        &state.chat,
+        inner.width,
+        state.cards_expanded,
+        state.clock_ms,
+    );
     let height = usize::from(inner.height);
     let end = lines.len().saturating_sub(state.chat_scroll.0);
     let start = end.saturating_sub(height);

@@ -1,7 +1,6 @@
 //! Drawing: `render(&State, &Theme, &mut Frame)`, one pane per file.
 
 pub mod approval;
-mod browse;
 mod catalog;
 mod chat;
 mod composer;
@@ -9,6 +8,7 @@ mod detail;
 mod form;
 mod help;
 pub mod input_prompt;
+mod library;
 mod logs;
 mod palette;
 mod servers;
@@ -45,7 +45,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
         Some(Overlay::Form(f)) => form::render(state, theme, frame, f),
         Some(Overlay::Server { scroll }) => detail::render_server(state, theme, frame, *scroll),
         Some(Overlay::Browse { kind, sel, scroll }) => {
-            browse::render(state, theme, frame, *kind, *sel, *scroll);
+            library::render(state, theme, frame, *kind, *sel, *scroll);
         }
         None => {}
     }

@@ -8,77 +8,29 @@ use ratatui::text::{Line, Span};
 use crate::keymap::{Action, Layer};
 use crate::sanitize::sanitize_line;
 use crate::theme::{Role, Theme};
-use crate::tui::state::{NoticeLevel, Pane, State};
+use crate::tui::state::{NoticeLevel, Overlay, Pane, State};
 use crate::tui::style::style;
 
-/// Hints shown for a layer: (action, short label).
-fn hint_actions(state: &State) -> Vec<(Layer, Action, &'static str)> {
+/// The status-bar hints for the layer taking the keys, from the key table (the rows
+/// with a short label), less those that do nothing where the focus is: (label, key).
+fn hints(state: &State) -> Vec<(&'static str, String)> {
     let layer = state.layer();
-    let mut hints = match layer {
-        Layer::Composer => vec![
-            (layer, Action::Send, "send"),
-            (layer, Action::Close, "leave"),
-        ],
-        Layer::Filter => vec![
-            (layer, Action::Activate, "keep"),
-            (layer, Action::Close, "clear"),
-        ],
-        Layer::Palette => vec![
-            (layer, Action::Activate, "run"),
-            (layer, Action::Close, "close"),
-        ],
-        Layer::Help => vec![(layer, Action::Close, "close")],
-        Layer::Form => vec![
-            (layer, Action::Activate, "send"),
-            (layer, Action::Close, "cancel"),
-        ],
-        Layer::Browse => vec![
-            (layer, Action::Activate, "open"),
-            (layer, Action::PageDown, "scroll"),
-            (layer, Action::Close, "close"),
-        ],
-        // A server's details only scroll; a catalog item can be called and shown raw.
-        Layer::Detail
-            if matches!(
-                state.overlay,
-                Some(super::super::state::Overlay::Server { .. })
-            ) =>
-        {
-            vec![
-                (layer, Action::PageDown, "scroll"),
-                (layer, Action::Close, "close"),
-            ]
-        }
-        Layer::Detail => vec![
-            (layer, Action::CallTool, "call"),
-            (layer, Action::ToggleRaw, "raw"),
-            (layer, Action::Close, "close"),
-        ],
-        Layer::Approval => vec![
-            (layer, Action::ApproveOnce, "approve"),
-            (layer, Action::Deny, "deny"),
-            (layer, Action::AbortTurn, "abort"),
-        ],
-        _ => {
-            let mut v = vec![
-                (layer, Action::Help, "help"),
-                (layer, Action::Palette, "commands"),
-            ];
-            if state.focus == Pane::Catalog {
-                v.push((layer, Action::Filter, "filter"));
-                v.push((layer, Action::NextTab, "tab"));
-            }
-            v.push((layer, Action::Quit, "quit"));
-            v
-        }
-    };
-    if matches!(layer, Layer::Composer | Layer::Normal) {
-        hints.insert(
-            hints.len().saturating_sub(1),
-            (layer, Action::FocusNext, "pane"),
-        );
-    }
-    hints
+    let with_global = matches!(layer, Layer::Normal | Layer::Composer);
+    let server_details = matches!(state.overlay, Some(Overlay::Server { .. }));
+    state
+        .keymap
+        .hints(layer, with_global)
+        .into_iter()
+        .filter(|(action, _, _)| match action {
+            Action::Filter | Action::NextTab => state.focus == Pane::Catalog,
+            Action::CallTool | Action::ToggleRaw => !server_details,
+            // While typing, the bar keeps room for what runs; F1 and Ctrl+P are in the
+            // welcome text and the help.
+            Action::Help | Action::Palette => layer != Layer::Composer,
+            _ => true,
+        })
+        .map(|(_, label, key)| (label, key))
+        .collect()
 }
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
@@ -103,10 +55,11 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         sep.clone(),
         Span::styled(format!("mode {}", s.policy_mode), style(theme, mode_role)),
     ];
-    if state.manual_running > 0 {
+    let running = state.open_manual_calls().len();
+    if running > 0 {
         left.push(sep.clone());
         left.push(Span::styled(
-            format!("{} running · Esc cancels", state.manual_running),
+            format!("{running} running · Esc cancels"),
             style(theme, Role::Warning),
         ));
     }
@@ -135,11 +88,8 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         ))
     } else {
         let mut spans = vec![Span::styled("  ", base)];
-        for (layer, action, label) in hint_actions(state) {
-            spans.push(Span::styled(
-                state.keymap.hint(layer, action),
-                style(theme, Role::KeyHint),
-            ));
+        for (label, key) in hints(state) {
+            spans.push(Span::styled(key, style(theme, Role::KeyHint)));
             spans.push(Span::styled(format!(" {label}  "), base));
         }
         Line::from(spans)

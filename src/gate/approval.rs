@@ -1,11 +1,10 @@
-//! The approval broker: calls the policy says `Ask` about wait here for the user.
+//! The approval broker: calls the policy says `Ask` about wait here for the person.
 //!
-//! The registry files an [`ApprovalRequest`] and awaits [`ApprovalBroker::request`]; the
-//! UI receives the request (via [`ApprovalBroker::subscribe`] or the registry's
-//! `AgentEvent::ApprovalRequested`) and answers with [`ApprovalBroker::decide`].
-//! Nothing here blocks: requests wait on oneshot channels.
+//! The gate files an [`ApprovalRequest`] and awaits [`ApprovalBroker::request`]; the
+//! caller's observer hears `GateEvent::ApprovalRequested` and the UI answers with
+//! [`ApprovalBroker::decide`]. Nothing here blocks: requests wait on oneshot channels.
+//! A cancelled call withdraws its request (the gate drops the future).
 
-use std::collections::HashSet;
 use std::fmt;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,9 +12,10 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
-use crate::tools::{Origin, ToolEffect};
+use super::event::CallId;
+use crate::policy::{Origin, ToolEffect};
 
 /// Identifies a pending approval.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -51,6 +51,8 @@ pub enum Preview {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ApprovalRequest {
     pub id: ApprovalId,
+    /// The call waiting.
+    pub call_id: CallId,
     pub run_id: String,
     pub origin: Origin,
     /// The MCP server, or `builtin`.
@@ -92,8 +94,6 @@ struct Pending {
 #[derive(Default)]
 struct BrokerState {
     pending: Vec<Pending>,
-    subscriber: Option<mpsc::UnboundedSender<ApprovalRequest>>,
-    cancelled_runs: HashSet<String>,
 }
 
 /// Holds pending approvals until the user (or a cancel) resolves them.
@@ -132,21 +132,8 @@ impl ApprovalBroker {
         ApprovalId(self.next_id.fetch_add(1, Ordering::Relaxed) + 1)
     }
 
-    /// A receiver of new requests (pending ones are sent first). A new subscriber
-    /// replaces the previous one.
-    pub fn subscribe(&self) -> mpsc::UnboundedReceiver<ApprovalRequest> {
-        let (tx, rx) = mpsc::unbounded_channel();
-        let mut state = self.lock();
-        for p in &state.pending {
-            let _ = tx.send(p.request.clone());
-        }
-        state.subscriber = Some(tx);
-        rx
-    }
-
-    /// Files the request now and resolves with the user's decision. Resolves `Abort` when
-    /// the run is (or gets) cancelled, and `Deny` at once when not interactive. Dropping
-    /// the future withdraws the request.
+    /// Files the request now and resolves with the person's decision; `Deny` at once
+    /// when not interactive. Dropping the future withdraws the request.
     pub fn request(
         &self,
         request: ApprovalRequest,
@@ -172,17 +159,8 @@ impl ApprovalBroker {
         if !self.interactive {
             return Err(ApprovalDecision::Deny { reason: None });
         }
-        let mut state = self.lock();
-        if state.cancelled_runs.contains(&request.run_id) {
-            return Err(ApprovalDecision::Abort);
-        }
         let (reply, rx) = oneshot::channel();
-        if let Some(sub) = &state.subscriber
-            && sub.send(request.clone()).is_err()
-        {
-            state.subscriber = None;
-        }
-        state.pending.push(Pending { request, reply });
+        self.lock().pending.push(Pending { request, reply });
         Ok(rx)
     }
 
@@ -196,25 +174,6 @@ impl ApprovalBroker {
             state.pending.remove(i)
         };
         pending.reply.send(decision).is_ok()
-    }
-
-    /// Cancels a run (turn): its pending requests resolve as `Abort`, and later requests
-    /// of the same run abort at once. Returns how many were pending.
-    pub fn cancel_run(&self, run_id: &str) -> usize {
-        let aborted: Vec<Pending> = {
-            let mut state = self.lock();
-            state.cancelled_runs.insert(run_id.to_owned());
-            let (aborted, kept) = std::mem::take(&mut state.pending)
-                .into_iter()
-                .partition(|p| p.request.run_id == run_id);
-            state.pending = kept;
-            aborted
-        };
-        let n = aborted.len();
-        for p in aborted {
-            let _ = p.reply.send(ApprovalDecision::Abort);
-        }
-        n
     }
 
     /// Pending requests, oldest first.

@@ -1,10 +1,10 @@
-//! The Skills and Memory panes: read-only lists with a text view.
+//! The library: the Skills and Memory panes, read-only lists with a text view, and
+//! their keys.
 
 use crate::keymap::Action;
 
-use super::msg::Cmd;
+use super::msg::{Cmd, Handled};
 use super::state::{Overlay, State};
-use super::update::global_action;
 
 /// A skill as the Skills pane lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,9 +58,9 @@ fn len(state: &State, kind: BrowseKind) -> usize {
     }
 }
 
-pub fn browse_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
+pub fn key(state: &mut State, action: Option<Action>) -> Handled {
     let Some(Overlay::Browse { kind, sel, scroll }) = state.overlay else {
-        return Vec::new();
+        return Handled::nothing();
     };
     let last = len(state, kind).saturating_sub(1);
     let (mut sel, mut scroll) = (sel, scroll);
@@ -68,7 +68,7 @@ pub fn browse_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
     match action {
         Some(Action::Close) => {
             state.overlay = None;
-            return Vec::new();
+            return Handled::nothing();
         }
         Some(Action::Up) => {
             sel = sel.saturating_sub(1);
@@ -87,12 +87,12 @@ pub fn browse_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
                 cmds.push(Cmd::ReadMemory(path.clone()));
             }
         }
-        Some(other) => return global_action(state, other),
+        Some(other) => return Handled::Unhandled(other),
         None => {}
     }
     if kind == BrowseKind::Memory && matches!(action, Some(Action::Up | Action::Down)) {
         state.library.memory_open = None;
     }
     state.overlay = Some(Overlay::Browse { kind, sel, scroll });
-    cmds
+    cmds.into()
 }

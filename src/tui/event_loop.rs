@@ -1,27 +1,24 @@
-//! The runtime: reads terminal events and log lines, feeds them to `update`, executes
-//! the returned commands, and draws when something changed (at most one frame per
-//! ~16 ms).
+//! The event loop: reads terminal keys, log lines, hub changes and session events,
+//! feeds them to `update` through the executor, and draws when something changed (at
+//! most one frame per ~16 ms).
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use crossterm::event::EventStream;
 use futures::StreamExt;
-use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc::unbounded_channel;
 
-use crate::agent::AgentEvent;
 use crate::logging;
 use crate::mcp::McpHub;
 use crate::theme::{Theme, ThemeSet};
 use crate::tools::Registry;
 
+use super::executor::{Executor, log_line};
+use super::executor_mcp::mcp_msg;
 use super::input::to_msg;
-use super::msg::{Cmd, Msg};
-use super::runtime::{Runtime, log_line};
-use super::runtime_mcp::mcp_msg;
+use super::msg::Msg;
 use super::state::{NoticeLevel, State};
 use super::{term, ui};
 
@@ -54,9 +51,6 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     let started = options.started;
     let (log_tx, mut log_rx) = unbounded_channel();
     let (inbox, mut inbox_rx) = unbounded_channel();
-    // Approval requests come with the gate's events (for manual calls and the
-    // session's alike); the broker needs no subscriber of its own.
-    let mut gate_rx = options.registry.subscribe_events();
     let (mut hub_rx, mut mcp_rx) = match &options.hub {
         Some(hub) => (Some(hub.subscribe()), Some(hub.events())),
         None => (None, None),
@@ -65,29 +59,25 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     // short tick while the tool names change.
     let mut catalog_tick = tokio::time::interval(Duration::from_millis(500));
     let mut known_tools = Vec::new();
-    // Without a session, an idle channel whose sender lives as long as the loop.
-    let (_idle_sender, idle_events) = unbounded_channel();
-    let (session_ops, mut session_events) = match options.session {
-        Some(handle) => (Some(handle.ops), handle.events),
-        None => (None, idle_events),
+    // Session events (the gate's included) come on one channel. Without a session,
+    // the person's calls are recorded on a sink that only feeds this loop.
+    let (session_ops, mut session_events, recorder) = if let Some(handle) = options.session {
+        (Some(handle.ops), handle.events, handle.recorder)
+    } else {
+        let (tx, rx) = unbounded_channel();
+        (None, rx, crate::agent::EventSink::new(tx, None))
     };
+    // Spinners and elapsed times advance while something runs.
+    let mut clock = tokio::time::interval(Duration::from_millis(100));
 
-    let mut rt = Runtime {
-        state: options.state,
-        registry: options.registry,
-        inbox,
-        manual_calls: AtomicU64::new(0),
-        manual_runs: Arc::default(),
-        memory_dir: options.memory_dir,
-        session_ops,
-        hub: options.hub.clone(),
-        recipe: options.recipe,
-        new_session: None,
-        editor: None,
-        theme: options.theme,
-        themes: options.themes,
-        no_color: options.no_color,
-    };
+    let mut rt = Executor::new(options.state, options.registry, recorder, inbox);
+    rt.memory_dir = options.memory_dir;
+    rt.session_ops = session_ops;
+    rt.hub = options.hub.clone();
+    rt.recipe = options.recipe;
+    rt.theme = options.theme;
+    rt.themes = options.themes;
+    rt.no_color = options.no_color;
     if let Err(e) = logging::init(&options.log_file, Some(log_tx)) {
         rt.state.notice(
             NoticeLevel::Warn,
@@ -167,22 +157,10 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
             Some(msg) = inbox_rx.recv() => {
                 dirty |= rt.handle(msg);
             }
-            event = gate_rx.recv() => match event {
-                Ok(event) => {
-                    let finished = matches!(event, AgentEvent::ToolCallFinished { .. });
-                    let memory_changed = matches!(&event, AgentEvent::ToolCallFinished { tool, .. } if tool == "memory");
-                    dirty |= rt.handle(Msg::Agent(Box::new(event)));
-                    if finished {
-                        let grants = rt.grants();
-                        dirty |= rt.handle(grants);
-                    }
-                    if memory_changed {
-                        dirty |= rt.handle_cmd(Cmd::ListMemory);
-                    }
-                }
-                Err(RecvError::Lagged(n)) => tracing::warn!("UI missed {n} gate events"),
-                Err(RecvError::Closed) => {}
-            },
+            _ = clock.tick(), if rt.state.busy() => {
+                let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                dirty |= rt.handle(Msg::Tick(ms));
+            }
             () = tokio::time::sleep_until(next_frame), if dirty => {}
         }
         if let Some((text, suffix)) = rt.editor.take() {

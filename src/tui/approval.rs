@@ -1,12 +1,11 @@
 //! The approval queue: requests waiting for the person, and the keys that answer them.
 
-use crate::agent::{ApprovalDecision, ApprovalRequest};
+use crate::gate::{ApprovalDecision, ApprovalRequest};
 use crate::keymap::{Action, Key, KeyCode};
 use crate::tools::ToolEffect;
 
-use super::msg::Cmd;
+use super::msg::{Cmd, Handled};
 use super::state::State;
-use super::update::global_action;
 
 /// Where the person is in answering the front request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,33 +45,46 @@ pub fn push(state: &mut State, request: ApprovalRequest) {
 }
 
 /// A request was resolved elsewhere (cancelled turn, another front end).
-pub fn remove(state: &mut State, id: crate::agent::ApprovalId) {
+pub fn remove(state: &mut State, id: crate::gate::ApprovalId) {
     state.approvals.retain(|p| p.request.id != id);
 }
 
 fn answer(state: &mut State, decision: ApprovalDecision) -> Vec<Cmd> {
-    let abort = decision == ApprovalDecision::Abort;
+    if decision == ApprovalDecision::Abort {
+        return abort_all(state);
+    }
     let Some(front) = state.approvals.pop_front() else {
         return Vec::new();
     };
-    let mut cmds = vec![Cmd::Decide {
+    vec![Cmd::Decide {
         id: front.request.id,
         decision,
-    }];
-    if abort {
-        cmds.push(Cmd::AbortRun(front.request.run_id.clone()));
-        // Everything else of that turn goes too; the broker aborts it.
-        state
-            .approvals
-            .retain(|p| p.request.run_id != front.request.run_id);
+    }]
+}
+
+/// Abort: every waiting call aborts (each card says so when the gate reports it), and
+/// the turn, if one runs, is interrupted.
+fn abort_all(state: &mut State) -> Vec<Cmd> {
+    let mut cmds: Vec<Cmd> = state
+        .approvals
+        .drain(..)
+        .map(|p| Cmd::Decide {
+            id: p.request.id,
+            decision: ApprovalDecision::Abort,
+        })
+        .collect();
+    if let Some(run_id) = state.turn.clone() {
+        state.step_pause = None;
+        cmds.push(Cmd::Op(crate::agent::Op::Interrupt { run_id }));
     }
     cmds
 }
 
-pub fn approval_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<Cmd> {
+/// Keys at the approval pane: answer the front request, or type a denial's reason.
+pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
     let double_delete = state.confirm_delete_double;
     let Some(front) = state.approvals.front_mut() else {
-        return Vec::new();
+        return Handled::nothing();
     };
     // Typing a reason: keys are text, not commands.
     if let ApprovalStage::Reason(text) = &mut front.stage {
@@ -80,7 +92,7 @@ pub fn approval_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<
             KeyCode::Enter => {
                 let reason = text.trim().to_string();
                 let reason = (!reason.is_empty()).then_some(reason);
-                return answer(state, ApprovalDecision::Deny { reason });
+                return answer(state, ApprovalDecision::Deny { reason }).into();
             }
             KeyCode::Esc => front.stage = ApprovalStage::Choose,
             KeyCode::Backspace => {
@@ -88,14 +100,14 @@ pub fn approval_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<
             }
             KeyCode::Char(c) if !key.mods.ctrl && !key.mods.alt => text.push(c),
             _ if action == Some(Action::Interrupt) => {
-                return global_action(state, Action::Interrupt);
+                return Handled::Unhandled(Action::Interrupt);
             }
             _ => {}
         }
-        return Vec::new();
+        return Handled::nothing();
     }
     let stage = front.stage.clone();
-    match (stage, action) {
+    let cmds = match (stage, action) {
         (ApprovalStage::ConfirmDelete, Some(Action::ApproveOnce)) => {
             answer(state, ApprovalDecision::Once)
         }
@@ -146,7 +158,8 @@ pub fn approval_key(state: &mut State, key: Key, action: Option<Action>) -> Vec<
         (_, Some(other)) => {
             // A confirmation is cancelled by anything else.
             front.stage = ApprovalStage::Choose;
-            global_action(state, other)
+            return Handled::Unhandled(other);
         }
-    }
+    };
+    cmds.into()
 }

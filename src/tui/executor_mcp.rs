@@ -1,14 +1,17 @@
-//! The runtime's MCP side: server commands, reads, prompts, completions and log
+//! The executor's MCP side: server commands, reads, prompts, completions and log
 //! levels run against the hub in the background; hub events become messages.
 
+use std::time::Instant;
+
 use crate::agent::AgentEvent;
+use crate::gate::{CallEnd, CallId};
 use crate::mcp::{McpEvent, McpHub};
 
+use super::executor::{Executor, close};
 use super::msg::{Cmd, Msg};
-use super::runtime::Runtime;
 use super::state::{LogLevel, LogLine};
 
-impl Runtime {
+impl Executor {
     pub(super) fn execute_mcp(&mut self, cmd: Cmd) -> Option<Msg> {
         match cmd {
             Cmd::Disable(name) => {
@@ -35,9 +38,14 @@ impl Runtime {
                     None => None,
                 }
             }
-            Cmd::ReadResource { server, uri } => {
+            Cmd::ReadResource {
+                call_id,
+                server,
+                uri,
+            } => {
                 let inbox = self.inbox.clone();
-                self.spawn_mcp(format!("{server} read {uri}"), move |hub| async move {
+                let label = format!("read {server} {uri}");
+                self.spawn_mcp(call_id, label, move |hub| async move {
                     let read = hub.read_resource(&server, &uri).await?;
                     let text = super::result_view::describe_read(&read);
                     let last = super::state::LastContents {
@@ -64,8 +72,14 @@ impl Runtime {
                 }
                 None
             }
-            Cmd::GetPrompt { server, name, args } => {
-                self.spawn_mcp(format!("{server} prompt {name}"), move |hub| async move {
+            Cmd::GetPrompt {
+                call_id,
+                server,
+                name,
+                args,
+            } => {
+                let label = format!("prompt {server} {name}");
+                self.spawn_mcp(call_id, label, move |hub| async move {
                     hub.get_prompt(&server, &name, args)
                         .await
                         .map(|view| view.to_text())
@@ -113,36 +127,46 @@ impl Runtime {
         }
     }
 
-    /// Run an MCP request in the background; its text (or error) lands in the
-    /// transcript.
-    fn spawn_mcp<F, Fut>(&self, label: String, request: F)
+    /// Run an MCP request in the background as a call the person made: recorded as
+    /// started and finished (with its whole text), cancellable from its card.
+    fn spawn_mcp<F, Fut>(&self, call_id: CallId, label: String, request: F)
     where
         F: FnOnce(McpHub) -> Fut + Send + 'static,
         Fut: std::future::Future<Output = Result<String, crate::mcp::McpError>> + Send,
     {
-        let Some(hub) = self.hub.clone() else {
-            let _ = self.inbox.send(Msg::CallDone {
-                tool: label,
-                text: "no MCP servers are configured".into(),
-                is_error: true,
-            });
-            return;
-        };
-        let inbox = self.inbox.clone();
+        let run_id = call_id.0.clone();
+        self.recorder.emit(AgentEvent::RequestStarted {
+            run_id: run_id.clone(),
+            call_id: call_id.clone(),
+            label,
+        });
+        let token = self.open(&call_id);
+        let (hub, recorder, open) = (
+            self.hub.clone(),
+            self.recorder.clone(),
+            std::sync::Arc::clone(&self.open_calls),
+        );
         tokio::spawn(async move {
-            let msg = match request(hub).await {
-                Ok(text) => Msg::CallDone {
-                    tool: label,
-                    text,
-                    is_error: false,
-                },
-                Err(e) => Msg::CallDone {
-                    tool: label,
-                    text: e.to_string(),
-                    is_error: true,
+            let started = Instant::now();
+            let (outcome, text) = match hub {
+                None => (CallEnd::Failed, "no MCP servers are configured".to_owned()),
+                Some(hub) => tokio::select! {
+                    biased;
+                    () = token.cancelled() => (CallEnd::Cancelled, "cancelled".to_owned()),
+                    result = request(hub) => match result {
+                        Ok(text) => (CallEnd::Ok, text),
+                        Err(e) => (CallEnd::Error, e.to_string()),
+                    },
                 },
             };
-            let _ = inbox.send(msg);
+            close(&open, &call_id);
+            recorder.emit(AgentEvent::RequestFinished {
+                run_id,
+                call_id,
+                outcome,
+                text,
+                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            });
         });
     }
 }
@@ -173,12 +197,14 @@ pub fn mcp_msg(event: McpEvent) -> Option<Msg> {
         })),
         McpEvent::Progress {
             server,
+            step_id,
             progress,
             total,
             message,
             ..
         } => Some(Msg::Progress {
             server,
+            call_id: step_id.map(CallId),
             progress,
             total,
             message,

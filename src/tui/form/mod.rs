@@ -1,6 +1,9 @@
 //! The argument form for a tool call or a prompt, generated from its schema: one field
 //! per top-level argument, validated before anything is sent; raw JSON on a toggle.
 
+mod keys;
+pub use keys::key;
+
 use serde_json::{Map, Value};
 
 use crate::tools::schema_fields;

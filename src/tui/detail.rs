@@ -1,63 +1,20 @@
-//! Keys in the overlays that show one thing: help, a server's details, a catalog
-//! item's detail (and the form or command line `c` prepares from it).
+//! A catalog item's detail overlay: its description and schema (raw with `r`), and
+//! `c` to use it (the argument form, or a composer line).
 
 use crate::keymap::Action;
 
-use super::msg::Cmd;
+use super::msg::Handled;
 use super::state::{Overlay, Pane, State};
-use super::update::global_action;
 
-/// Scroll keys shared by the text overlays; true when the action was one.
-fn scroll_overlay(scroll: &mut u16, action: Option<Action>) -> bool {
-    match action {
-        Some(Action::Up) => *scroll = scroll.saturating_sub(1),
-        Some(Action::Down) => *scroll = scroll.saturating_add(1),
-        Some(Action::PageUp) => *scroll = scroll.saturating_sub(10),
-        Some(Action::PageDown) => *scroll = scroll.saturating_add(10),
-        _ => return false,
-    }
-    true
-}
-
-pub fn help_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
-    let Some(Overlay::Help { scroll }) = &mut state.overlay else {
-        return Vec::new();
-    };
-    if scroll_overlay(scroll, action) {
-        return Vec::new();
-    }
-    match action {
-        Some(Action::Close | Action::Help) => state.overlay = None,
-        Some(other) => return global_action(state, other),
-        None => {}
-    }
-    Vec::new()
-}
-
-fn server_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
-    let Some(Overlay::Server { scroll }) = &mut state.overlay else {
-        return Vec::new();
-    };
-    if scroll_overlay(scroll, action) {
-        return Vec::new();
-    }
-    match action {
-        Some(Action::Close) => state.overlay = None,
-        Some(Action::ToggleRaw | Action::CallTool) | None => {}
-        Some(other) => return global_action(state, other),
-    }
-    Vec::new()
-}
-
-pub fn detail_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
+pub fn key(state: &mut State, action: Option<Action>) -> Handled {
     if matches!(state.overlay, Some(Overlay::Server { .. })) {
-        return server_key(state, action);
+        return super::servers::details_key(state, action);
     }
     let Some(Overlay::Detail { scroll, raw }) = &mut state.overlay else {
-        return Vec::new();
+        return Handled::nothing();
     };
-    if scroll_overlay(scroll, action) {
-        return Vec::new();
+    if super::scroll::scroll_overlay(scroll, action) {
+        return Handled::nothing();
     }
     match action {
         Some(Action::Close) => state.overlay = None,
@@ -74,10 +31,10 @@ pub fn detail_key(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
                 state.focus = Pane::Composer;
             }
         }
-        Some(other) => return global_action(state, other),
+        Some(other) => return Handled::Unhandled(other),
         None => {}
     }
-    Vec::new()
+    Handled::nothing()
 }
 
 /// The argument form for a tool or a prompt (resources and templates use `/read`).

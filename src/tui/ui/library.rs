@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph};
 use crate::sanitize::{sanitize, sanitize_line};
 use crate::theme::{Role, Theme};
 use crate::tools::builtin::human_size;
-use crate::tui::browse::BrowseKind;
+use crate::tui::library::BrowseKind;
 use crate::tui::state::State;
 use crate::tui::style::{pane_block, style};
 use crate::tui::transcript::wrap;

@@ -1,0 +1,386 @@
+//! `Registry::invoke`: the one gate every tool call passes.
+//!
+//! lease → effect → scope → budget → policy → (ask the person) → run → audit + events.
+//! Each step's event goes to the caller's observer (`ToolContext::observer`), once.
+
+use std::sync::atomic::Ordering;
+use std::time::{Instant, SystemTime};
+
+use serde_json::{Map, Value};
+
+use super::context::ToolContext;
+use super::lease::Lease;
+use super::registry::{InvokeError, Registry};
+use super::result::ToolResult;
+use crate::gate::{Answer, ApprovalDecision, ApprovalRequest, CallEnd, CallId, GateEvent, Ruling};
+use crate::policy::{
+    AuditRecord, CallFacts, DecidedBy, Decision, DecisionReason, GrantScope, RuleList, Scope,
+    ToolEffect, Verdict, always_rule_for, append_allow_rule, args_sha256, rfc3339,
+    suggested_allow_rule,
+};
+
+/// How one call through the gate ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallOutcome {
+    /// The tool ran; its result may still report an error.
+    Ran(ToolResult),
+    /// Refused before running (scope, budget, policy, the person, a non-interactive
+    /// run); `message` is what the model reads.
+    Denied { ruling: Ruling, message: String },
+    /// Cancelled while it waited for approval (the person aborted, the turn ended).
+    Aborted,
+    /// Cancelled while it ran.
+    Cancelled,
+    /// It could not be made.
+    Failed(InvokeError),
+}
+
+impl CallOutcome {
+    pub fn end(&self) -> CallEnd {
+        match self {
+            Self::Ran(r) if r.is_error => CallEnd::Error,
+            Self::Ran(_) => CallEnd::Ok,
+            Self::Denied { .. } => CallEnd::Denied,
+            Self::Aborted => CallEnd::Aborted,
+            Self::Cancelled => CallEnd::Cancelled,
+            Self::Failed(_) => CallEnd::Failed,
+        }
+    }
+
+    /// What a reader (the model, a CLI user) is told: the result, or why there is none.
+    pub fn into_result(self) -> ToolResult {
+        match self {
+            Self::Ran(result) => result,
+            Self::Denied { message, .. } => ToolResult::error(message),
+            Self::Aborted => {
+                ToolResult::error("Not run: the call was aborted while it waited for approval.")
+            }
+            Self::Cancelled => ToolResult::error("Cancelled while it ran."),
+            Self::Failed(e) => ToolResult::error(e.to_string()),
+        }
+    }
+}
+
+/// What the gate decided before running.
+enum Gate {
+    Run(Ruling),
+    Refuse(Ruling, String),
+    Abort(Ruling),
+}
+
+/// Everything about one call the gate's steps share.
+struct Call<'a> {
+    id: CallId,
+    ctx: &'a ToolContext,
+    /// Tool name (the registry key), effect, selector and subject.
+    facts: CallFacts,
+    started: Instant,
+}
+
+impl Call<'_> {
+    fn emit(&self, event: GateEvent) {
+        if let Some(observer) = &self.ctx.observer {
+            observer.event(event);
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+impl Registry {
+    /// Authorises and runs one tool call. The only way any tool runs.
+    pub async fn invoke(
+        &self,
+        name: &str,
+        args: Map<String, Value>,
+        ctx: &ToolContext,
+    ) -> CallOutcome {
+        let started = Instant::now();
+        let Some(lease) = self.lease(name) else {
+            return self.not_found(name, ctx);
+        };
+        let call = self.classify(name, &lease, &args, ctx, started);
+        let gate = match self.authorise(&call, &lease, &args).await {
+            Gate::Run(ruling) => match self.budget.consume(name) {
+                Ok(()) => Gate::Run(ruling),
+                Err(spent) => Gate::Refuse(budget_ruling(), format!("Denied: {spent}.")),
+            },
+            other => other,
+        };
+        let audited = self.audited(&args);
+        let (outcome, ruling) = match gate {
+            Gate::Run(ruling) => {
+                let outcome = tokio::select! {
+                    biased;
+                    () = ctx.cancel.cancelled() => CallOutcome::Cancelled,
+                    result = lease.invoke(args, ctx) => CallOutcome::Ran(result),
+                };
+                (outcome, ruling)
+            }
+            Gate::Refuse(ruling, message) => (
+                CallOutcome::Denied {
+                    ruling: ruling.clone(),
+                    message,
+                },
+                ruling,
+            ),
+            Gate::Abort(ruling) => (CallOutcome::Aborted, ruling),
+        };
+        drop(lease);
+        self.report(&call, ruling, &outcome, audited);
+        outcome
+    }
+
+    fn not_found(&self, name: &str, ctx: &ToolContext) -> CallOutcome {
+        let call_id = self.call_id(ctx);
+        let error = InvokeError::NotFound {
+            name: name.to_owned(),
+        };
+        if let Some(observer) = &ctx.observer {
+            observer.event(GateEvent::ToolCallFinished {
+                call_id,
+                run_id: ctx.run_id.clone(),
+                tool: name.to_owned(),
+                outcome: CallEnd::Failed,
+                ruling: None,
+                summary: error.to_string(),
+                duration_ms: 0,
+            });
+        }
+        CallOutcome::Failed(error)
+    }
+
+    fn call_id(&self, ctx: &ToolContext) -> CallId {
+        ctx.call_id.clone().unwrap_or_else(|| {
+            let n = self.next_call.fetch_add(1, Ordering::Relaxed) + 1;
+            CallId(format!("call-{n}"))
+        })
+    }
+
+    /// Effect (a `[policy] effects` override wins over the spec) and the facts rules see;
+    /// announces the call.
+    fn classify<'a>(
+        &self,
+        name: &str,
+        lease: &Lease,
+        args: &Map<String, Value>,
+        ctx: &'a ToolContext,
+        started: Instant,
+    ) -> Call<'a> {
+        let spec = lease.spec();
+        let effect = self
+            .policy
+            .effect_override(name)
+            .unwrap_or_else(|| spec.effect_for(args));
+        let mut facts = spec.facts(args, effect);
+        name.clone_into(&mut facts.tool);
+        let call = Call {
+            id: self.call_id(ctx),
+            ctx,
+            facts,
+            started,
+        };
+        call.emit(GateEvent::ToolCallStarted {
+            call_id: call.id.clone(),
+            run_id: ctx.run_id.clone(),
+            tool: name.to_owned(),
+            effect,
+            origin: ctx.origin,
+        });
+        call
+    }
+
+    /// What the audit log keeps of the arguments, taken before they move into the tool.
+    fn audited(&self, args: &Map<String, Value>) -> Option<(String, Option<Value>)> {
+        self.audit.is_enabled().then(|| {
+            let kept = self
+                .audit
+                .records_arguments()
+                .then(|| Value::Object(args.clone()));
+            (args_sha256(args), kept)
+        })
+    }
+
+    /// Audit line and `ToolCallFinished`.
+    fn report(
+        &self,
+        call: &Call<'_>,
+        ruling: Ruling,
+        outcome: &CallOutcome,
+        audited: Option<(String, Option<Value>)>,
+    ) {
+        let end = outcome.end();
+        let is_error = end != CallEnd::Ok;
+        if let Some((sha256, args)) = audited {
+            self.audit.append(&AuditRecord {
+                time: rfc3339(SystemTime::now()),
+                run_id: call.ctx.run_id.clone(),
+                call_id: call.id.0.clone(),
+                origin: call.ctx.origin,
+                tool: call.facts.tool.clone(),
+                effect: call.facts.effect,
+                decision: match end {
+                    CallEnd::Ok | CallEnd::Error | CallEnd::Cancelled => Verdict::Allow,
+                    CallEnd::Denied | CallEnd::Aborted | CallEnd::Failed => Verdict::Deny,
+                },
+                rule: ruling.rule.clone(),
+                decided_by: ruling.by,
+                answer: ruling.answer.map(|a| a.as_str().to_owned()),
+                duration_ms: call.elapsed_ms(),
+                is_error,
+                args_sha256: sha256,
+                args,
+            });
+        }
+        call.emit(GateEvent::ToolCallFinished {
+            call_id: call.id.clone(),
+            run_id: call.ctx.run_id.clone(),
+            tool: call.facts.tool.clone(),
+            outcome: end,
+            ruling: Some(ruling),
+            summary: summary_of(outcome),
+            duration_ms: call.elapsed_ms(),
+        });
+    }
+
+    async fn authorise(&self, call: &Call<'_>, lease: &Lease, args: &Map<String, Value>) -> Gate {
+        if call.ctx.scope == Scope::ReadOnly && call.facts.effect != ToolEffect::Read {
+            let message = format!(
+                "Denied: this context is read-only and this {} call is a {} call, not a read.",
+                call.facts.tool, call.facts.effect
+            );
+            return Gate::Refuse(Ruling::new(DecidedBy::Scope, "read-only scope"), message);
+        }
+        if let Err(spent) = self.budget.check(&call.facts.tool) {
+            return Gate::Refuse(budget_ruling(), format!("Denied: {spent}."));
+        }
+        let decision = self.policy.decide_with(&call.facts, &self.grants);
+        let ruling = Ruling::new(DecidedBy::Policy, decision.reason.to_string());
+        match decision.verdict {
+            Verdict::Allow => Gate::Run(ruling),
+            Verdict::Deny => Gate::Refuse(ruling, format!("Denied: {decision}.")),
+            Verdict::Ask if !self.broker.is_interactive() => headless_refusal(call, &decision),
+            Verdict::Ask => self.ask(call, lease, args, &decision).await,
+        }
+    }
+
+    async fn ask(
+        &self,
+        call: &Call<'_>,
+        lease: &Lease,
+        args: &Map<String, Value>,
+        decision: &Decision,
+    ) -> Gate {
+        let offered = GrantScope::offered_for(&call.facts);
+        let always_rule = always_rule_for(&call.facts);
+        let request = ApprovalRequest {
+            id: self.broker.next_id(),
+            call_id: call.id.clone(),
+            run_id: call.ctx.run_id.clone(),
+            origin: call.ctx.origin,
+            server: Some(
+                call.facts
+                    .tool
+                    .split_once("__")
+                    .map_or("builtin", |(server, _)| server)
+                    .to_owned(),
+            ),
+            tool: call.facts.tool.clone(),
+            effect: call.facts.effect,
+            args: Value::Object(args.clone()),
+            reason: decision.to_string(),
+            preview: lease.preview(args),
+            always_rule: always_rule.clone(),
+            session_grant: format!("{offered} until switchboard exits"),
+        };
+        let id = request.id;
+        call.emit(GateEvent::ApprovalRequested(request.clone()));
+        let answer = tokio::select! {
+            biased;
+            () = call.ctx.cancel.cancelled() => ApprovalDecision::Abort,
+            answer = self.broker.request(request) => answer,
+        };
+        call.emit(GateEvent::ApprovalResolved {
+            call_id: call.id.clone(),
+            run_id: call.ctx.run_id.clone(),
+            id,
+            decision: answer.clone(),
+        });
+        let ruling = Ruling {
+            by: DecidedBy::User,
+            rule: decision.reason.to_string(),
+            answer: Some(Answer::of(&answer)),
+        };
+        match answer {
+            ApprovalDecision::Once => Gate::Run(ruling),
+            ApprovalDecision::Session => {
+                self.grants.add(offered);
+                Gate::Run(ruling)
+            }
+            ApprovalDecision::Always => {
+                self.remember_always(&call.facts, &always_rule);
+                Gate::Run(ruling)
+            }
+            ApprovalDecision::Deny { reason } => {
+                let message = match reason.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+                    Some(r) => format!(
+                        "Denied by the user (asked because {decision}). The user's reason: {r}"
+                    ),
+                    None => format!("Denied by the user (asked because {decision})."),
+                };
+                Gate::Refuse(ruling, message)
+            }
+            ApprovalDecision::Abort => Gate::Abort(ruling),
+        }
+    }
+
+    /// "Always": append the rule to the config file and admit such calls from now on.
+    fn remember_always(&self, facts: &CallFacts, rule: &str) {
+        if let Some(path) = &self.always_file
+            && let Err(e) = append_allow_rule(path, rule)
+        {
+            tracing::warn!("could not save rule {rule:?}: {e}");
+        }
+        self.grants.add(GrantScope::exact_for(facts));
+    }
+}
+
+fn budget_ruling() -> Ruling {
+    Ruling::new(DecidedBy::Budget, "[policy] max_calls")
+}
+
+/// A non-interactive run cannot ask: refuse, naming what would allow the call.
+fn headless_refusal(call: &Call<'_>, decision: &Decision) -> Gate {
+    let ruling = Ruling::new(DecidedBy::Headless, decision.reason.to_string());
+    let hint = match &decision.reason {
+        DecisionReason::Rule {
+            list: RuleList::Ask,
+            text,
+            ..
+        } => format!(
+            "the rule ask = {text:?} under [policy] makes it ask; remove it to run such calls"
+        ),
+        _ => format!(
+            "to allow without asking add allow = [{:?}] under [policy]",
+            suggested_allow_rule(&call.facts)
+        ),
+    };
+    let message =
+        format!("Denied: needs approval ({decision}) but this run is non-interactive; {hint}.");
+    Gate::Refuse(ruling, message)
+}
+
+fn summary_of(outcome: &CallOutcome) -> String {
+    const MAX: usize = 160;
+    let text = match outcome {
+        CallOutcome::Ran(result) => result.text_content(),
+        other => other.clone().into_result().text_content(),
+    };
+    let line = text.lines().next().unwrap_or("");
+    match line.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_owned(),
+    }
+}

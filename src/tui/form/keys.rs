@@ -1,0 +1,151 @@
+//! Keys in the argument form: arrows move and choose, typed keys edit, Enter
+//! validates and sends (a tool call, a prompt, or a read of the expanded URI).
+
+use crate::keymap::{Action, Key, KeyCode};
+
+use super::super::msg::{Cmd, Handled};
+use super::super::state::{ChatEntry, ChatKind, Overlay, State, TailScroll};
+use super::{FormState, FormTarget};
+
+/// The call form: arrows move and choose, typed keys edit, Enter validates and sends.
+pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
+    let Some(Overlay::Form(form)) = &mut state.overlay else {
+        return Handled::nothing();
+    };
+    match action {
+        Some(Action::Close) => state.overlay = None,
+        // A field reached asks for its suggestions at once (they may depend on the
+        // values chosen above it).
+        Some(Action::Up) => {
+            form.sel = form.sel.saturating_sub(1);
+            return completion_request(form).into();
+        }
+        Some(Action::Down) => {
+            form.sel = (form.sel + 1).min(form.fields.len().saturating_sub(1));
+            return completion_request(form).into();
+        }
+        Some(Action::PrevTab) => form.cycle(-1),
+        Some(Action::NextTab) => {
+            if !form.accept_suggestion() {
+                form.cycle(1);
+            }
+        }
+        Some(Action::ToggleRaw) => form.toggle_raw(),
+        Some(Action::ExternalEditor) => return form.external_edit().into(),
+        Some(Action::Activate) => return send_form(state).into(),
+        Some(other) => return Handled::Unhandled(other),
+        None => {
+            form.error = None;
+            let mut edited = false;
+            if let Some(text) = form.text_mut() {
+                if let Some(c) = key.typed_char() {
+                    text.push(c);
+                    edited = true;
+                } else if key.code == KeyCode::Backspace {
+                    edited = text.pop().is_some();
+                }
+            }
+            if edited {
+                return completion_request(form).into();
+            }
+        }
+    }
+    Handled::nothing()
+}
+
+/// Ask the server what could complete the field being typed (templates, prompts).
+fn completion_request(form: &FormState) -> Vec<Cmd> {
+    use FormTarget;
+    let Some(field) = form.fields.get(form.sel).filter(|_| form.raw.is_none()) else {
+        return Vec::new();
+    };
+    let (server, reference) = match &form.target {
+        FormTarget::Template {
+            server,
+            uri_template,
+        } => (
+            server.clone(),
+            super::super::msg::CompletionTarget::Template(uri_template.clone()),
+        ),
+        FormTarget::Prompt { server, name } => (
+            server.clone(),
+            super::super::msg::CompletionTarget::Prompt(name.clone()),
+        ),
+        FormTarget::Tool(_) => return Vec::new(),
+    };
+    let context = form
+        .fields
+        .iter()
+        .filter(|f| f.name != field.name && !f.value.trim().is_empty())
+        .map(|f| (f.name.clone(), f.value.clone()))
+        .collect();
+    vec![Cmd::Complete {
+        server,
+        reference,
+        argument: field.name.clone(),
+        value: field.value.clone(),
+        context,
+    }]
+}
+
+fn send_form(state: &mut State) -> Vec<Cmd> {
+    let Some(Overlay::Form(form)) = &mut state.overlay else {
+        return Vec::new();
+    };
+    if let FormTarget::Template { server, .. } = &form.target {
+        let server = server.clone();
+        return match form.uri() {
+            Ok(uri) => {
+                state.overlay = None;
+                state.chat.push(ChatEntry::new(
+                    ChatKind::User,
+                    format!("/read {server} {uri}"),
+                ));
+                state.chat_scroll = TailScroll(0);
+                vec![Cmd::ReadResource {
+                    call_id: state.next_manual_call(),
+                    server,
+                    uri,
+                }]
+            }
+            Err(e) => {
+                form.error = Some(e);
+                Vec::new()
+            }
+        };
+    }
+    let args = match form.to_args() {
+        Ok(args) => args,
+        Err(e) => {
+            form.error = Some(e);
+            return Vec::new();
+        }
+    };
+    let target = form.target.clone();
+    state.overlay = None;
+    let shown = serde_json::to_string(&serde_json::Value::Object(args.clone())).unwrap_or_default();
+    let call_id = state.next_manual_call();
+    let (line, cmd) = match target {
+        FormTarget::Tool(tool) => (
+            format!("/call {tool} {shown}"),
+            Cmd::CallTool {
+                call_id,
+                tool,
+                args,
+            },
+        ),
+        FormTarget::Prompt { server, name } => (
+            format!("/prompt {server} {name} {shown}"),
+            Cmd::GetPrompt {
+                call_id,
+                server,
+                name,
+                args,
+            },
+        ),
+        FormTarget::Template { .. } => return Vec::new(),
+    };
+    state.chat.push(ChatEntry::new(ChatKind::User, line));
+    state.chat_scroll = TailScroll(0);
+    vec![cmd]
+}

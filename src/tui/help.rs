@@ -1,0 +1,21 @@
+//! The help overlay: every key of the key table, by layer; scrolls and closes.
+
+use crate::keymap::Action;
+
+use super::msg::Handled;
+use super::state::{Overlay, State};
+
+pub fn key(state: &mut State, action: Option<Action>) -> Handled {
+    let Some(Overlay::Help { scroll }) = &mut state.overlay else {
+        return Handled::nothing();
+    };
+    if super::scroll::scroll_overlay(scroll, action) {
+        return Handled::nothing();
+    }
+    match action {
+        Some(Action::Close | Action::Help) => state.overlay = None,
+        Some(other) => return Handled::Unhandled(other),
+        None => {}
+    }
+    Handled::nothing()
+}

@@ -1,0 +1,54 @@
+//! The Servers pane: moving, Enter for a server's details (which only scroll), `d`
+//! to disable or enable it, `r` to reconnect.
+
+use crate::keymap::Action;
+
+use super::msg::{Cmd, Handled};
+use super::state::{Overlay, Pane, ServerStatus, State};
+
+/// Navigation in the server list; Enter opens the selected server's details.
+pub fn nav(state: &mut State, action: Action) {
+    if action == Action::Activate {
+        if !state.servers.is_empty() {
+            state.overlay = Some(Overlay::Server { scroll: 0 });
+        }
+        return;
+    }
+    let page = super::scroll::page(state, Pane::Servers);
+    state.server_sel = super::scroll::moved(state.server_sel, state.servers.len(), action, page);
+}
+
+/// `d` and `r` on the selected server (the built-ins have neither).
+pub fn server_action(state: &State, action: Action) -> Vec<Cmd> {
+    let Some(row) = state
+        .servers
+        .get(state.server_sel)
+        .filter(|s| s.status != ServerStatus::Builtin)
+    else {
+        return Vec::new();
+    };
+    match action {
+        Action::ToggleServer if row.status == ServerStatus::Disabled => {
+            vec![Cmd::Reconnect(row.name.clone())]
+        }
+        Action::ToggleServer => vec![Cmd::Disable(row.name.clone())],
+        Action::Reconnect => vec![Cmd::Reconnect(row.name.clone())],
+        _ => Vec::new(),
+    }
+}
+
+/// Keys in a server's details: scroll and close.
+pub fn details_key(state: &mut State, action: Option<Action>) -> Handled {
+    let Some(Overlay::Server { scroll }) = &mut state.overlay else {
+        return Handled::nothing();
+    };
+    if super::scroll::scroll_overlay(scroll, action) {
+        return Handled::nothing();
+    }
+    match action {
+        Some(Action::Close) => state.overlay = None,
+        Some(Action::ToggleRaw | Action::CallTool) | None => {}
+        Some(other) => return Handled::Unhandled(other),
+    }
+    Handled::nothing()
+}
