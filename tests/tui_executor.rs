@@ -2,7 +2,7 @@
 //! it). Commands run in the order `update` returned them, every gate event reaches
 //! the UI once (on the session's route), and an abort with three pending approvals
 //! leaves three aborted cards.
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod gate_support;
 mod tui_support;
