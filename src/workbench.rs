@@ -11,11 +11,11 @@ use tokio::sync::Mutex;
 use tokio::task::JoinHandle;
 
 use crate::config::Config;
+use crate::gate::ApprovalBroker;
 use crate::mcp::{
     Asker, HubOptions, HubSnapshot, Limits, McpEvent, McpHub, RegistrySync, spawn_sync,
     sync_registry,
 };
-use crate::gate::ApprovalBroker;
 use crate::paths::Dirs;
 use crate::policy::{AuditLog, Mode, Policy, ServerRequestRecord};
 use crate::tools::Registry;
