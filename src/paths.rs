@@ -147,6 +147,11 @@ impl Dirs {
         self.state_home.join(APP_DIR).join("switchboard.log")
     }
 
+    /// `$XDG_STATE_HOME/switchboard/ui.json`: the TUI's remembered theme and mouse.
+    pub fn ui_prefs_file(&self) -> PathBuf {
+        self.state_home.join(APP_DIR).join("ui.json")
+    }
+
     /// `$XDG_STATE_HOME/switchboard/audit.jsonl`.
     pub fn default_audit_log(&self) -> PathBuf {
         self.state_home.join(APP_DIR).join("audit.jsonl")

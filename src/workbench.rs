@@ -154,6 +154,17 @@ impl Workbench {
         self.sync_now().await;
     }
 
+    /// What a turn waits for before its first request: servers still connecting,
+    /// then the registration of their tools.
+    pub fn readiness(&self) -> Arc<dyn crate::agent::Readiness> {
+        Arc::new(HubReadiness {
+            hub: self.hub.clone(),
+            registry: Arc::clone(&self.registry),
+            sync: Arc::clone(&self.sync),
+            timeout: self.settle_timeout(),
+        })
+    }
+
     /// Registers the tools of the current catalogs now.
     pub async fn sync_now(&self) {
         let mut state = self.sync.lock().await;
@@ -198,4 +209,32 @@ fn open_audit(policy: &Policy, dirs: &Dirs) -> AuditLog {
         tracing::warn!("audit log disabled: {e}");
         AuditLog::disabled()
     })
+}
+
+/// [`crate::agent::Readiness`] over the hub: servers still connecting are pending.
+struct HubReadiness {
+    hub: McpHub,
+    registry: Arc<Registry>,
+    sync: Arc<Mutex<RegistrySync>>,
+    timeout: Duration,
+}
+
+impl crate::agent::Readiness for HubReadiness {
+    fn pending(&self) -> Vec<String> {
+        self.hub
+            .snapshot()
+            .servers
+            .iter()
+            .filter(|s| !s.status.is_settled())
+            .map(|s| s.name.clone())
+            .collect()
+    }
+
+    fn settled(&self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            self.hub.settled(self.timeout).await;
+            let mut state = self.sync.lock().await;
+            sync_registry(&self.registry, &self.hub, &mut state).await;
+        })
+    }
 }

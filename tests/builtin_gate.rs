@@ -132,3 +132,42 @@ fn policy_explain_classifies_builtin_calls() {
     let out = String::from_utf8(out).unwrap();
     assert!(out.contains("→ write → ask"), "{out}");
 }
+
+#[tokio::test]
+async fn a_call_the_tool_would_refuse_is_refused_before_anyone_is_asked() {
+    let b = bench_with(
+        "[tools.shell]\nallow = [\"echo\"]\n",
+        Policy::new(Mode::Ask),
+        true,
+    )
+    .await;
+    let (cx, mut events) = builtin_support::observed_ctx();
+    for (tool, args, why) in [
+        (
+            "fs",
+            json!({"operation": "write", "path": "../outside.md", "content": "x"}),
+            "..",
+        ),
+        (
+            "shell",
+            json!({"program": "rm", "args": ["-rf", "x"]}),
+            "rm",
+        ),
+    ] {
+        let outcome = b
+            .registry
+            .invoke(tool, builtin_support::args(args), &cx)
+            .await;
+        let switchboard::tools::CallOutcome::Denied { ruling, message } = outcome else {
+            panic!("{tool}: not refused");
+        };
+        assert_eq!(ruling.by, switchboard::policy::DecidedBy::Tool);
+        assert!(message.contains(why), "{message}");
+    }
+    let mut asked = false;
+    while let Ok(e) = events.try_recv() {
+        asked |= matches!(e, switchboard::gate::GateEvent::ApprovalRequested(_));
+    }
+    assert!(!asked, "nothing was offered for approval");
+    assert!(b.registry.broker().pending().is_empty());
+}

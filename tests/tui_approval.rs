@@ -239,6 +239,7 @@ fn resolved_elsewhere_leaves_the_queue() {
 #[test]
 fn call_from_the_composer_goes_to_the_gate() {
     let mut s = state();
+    s.catalog.tools.push(listed("fs"));
     for c in "/call fs operation=read path=README.md".chars() {
         update(&mut s, key(c));
     }
@@ -359,6 +360,7 @@ fn manual_call(s: &mut State, id: &str, tool: &str) {
 #[test]
 fn esc_cancels_a_running_manual_call() {
     let mut s = state();
+    s.catalog.tools.push(listed("test__slow"));
     update(&mut s, Msg::Paste("/call test__slow seconds=30".into()));
     let cmds = update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
     assert!(matches!(cmds.as_slice(), [Cmd::CallTool { .. }]));
@@ -407,4 +409,12 @@ fn esc_cancels_a_running_manual_call() {
     insta::assert_snapshot!("manual_call_cancelled", screen);
     // Nothing running: Esc leaves the composer as before.
     assert_eq!(update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))), vec![]);
+}
+
+/// A tool the catalog lists (so `/call` takes it).
+fn listed(name: &str) -> switchboard::tui::state::CatalogEntry {
+    switchboard::tui::state::CatalogEntry {
+        name: name.into(),
+        ..Default::default()
+    }
 }

@@ -14,6 +14,7 @@ use switchboard::gate::{ApprovalDecision, GateEvent};
 use switchboard::keymap::{Key, KeyCode};
 use switchboard::policy::{Mode, Policy};
 use switchboard::tools::builtin_specs::fs_spec;
+use switchboard::tui::boot::tool_entry;
 use switchboard::tui::cards::CardStatus;
 use switchboard::tui::executor::Executor;
 use switchboard::tui::{Msg, State};
@@ -57,6 +58,7 @@ async fn abort_with_three_pending_approvals_marks_three_cards_aborted() {
     let (inbox, _inbox_rx) = unbounded_channel();
     let mut state = tui_support::state();
     state.chat.clear();
+    state.catalog.tools = registry.specs().iter().map(tool_entry).collect();
     let mut exec = Executor::new(state, registry.clone(), EventSink::new(tx, None), inbox);
     for path in ["a.md", "b.md", "c.md"] {
         type_line(
@@ -113,12 +115,9 @@ async fn a_manual_call_records_request_gate_events_and_result_in_order() {
         gate_support::registry_with(Policy::new(Mode::FullAuto), true, fs_spec()).await;
     let (tx, mut route) = unbounded_channel();
     let (inbox, _inbox_rx) = unbounded_channel();
-    let mut exec = Executor::new(
-        tui_support::state(),
-        registry,
-        EventSink::new(tx, None),
-        inbox,
-    );
+    let mut state = tui_support::state();
+    state.catalog.tools = registry.specs().iter().map(tool_entry).collect();
+    let mut exec = Executor::new(state, registry, EventSink::new(tx, None), inbox);
     type_line(&mut exec, "/call fs operation=read path=README.md");
     let mut seen = Vec::new();
     pump(&mut exec, &mut route, &mut seen, |s| {

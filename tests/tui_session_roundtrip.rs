@@ -48,12 +48,13 @@ async fn manual_calls_and_model_calls_come_back_with_continue() {
     options.store = Some(store.clone());
     let mut handle = Session::spawn(options);
     let (inbox, _inbox_rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut exec = Executor::new(
-        tui_support::state(),
-        registry,
-        handle.recorder.clone(),
-        inbox,
-    );
+    let mut state = tui_support::state();
+    state.catalog.tools = registry
+        .specs()
+        .iter()
+        .map(switchboard::tui::boot::tool_entry)
+        .collect();
+    let mut exec = Executor::new(state, registry, handle.recorder.clone(), inbox);
     handle.send(Op::UserTurn {
         text: r#"fs {"operation":"read","path":"a.txt"}"#.into(),
     });

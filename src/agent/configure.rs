@@ -27,6 +27,7 @@ pub fn session_options(
     options.system_prompt = agent.custom_system_prompt(workspace)?;
     options.max_steps = agent.max_steps;
     options.max_tool_result_chars = agent.max_tool_result_chars;
+    options.workspace = Some(workspace.display().to_string());
     if save {
         options.store = Some(SessionStore::from_dirs(dirs));
     }
@@ -42,6 +43,8 @@ pub struct SessionRecipe {
     pub registry: Arc<Registry>,
     /// Skills the model may read, listed in the system prompt.
     pub skills: Vec<(String, String)>,
+    /// Servers a turn waits for before its first request.
+    pub readiness: Option<Arc<dyn super::Readiness>>,
 }
 
 impl SessionRecipe {
@@ -73,6 +76,7 @@ impl SessionRecipe {
         .map_err(|e| e.to_string())?;
         options.step_mode = step_mode;
         options.skills.clone_from(&self.skills);
+        options.readiness.clone_from(&self.readiness);
         options.request_options.model.clone_from(&choice.model);
         let mut loaded = None;
         if let Some(id) = resume_id {

@@ -36,6 +36,9 @@ pub enum AgentEvent {
         provider: String,
         model: String,
         step_mode: bool,
+        /// The directory the session works in (`--continue` takes the latest of it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        workspace: Option<String>,
     },
     /// A user turn begins; `run_id` names it in every later event of the turn.
     TurnStarted {
@@ -105,6 +108,12 @@ pub enum AgentEvent {
         turn: Usage,
         session: Usage,
     },
+    /// The turn waits for servers still connecting before its first model request
+    /// (`Op::SkipWait` goes on without them).
+    WaitingForServers {
+        run_id: String,
+        servers: Vec<String>,
+    },
     /// Step mode: the turn waits for `Op::StepNext` or `Op::StepContinue`.
     StepPaused {
         run_id: String,
@@ -157,6 +166,7 @@ impl AgentEvent {
             | Self::RequestFinished { run_id, .. }
             | Self::Usage { run_id, .. }
             | Self::StepPaused { run_id, .. }
+            | Self::WaitingForServers { run_id, .. }
             | Self::TurnDone { run_id, .. } => Some(run_id),
             Self::Gate(event) => Some(event.run_id()),
             Self::Notice { run_id, .. } | Self::Error { run_id, .. } => run_id.as_deref(),

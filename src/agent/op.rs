@@ -19,6 +19,9 @@ pub enum Op {
     Interrupt {
         run_id: String,
     },
+    /// Stop waiting for servers still connecting; the turn goes on with the tools
+    /// there are.
+    SkipWait,
     /// Step mode: go on to the next pause.
     StepNext,
     /// Step mode: finish this turn without pausing (later turns pause again).

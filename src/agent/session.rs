@@ -40,8 +40,12 @@ pub struct SessionOptions {
     pub store: Option<SessionStore>,
     /// Default: a fresh id.
     pub session_id: Option<String>,
+    /// The workspace directory, recorded so sessions can be listed by it.
+    pub workspace: Option<String>,
     /// A conversation to continue (see `transcript::messages_from_events`).
     pub history: Vec<Message>,
+    /// Servers a turn waits for before its first request (`None`: none).
+    pub readiness: Option<Arc<dyn super::Readiness>>,
     /// Skills the model may read (name, description), listed in the system prompt;
     /// their bodies come only through the `skills` tool.
     pub skills: Vec<(String, String)>,
@@ -49,7 +53,7 @@ pub struct SessionOptions {
 
 /// Options that continue a saved session: its id (events append to its file) and its
 /// conversation. `--resume ID` loads `store.load(ID)`, `--continue` loads
-/// `store.latest()`.
+/// `store.latest_in(workspace)`.
 pub fn resume(
     mut options: SessionOptions,
     store: &SessionStore,
@@ -87,7 +91,9 @@ impl SessionOptions {
             request_options: RequestOptions::default(),
             store: None,
             session_id: None,
+            workspace: None,
             history: Vec::new(),
+            readiness: None,
             skills: Vec::new(),
         }
     }
@@ -170,6 +176,7 @@ impl Session {
                 .clone()
                 .unwrap_or_else(|| options.provider.model().to_owned()),
             step_mode: options.step_mode,
+            workspace: options.workspace.clone(),
         });
         if let Some(e) = store_error {
             sink.emit(AgentEvent::Notice {
@@ -180,8 +187,10 @@ impl Session {
         let (switch, step) = step_channel(options.step_mode);
         let current = Arc::new(CurrentTurn::default());
         let (turn_tx, mut turn_rx) = mpsc::unbounded_channel::<String>();
+        let skip_wait = Arc::new(tokio::sync::Notify::new());
         let dispatcher = Dispatcher {
             registry: Arc::clone(&options.registry),
+            skip_wait: Arc::clone(&skip_wait),
             switch,
             current: Arc::clone(&current),
             turns: turn_tx,
@@ -196,6 +205,7 @@ impl Session {
             sink,
             step,
             current,
+            skip_wait,
         };
         tokio::spawn(async move {
             let mut convo = convo;
@@ -220,6 +230,7 @@ pub fn system_prompt_for(custom: Option<&str>, tools: &[crate::llm::ToolDeclarat
 /// Handles ops while turns run.
 struct Dispatcher {
     registry: Arc<Registry>,
+    skip_wait: Arc<tokio::sync::Notify>,
     switch: StepSwitch,
     current: Arc<CurrentTurn>,
     turns: mpsc::UnboundedSender<String>,
@@ -248,6 +259,7 @@ impl Dispatcher {
                 }
             }
             Op::Interrupt { run_id } => self.interrupt(Some(&run_id)),
+            Op::SkipWait => self.skip_wait.notify_waiters(),
             Op::StepNext => self.switch.next(),
             Op::StepContinue => self.switch.continue_turn(),
             Op::ToggleStepMode => self.set_step(!self.switch.is_on()),

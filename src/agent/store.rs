@@ -73,13 +73,28 @@ pub struct SessionSummary {
     /// The first user message, if any.
     pub title: Option<String>,
     pub turns: usize,
+    /// The directory it worked in (`None` for sessions saved before it was recorded).
+    pub workspace: Option<String>,
 }
 
-/// Appends events to one session file.
+/// Appends events to one session file. The file is created only when the session
+/// has something worth keeping (a message, or a call the person made): until then
+/// events wait in memory, so an empty session leaves no file.
 #[derive(Debug)]
 pub struct SessionWriter {
     path: PathBuf,
-    file: File,
+    file: Option<File>,
+    pending: Vec<AgentEvent>,
+}
+
+/// An event that makes a session worth a file.
+fn has_content(event: &AgentEvent) -> bool {
+    matches!(
+        event,
+        AgentEvent::TurnStarted { .. }
+            | AgentEvent::ToolCallRequested { .. }
+            | AgentEvent::RequestStarted { .. }
+    )
 }
 
 impl SessionStore {
@@ -101,20 +116,19 @@ impl SessionStore {
         Ok(self.dir.join(format!("{id}.jsonl")))
     }
 
-    /// Opens (creating) the file of session `id` for appending.
+    /// A writer for session `id`: it appends to the file (creating it once the
+    /// session has content; at once when the file exists, as for a resumed session).
     pub fn writer(&self, id: &str) -> Result<SessionWriter, StoreError> {
         let path = self.path(id)?;
-        let io_err = |source| StoreError::Io {
-            path: path.clone(),
-            source,
+        let mut writer = SessionWriter {
+            path,
+            file: None,
+            pending: Vec::new(),
         };
-        std::fs::create_dir_all(&self.dir).map_err(io_err)?;
-        let file = crate::paths::private_file_options()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(io_err)?;
-        Ok(SessionWriter { path, file })
+        if writer.path.exists() {
+            writer.open()?;
+        }
+        Ok(writer)
     }
 
     /// Reads a session; a last line cut short is left out with a notice.
@@ -165,27 +179,77 @@ impl SessionStore {
             let title = turns
                 .next()
                 .map(|t| t.lines().next().unwrap_or("").to_owned());
+            let workspace = loaded.events.iter().find_map(|e| match &e.event {
+                AgentEvent::SessionStarted { workspace, .. } => workspace.clone(),
+                _ => None,
+            });
             out.push(SessionSummary {
                 id: id.to_owned(),
                 modified: entry.metadata().and_then(|m| m.modified()).ok(),
                 path,
                 turns: usize::from(title.is_some()) + turns.count(),
                 title,
+                workspace,
             });
         }
         out.sort_by(|a, b| b.modified.cmp(&a.modified).then(b.id.cmp(&a.id)));
         Ok(out)
     }
 
-    /// The newest session's id (`--continue`).
-    pub fn latest(&self) -> Result<Option<String>, StoreError> {
-        Ok(self.list()?.into_iter().next().map(|s| s.id))
+    /// Sessions of one workspace, newest first.
+    pub fn list_in(&self, workspace: &Path) -> Result<Vec<SessionSummary>, StoreError> {
+        let wanted = workspace.display().to_string();
+        Ok(self
+            .list()?
+            .into_iter()
+            .filter(|s| s.workspace.as_deref() == Some(wanted.as_str()))
+            .collect())
+    }
+
+    /// The newest session of a workspace (`--continue`).
+    pub fn latest_in(&self, workspace: &Path) -> Result<Option<String>, StoreError> {
+        Ok(self.list_in(workspace)?.into_iter().next().map(|s| s.id))
     }
 }
 
 impl SessionWriter {
-    /// Writes one line and flushes it.
+    fn open(&mut self) -> Result<(), StoreError> {
+        let io_err = |source| StoreError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        if let Some(dir) = self.path.parent() {
+            std::fs::create_dir_all(dir).map_err(io_err)?;
+        }
+        let file = crate::paths::private_file_options()
+            .create(true)
+            .append(true)
+            .open(&self.path)
+            .map_err(io_err)?;
+        self.file = Some(file);
+        Ok(())
+    }
+
+    /// Writes one line and flushes it (once the session has content; before, the
+    /// event waits in memory).
     pub fn append(&mut self, event: &AgentEvent) -> Result<(), StoreError> {
+        if self.file.is_none() {
+            if !has_content(event) {
+                self.pending.push(event.clone());
+                return Ok(());
+            }
+            self.open()?;
+            for pending in std::mem::take(&mut self.pending) {
+                self.write_line(&pending)?;
+            }
+        }
+        self.write_line(event)
+    }
+
+    fn write_line(&mut self, event: &AgentEvent) -> Result<(), StoreError> {
+        let Some(file) = self.file.as_mut() else {
+            return Ok(());
+        };
         let line = StoredEvent {
             time: rfc3339(SystemTime::now()),
             event: event.clone(),
@@ -195,9 +259,8 @@ impl SessionWriter {
             source: io::Error::other(e),
         })?;
         text.push('\n');
-        self.file
-            .write_all(text.as_bytes())
-            .and_then(|()| self.file.flush())
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.flush())
             .map_err(|source| StoreError::Io {
                 path: self.path.clone(),
                 source,

@@ -28,6 +28,8 @@ pub struct TurnEnv {
     pub sink: EventSink,
     pub step: StepControl,
     pub current: Arc<CurrentTurn>,
+    /// `Op::SkipWait`: stop waiting for servers.
+    pub skip_wait: Arc<tokio::sync::Notify>,
 }
 
 /// The conversation so far.
@@ -106,16 +108,20 @@ async fn steps(
     cancel: &Cancel,
     tally: &mut Tally,
 ) -> TurnEnd {
-    let tools = declarations(&env.options.registry, env.options.scope);
-    let mut system = system_prompt_for(env.system_prompt.as_deref(), &tools);
-    system.push_str(&super::prompt::skills_section(&env.options.skills));
+    if wait_for_servers(env, run_id, cancel).await.is_err() {
+        return TurnEnd::Interrupted;
+    }
     loop {
         if tally.steps >= env.options.max_steps.max(1) {
             return TurnEnd::MaxSteps;
         }
         tally.steps += 1;
+        // The tools offered are the ones registered when the request is made.
+        let tools = declarations(&env.options.registry, env.options.scope);
+        let mut system = system_prompt_for(env.system_prompt.as_deref(), &tools);
+        system.push_str(&super::prompt::skills_section(&env.options.skills));
         let mut messages = Vec::with_capacity(convo.messages.len() + 1);
-        messages.push(Message::system(system.clone()));
+        messages.push(Message::system(system));
         messages.extend(convo.messages.iter().cloned());
         let request = ChatRequest {
             messages,
@@ -178,6 +184,27 @@ async fn steps(
         {
             return TurnEnd::Interrupted;
         }
+    }
+}
+
+/// Before the first request: servers still connecting are waited for (each bounded
+/// by its startup timeout), with a visible event; `Op::SkipWait` goes on without them.
+async fn wait_for_servers(env: &TurnEnv, run_id: &str, cancel: &Cancel) -> Result<(), ()> {
+    let Some(readiness) = env.options.readiness.as_ref() else {
+        return Ok(());
+    };
+    let servers = readiness.pending();
+    if servers.is_empty() {
+        return Ok(());
+    }
+    env.sink.emit(AgentEvent::WaitingForServers {
+        run_id: run_id.to_owned(),
+        servers,
+    });
+    tokio::select! {
+        () = readiness.settled() => Ok(()),
+        () = env.skip_wait.notified() => Ok(()),
+        () = cancel.cancelled() => Err(()),
     }
 }
 

@@ -61,10 +61,17 @@ pub struct Cli {
     /// Model for that provider.
     #[arg(long, value_name = "MODEL")]
     pub model: Option<String>,
-    /// Reopen a saved session (see `switchboard sessions`).
-    #[arg(long, value_name = "ID", conflicts_with = "continue_last")]
+    /// Reopen a saved session (see `switchboard sessions`); without an id, pick one of
+    /// this workspace's.
+    #[arg(
+        long,
+        value_name = "ID",
+        conflicts_with = "continue_last",
+        num_args = 0..=1,
+        default_missing_value = ""
+    )]
     pub resume: Option<String>,
-    /// Reopen the most recent session.
+    /// Reopen the most recent session of this workspace.
     #[arg(long = "continue")]
     pub continue_last: bool,
     /// Draw the first frame, then exit (start-up measurement).
@@ -128,7 +135,11 @@ pub enum Command {
     /// Run one agent turn without the screen and print the answer (or JSONL events).
     Run(run_cmd::RunArgs),
     /// List saved sessions, newest first.
-    Sessions,
+    Sessions {
+        /// Every workspace's sessions, with their workspace (default: this one's).
+        #[arg(long)]
+        all: bool,
+    },
     /// Print a saved session as Markdown or JSON.
     Export {
         /// The session id (see `switchboard sessions`).
@@ -173,7 +184,7 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::Config(ref cmd)) => config_cmd::run(&cli, cmd),
         Some(Command::Policy(ref cmd)) => policy_cmd::run(&cli, cmd),
         Some(Command::Run(ref args)) => run_cmd::run(&cli, args),
-        Some(Command::Sessions) => sessions_cmd::list(),
+        Some(Command::Sessions { all }) => sessions_cmd::list(all),
         Some(Command::Export { ref id, format }) => sessions_cmd::export(id, format),
         Some(Command::Servers { json }) => servers_cmd::run(&cli, json),
         Some(Command::Catalog(ref args)) => catalog_cmd::run(&cli, args),

@@ -26,18 +26,38 @@ fn quiet_pipe(result: std::io::Result<()>) -> color_eyre::Result<()> {
     }
 }
 
-/// Lists saved sessions, newest first: `ID  TIME  TURNS  FIRST MESSAGE`.
-pub fn list() -> color_eyre::Result<()> {
-    let store = SessionStore::from_dirs(&Dirs::from_env());
-    let sessions = store.list()?;
+/// Lists saved sessions of this workspace (`all`: of every workspace, with theirs),
+/// newest first: `ID  TIME  TURNS  FIRST MESSAGE`.
+pub fn list(all: bool) -> color_eyre::Result<()> {
+    let dirs = Dirs::from_env();
+    let store = SessionStore::from_dirs(&dirs);
+    let sessions = if all {
+        store.list()?
+    } else {
+        store.list_in(&dirs.cwd)?
+    };
     let mut text = String::new();
     if sessions.is_empty() {
-        let _ = writeln!(text, "no sessions in {}", store.dir().display());
+        let _ = if all {
+            writeln!(text, "no sessions in {}", store.dir().display())
+        } else {
+            writeln!(
+                text,
+                "no sessions for {} (`switchboard sessions --all` lists every workspace's)",
+                dirs.cwd.display()
+            )
+        };
     }
     for s in sessions {
         let time = s.modified.map(rfc3339).unwrap_or_default();
         let title: String = s.title.unwrap_or_default().chars().take(60).collect();
-        let _ = writeln!(text, "{}  {time}  {} turns  {title}", s.id, s.turns);
+        let turns = crate::tui::words::count(s.turns, "turn", "turns");
+        if all {
+            let workspace = s.workspace.as_deref().unwrap_or("?");
+            let _ = writeln!(text, "{}  {time}  {workspace}  {turns}  {title}", s.id);
+        } else {
+            let _ = writeln!(text, "{}  {time}  {turns}  {title}", s.id);
+        }
     }
     let mut out = std::io::stdout().lock();
     quiet_pipe(out.write_all(text.as_bytes()).and_then(|()| out.flush()))

@@ -30,8 +30,10 @@ fn start_session(
     };
     let store = SessionStore::from_dirs(&recipe.dirs);
     let wanted = match (&cli.resume, cli.continue_last) {
+        // `--resume` alone: the picker opens once the screen is up.
+        (Some(id), _) if id.is_empty() => None,
         (Some(id), _) => Some(id.clone()),
-        (None, true) => match store.latest() {
+        (None, true) => match store.latest_in(&recipe.dirs.cwd) {
             Ok(latest) => latest,
             Err(e) => {
                 state
@@ -69,9 +71,12 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
 
     let no_color = cli.no_color || std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let themes = ThemeSet::new(Some(dirs.user_theme_dir()));
+    // A flag wins, then what the palette chose last time, then the config.
+    let prefs = tui::prefs::load(&dirs.ui_prefs_file());
     let theme_name = cli
         .theme
         .clone()
+        .or_else(|| prefs.theme.clone())
         .or_else(|| config.ui.theme.clone())
         .unwrap_or_else(|| "default".into());
     let (theme, theme_error) = match themes.load(&theme_name) {
@@ -104,6 +109,9 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     let always_file = source.unwrap_or_else(|| dirs.cwd.join("switchboard.toml"));
     let mut state = initial_state(&config, keymap, shown_name, themes.names());
     state.always_file = always_file.display().to_string();
+    if let Some(mouse) = prefs.mouse {
+        state.mouse = mouse;
+    }
     if let Some(e) = theme_error {
         state.notice(NoticeLevel::Error, format!("{e}; using the default theme"));
     }
@@ -157,6 +165,7 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             dirs: dirs.clone(),
             registry: Arc::clone(&registry),
             skills,
+            readiness: Some(workbench.readiness()),
         };
         let session = start_session(cli, &recipe, &mut state);
         let hub = (!config.servers.is_empty()).then(|| workbench.hub.clone());
@@ -175,6 +184,12 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
                 .log_file
                 .clone()
                 .unwrap_or_else(|| dirs.default_log_file()),
+            prefs_file: Some(dirs.ui_prefs_file()),
+            startup: if cli.resume.as_deref() == Some("") {
+                vec![tui::Cmd::OpenSessions]
+            } else {
+                Vec::new()
+            },
             exit_after_first_frame: cli.exit_after_first_frame,
             debug_panic: cli.debug_panic,
         })

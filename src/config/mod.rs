@@ -15,7 +15,7 @@ mod key_path;
 mod load;
 mod locate;
 mod model;
-mod suggest;
+pub mod suggest;
 mod tools;
 mod validate;
 

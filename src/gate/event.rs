@@ -92,6 +92,7 @@ impl Ruling {
             (DecidedBy::User, Some(answer)) => format!("you ({})", answer.as_str()),
             (DecidedBy::User, None) => "you".into(),
             (DecidedBy::Headless, _) => format!("non-interactive run ({})", self.rule),
+            (DecidedBy::Tool, _) => "the tool's own limits".into(),
             _ => self.rule.clone(),
         }
     }

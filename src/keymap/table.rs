@@ -192,6 +192,13 @@ pub fn default_bindings() -> Vec<Binding> {
             "disable / enable the selected server",
             None,
         ),
+        (
+            L::Normal,
+            Key::char('c'),
+            A::CallTool,
+            "catalog: call / use the selected item",
+            None,
+        ),
         (L::Normal, Key::char('q'), A::Quit, "quit", Some("quit")),
         (
             L::Step,
@@ -274,7 +281,7 @@ pub fn default_bindings() -> Vec<Binding> {
             L::Detail,
             Key::char('c'),
             A::CallTool,
-            "call this tool (fills the composer)",
+            "call / use this item (a form, or a composer line)",
             Some("call"),
         ),
         (L::Browse, k(C::Esc), A::Close, "close", Some("close")),

@@ -28,6 +28,8 @@ pub enum DecidedBy {
     Budget,
     /// A non-interactive run that could not ask.
     Headless,
+    /// The tool's own limits (checked before asking): it would refuse the call anyway.
+    Tool,
 }
 
 /// One line of the audit log.

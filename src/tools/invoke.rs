@@ -1,6 +1,7 @@
 //! `Registry::invoke`: the one gate every tool call passes.
 //!
-//! lease → effect → scope → budget → policy → (ask the person) → run → audit + events.
+//! lease → effect → the tool's own limits → scope → budget → policy → (ask the person)
+//! → run → audit + events.
 //! Each step's event goes to the caller's observer (`ToolContext::observer`), once.
 
 use std::sync::atomic::Ordering;
@@ -246,6 +247,12 @@ impl Registry {
     }
 
     async fn authorise(&self, call: &Call<'_>, lease: &Lease, args: &Map<String, Value>) -> Gate {
+        if let Err(reason) = lease.precheck(args) {
+            return Gate::Refuse(
+                Ruling::new(DecidedBy::Tool, "the tool's own limits"),
+                reason,
+            );
+        }
         if call.ctx.scope == Scope::ReadOnly && call.facts.effect != ToolEffect::Read {
             let message = format!(
                 "Denied: this context is read-only and this {} call is a {} call, not a read.",

@@ -40,4 +40,11 @@ pub trait Tool: Send + Sync {
     fn preview(&self, _args: &Map<String, Value>) -> Option<Preview> {
         None
     }
+
+    /// The tool's own limits, checked before anyone is asked: `Err` is why the tool
+    /// would refuse this call anyway (a path outside the workspace, a host not on the
+    /// allowlist). Cheap and without side effects; `invoke` still checks for itself.
+    fn precheck(&self, _args: &Map<String, Value>) -> Result<(), String> {
+        Ok(())
+    }
 }

@@ -8,8 +8,9 @@ use super::state::{ChatEntry, ChatKind, Pane, ServerRow, ServerStatus, State};
 /// The note shown in an empty transcript.
 pub const OFFLINE_NOTE: &str = "Type a task below. The default provider is the offline \
 scripted one (no network, no key): a line like fs {\"operation\":\"list\",\"path\":\".\"} calls \
-a tool through the approval gate. Add a [providers.NAME] for a real model. ? shows the keys, \
-Ctrl+P the commands.";
+a tool through the approval gate, and /call TOOL key=value calls one yourself. Add a \
+[providers.NAME] for a real model and a [servers.NAME] (or `switchboard config import`) for \
+MCP servers. F1 shows the keys, Ctrl+P the commands.";
 
 fn transport(server: &ServerConfig) -> String {
     if let Some(t) = &server.transport {

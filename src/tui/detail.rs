@@ -22,19 +22,24 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
             *raw = !*raw;
             *scroll = 0;
         }
-        Some(Action::CallTool) => {
-            if let Some(form) = state.selected_entry().and_then(|e| call_form(state.tab, e)) {
-                state.overlay = Some(Overlay::Form(form));
-            } else if let Some(line) = state.selected_entry().map(|e| command_line(state.tab, e)) {
-                state.overlay = None;
-                state.composer = super::composer::Composer::with_text(&line);
-                state.focus = Pane::Composer;
-            }
-        }
+        Some(Action::CallTool) => use_selected(state, true),
         Some(other) => return Handled::Unhandled(other),
         None => {}
     }
     Handled::nothing()
+}
+
+/// `c` on a catalog item (in the list or its detail view): the argument form for a
+/// tool or a prompt, else a composer line that uses it.
+pub fn use_selected(state: &mut State, from_detail: bool) {
+    if let Some(mut form) = state.selected_entry().and_then(|e| call_form(state.tab, e)) {
+        form.from_detail = from_detail;
+        state.overlay = Some(Overlay::Form(form));
+    } else if let Some(line) = state.selected_entry().map(|e| command_line(state.tab, e)) {
+        state.overlay = None;
+        state.composer.set_text(&line);
+        state.focus = Pane::Composer;
+    }
 }
 
 /// The argument form for a tool or a prompt (resources and templates use `/read`).

@@ -18,7 +18,7 @@ use crate::tools::Registry;
 use super::executor::{Executor, log_line};
 use super::executor_mcp::mcp_msg;
 use super::input::to_msg;
-use super::msg::Msg;
+use super::msg::{Cmd, Msg};
 use super::state::{NoticeLevel, State};
 use super::{term, ui};
 
@@ -43,6 +43,10 @@ pub struct TuiOptions {
     pub themes: ThemeSet,
     pub no_color: bool,
     pub log_file: PathBuf,
+    /// Where the theme and mouse choice are remembered.
+    pub prefs_file: Option<PathBuf>,
+    /// Commands to run once the screen is up (`--resume` alone opens the picker).
+    pub startup: Vec<Cmd>,
     pub exit_after_first_frame: bool,
     pub debug_panic: bool,
 }
@@ -78,6 +82,7 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     rt.theme = options.theme;
     rt.themes = options.themes;
     rt.no_color = options.no_color;
+    rt.prefs_file = options.prefs_file;
     if let Err(e) = logging::init(&options.log_file, Some(log_tx)) {
         rt.state.notice(
             NoticeLevel::Warn,
@@ -89,6 +94,9 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     let size = guard.terminal.size()?;
     rt.state.size = (size.width, size.height);
     tracing::info!("switchboard {} started", env!("CARGO_PKG_VERSION"));
+    for cmd in options.startup {
+        rt.handle_cmd(cmd);
+    }
 
     let mut events = EventStream::new();
     let mut dirty = true;

@@ -14,13 +14,26 @@ use super::msg::Cmd;
 use super::state::{ChatEntry, ChatKind, State, TailScroll};
 
 pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
+    // Anything after the wait means the turn went on.
+    state.waiting_for_servers = false;
     match event {
+        AgentEvent::WaitingForServers { servers, .. } => {
+            state.waiting_for_servers = true;
+            state.chat.push(ChatEntry::new(
+                ChatKind::Note,
+                format!(
+                    "Waiting for {} to connect… (Esc goes on without them)",
+                    servers.join(", ")
+                ),
+            ));
+        }
         AgentEvent::Gate(event) => return on_gate_event(state, event),
         AgentEvent::SessionStarted {
             session_id,
             provider,
             model,
             step_mode,
+            ..
         } => {
             state.session_id = Some(session_id);
             state.status.provider = provider;

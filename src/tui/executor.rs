@@ -47,6 +47,8 @@ pub struct Executor {
     pub(super) theme: Theme,
     pub(super) themes: ThemeSet,
     pub(super) no_color: bool,
+    /// Where the theme and mouse choice are remembered (`None`: not remembered).
+    pub(super) prefs_file: Option<PathBuf>,
 }
 
 impl Executor {
@@ -74,6 +76,7 @@ impl Executor {
             theme: Theme::fallback_default(),
             themes: ThemeSet::new(None),
             no_color: false,
+            prefs_file: None,
         }
     }
 
@@ -110,6 +113,21 @@ impl Executor {
                 }
                 None
             }
+            Cmd::RememberUi => {
+                if let Some(path) = &self.prefs_file {
+                    let prefs = super::prefs::UiPrefs {
+                        theme: Some(self.state.theme_name.clone()),
+                        mouse: Some(self.state.mouse),
+                    };
+                    if let Err(e) = super::prefs::save(path, &prefs) {
+                        tracing::warn!(
+                            "could not remember the UI choices in {}: {e}",
+                            path.display()
+                        );
+                    }
+                }
+                None
+            }
             Cmd::Op(op) => self.send_op(op),
             Cmd::Decide { id, decision } => {
                 if !self.registry.broker().decide(id, decision) {
@@ -118,6 +136,12 @@ impl Executor {
                 None
             }
             Cmd::SwitchProvider { provider, model } => self.switch_provider(provider, model),
+            Cmd::OpenSessions => {
+                super::sessions::open(&mut self.state);
+                Some(self.list_sessions())
+            }
+            Cmd::ListSessions => Some(self.list_sessions()),
+            Cmd::Resume(id) => Some(self.resume(&id)),
             Cmd::EditExternally { text, suffix } => {
                 self.editor = Some((text, suffix));
                 None
@@ -231,6 +255,46 @@ impl Executor {
         })))
     }
 
+    fn list_sessions(&self) -> Msg {
+        let rows = self.recipe.as_ref().map_or_else(Vec::new, |recipe| {
+            let store = crate::agent::SessionStore::from_dirs(&recipe.dirs);
+            store
+                .list_in(&recipe.dirs.cwd)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|s| super::sessions::SessionRow {
+                    id: s.id,
+                    time: s.modified.map(crate::policy::rfc3339).unwrap_or_default(),
+                    turns: s.turns,
+                    title: s.title.unwrap_or_default(),
+                })
+                .collect()
+        });
+        Msg::SessionList(rows)
+    }
+
+    /// Starts the saved session `id` (same provider and model) in place of this one.
+    fn resume(&mut self, id: &str) -> Msg {
+        let Some(recipe) = &self.recipe else {
+            return error_msg("no session can be resumed here".into());
+        };
+        let choice = crate::llm::ProviderChoice {
+            name: Some(self.state.status.provider.clone())
+                .filter(|p| p != super::state::NO_PROVIDER),
+            model: Some(self.state.status.model.clone()).filter(|m| !m.is_empty()),
+        };
+        match recipe.start(&choice, self.state.status.step_mode, Some(id)) {
+            Ok((handle, Some(loaded))) => {
+                self.session_ops = Some(handle.ops.clone());
+                self.recorder = handle.recorder.clone();
+                self.new_session = Some(handle);
+                Msg::Resumed(Box::new(loaded))
+            }
+            Ok((_, None)) => error_msg(format!("session {id} was not found")),
+            Err(e) => error_msg(e),
+        }
+    }
+
     /// A call on the person's behalf: recorded as requested, then through the gate
     /// (whose events go to the same recorder), then its whole result.
     fn call_tool(&self, call_id: CallId, tool: String, args: serde_json::Map<String, Value>) {
@@ -315,6 +379,13 @@ impl Executor {
                 .collect(),
         )
     }
+}
+
+fn error_msg(message: String) -> Msg {
+    Msg::Agent(Box::new(AgentEvent::Error {
+        run_id: None,
+        message,
+    }))
 }
 
 /// Forgets a finished call's token.

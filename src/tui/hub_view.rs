@@ -7,6 +7,7 @@ use crate::tools::ToolSpec;
 
 use super::boot::tool_entry;
 use super::state::{Catalog, CatalogEntry, ServerRow, ServerStatus};
+use super::words::count;
 
 /// Rows for the configured MCP servers, after the built-in row(s) kept from `rows`.
 pub fn server_rows(rows: &[ServerRow], snapshot: &HubSnapshot) -> Vec<ServerRow> {
@@ -43,11 +44,11 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         (
             "catalog".into(),
             format!(
-                "{} tools, {} resources, {} templates, {} prompts",
-                c.tools.len(),
-                c.resources.len(),
-                c.templates.len(),
-                c.prompts.len()
+                "{}, {}, {}, {}",
+                count(c.tools.len(), "tool", "tools"),
+                count(c.resources.len(), "resource", "resources"),
+                count(c.templates.len(), "template", "templates"),
+                count(c.prompts.len(), "prompt", "prompts")
             ),
         ),
     ];

@@ -26,6 +26,10 @@ pub enum Msg {
     /// A read or a call the person made returned these contents (its text arrives as
     /// an `AgentEvent`); kept for `/save`.
     Contents(Box<super::state::LastContents>),
+    /// The saved sessions of this workspace, for the resume picker.
+    SessionList(Vec<super::sessions::SessionRow>),
+    /// A saved session was reopened: replay it into the transcript.
+    Resumed(Box<crate::agent::LoadedSession>),
     /// The runtime's clock (milliseconds since start), for spinners and elapsed times;
     /// ticks while a call is open.
     Tick(u64),
@@ -119,6 +123,8 @@ pub enum Cmd {
     LoadTheme(String),
     /// Turn mouse capture on or off.
     SetMouseCapture(bool),
+    /// Remember the theme and mouse setting for the next run.
+    RememberUi,
     /// Tell the agent session something (a user turn, step signals, interrupts).
     Op(crate::agent::Op),
     /// Answer a pending approval.
@@ -135,6 +141,12 @@ pub enum Cmd {
         provider: Option<String>,
         model: Option<String>,
     },
+    /// Open the resume picker (answers with the list of sessions).
+    OpenSessions,
+    /// List this workspace's saved sessions (answers `Msg::SessionList`).
+    ListSessions,
+    /// Reopen a saved session in place of the current one (answers `Msg::Resumed`).
+    Resume(String),
     /// Reconnect an MCP server now (also enables a disabled one).
     Reconnect(String),
     /// Close an MCP server's connection and keep it off until enabled.

@@ -21,6 +21,7 @@ pub enum PaletteCommand {
     Skills,
     Memory,
     ClearChat,
+    ResumeSession,
     RevokeGrant(crate::policy::GrantId),
     SwitchProvider(String),
     Quit,
@@ -74,6 +75,7 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
         ("Help: keys", PaletteCommand::Help),
         ("Skills", PaletteCommand::Skills),
         ("Memory files", PaletteCommand::Memory),
+        ("Resume session…", PaletteCommand::ResumeSession),
         ("Clear chat transcript", PaletteCommand::ClearChat),
         ("Quit", PaletteCommand::Quit),
     ] {
@@ -139,11 +141,12 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Handled {
         PaletteCommand::ToggleLogs => return Handled::Unhandled(Action::ToggleLogs),
         PaletteCommand::ToggleMouse => {
             state.mouse = !state.mouse;
-            vec![Cmd::SetMouseCapture(state.mouse)]
+            vec![Cmd::SetMouseCapture(state.mouse), Cmd::RememberUi]
         }
         PaletteCommand::Help => return Handled::Unhandled(Action::Help),
         PaletteCommand::Skills => return Handled::Unhandled(Action::ShowSkills),
         PaletteCommand::Memory => return Handled::Unhandled(Action::ShowMemory),
+        PaletteCommand::ResumeSession => super::sessions::open(state),
         PaletteCommand::ClearChat => {
             state.chat.clear();
             state.chat_scroll = TailScroll(0);

@@ -1,32 +1,37 @@
 //! Slash commands typed in the composer: `/call`, `/read`, `/prompt`, `/save`,
-//! `/model`; anything else is a message for the model.
+//! `/model`, `/help`. An unknown one is an error with the closest command; anything
+//! not starting with `/` (or starting with `//`) is a message for the model.
+
+use crate::config::suggest;
 
 use super::msg::Cmd;
-use super::state::{ChatEntry, ChatKind, State, TailScroll};
+use super::state::{ChatEntry, ChatKind, Overlay, ServerStatus, State, TailScroll};
 
+/// The commands the composer knows (for "did you mean" and the error that lists them).
+pub const COMMANDS: [&str; 7] = [
+    "/call", "/read", "/prompt", "/save", "/save!", "/model", "/help",
+];
+
+/// Enter in the composer: a slash command, or a message for the model. A message that
+/// begins with `/` is written `//…` (one slash is dropped).
 pub fn submit(state: &mut State) -> Vec<Cmd> {
     if state.composer.is_blank() {
         return Vec::new();
     }
-    let text = state.composer.take();
+    let mut text = state.composer.take();
     state
         .chat
         .push(ChatEntry::new(ChatKind::User, text.clone()));
     state.chat_scroll = TailScroll(0);
-    if let Some(cmds) = mcp_command(state, text.trim()) {
-        return cmds;
-    }
-    if let Some(line) = text.trim().strip_prefix("/call") {
-        return match crate::tools::parse_call_line(line) {
-            Ok(call) => vec![Cmd::CallTool {
-                call_id: state.next_manual_call(),
-                tool: call.tool,
-                args: call.args,
-            }],
+    let trimmed = text.trim_start();
+    if let Some(literal) = trimmed.strip_prefix("//") {
+        text = format!("/{literal}");
+    } else if trimmed.starts_with('/') {
+        let line = trimmed.trim_end().to_owned();
+        return match command(state, &line) {
+            Ok(cmds) => cmds,
             Err(e) => {
-                state
-                    .chat
-                    .push(ChatEntry::new(ChatKind::Error, format!("/call: {e}")));
+                state.chat.push(ChatEntry::new(ChatKind::Error, e));
                 Vec::new()
             }
         };
@@ -47,6 +52,77 @@ pub fn submit(state: &mut State) -> Vec<Cmd> {
     vec![Cmd::Op(crate::agent::Op::UserTurn { text })]
 }
 
+/// One slash command; `Err` is the message shown in the transcript.
+fn command(state: &mut State, text: &str) -> Result<Vec<Cmd>, String> {
+    let (verb, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let rest = rest.trim();
+    let cmd = match verb {
+        "/model" => return model_command(state, rest),
+        "/help" => {
+            state.overlay = Some(Overlay::Help { scroll: 0 });
+            return Ok(Vec::new());
+        }
+        "/call" => call_command(state, rest)?,
+        "/read" => match rest.split_once(char::is_whitespace) {
+            Some((server, uri)) => Cmd::ReadResource {
+                call_id: state.next_manual_call(),
+                server: server.to_string(),
+                uri: uri.trim().to_string(),
+            },
+            None => return Err("usage: /read SERVER URI".to_string()),
+        },
+        "/save" | "/save!" => save_command(state, rest, verb == "/save!")?,
+        "/prompt" => match rest.split_once(char::is_whitespace) {
+            Some((server, call)) => {
+                let c = crate::tools::parse_call_line(call)?;
+                Cmd::GetPrompt {
+                    call_id: state.next_manual_call(),
+                    server: server.to_string(),
+                    name: c.tool,
+                    args: c.args,
+                }
+            }
+            None => return Err("usage: /prompt SERVER NAME key=value …".to_string()),
+        },
+        _ => {
+            let hint = suggest::hint(verb, &COMMANDS, "commands").unwrap_or_default();
+            return Err(format!(
+                "unknown command {verb}: {hint} (start a message with // to send one that \
+                 begins with /)"
+            ));
+        }
+    };
+    Ok(vec![cmd])
+}
+
+/// `/call TOOL k=v …`: a tool the catalog does not list is refused with the closest
+/// name, unless a server is still connecting (its tools may not be listed yet).
+fn call_command(state: &mut State, rest: &str) -> Result<Cmd, String> {
+    let call = crate::tools::parse_call_line(rest).map_err(|e| format!("/call: {e}"))?;
+    let names: Vec<&str> = state
+        .catalog
+        .tools
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect();
+    let connecting = state
+        .servers
+        .iter()
+        .any(|s| matches!(s.status, ServerStatus::Idle | ServerStatus::Connecting));
+    if !names.contains(&call.tool.as_str()) && !connecting {
+        let hint = suggest::hint(&call.tool, &names, "tools").unwrap_or_default();
+        return Err(format!(
+            "/call: there is no tool named {}; {hint}",
+            call.tool
+        ));
+    }
+    Ok(Cmd::CallTool {
+        call_id: state.next_manual_call(),
+        tool: call.tool,
+        args: call.args,
+    })
+}
+
 pub fn switch_provider(
     state: &mut State,
     provider: Option<String>,
@@ -62,79 +138,49 @@ pub fn switch_provider(
     vec![Cmd::SwitchProvider { provider, model }]
 }
 
-/// `/model [PROVIDER] [MODEL]`: with one word, a configured provider name switches the
-/// provider, anything else the model of the current one.
-fn model_command(state: &mut State, rest: &str) -> Vec<Cmd> {
+/// `/model [PROVIDER] [MODEL]`: with one word, a configured provider switches the
+/// provider, anything else the model of the current one (the offline scripted provider
+/// has no models, so there a word that names no provider is an error).
+fn model_command(state: &mut State, rest: &str) -> Result<Vec<Cmd>, String> {
     let words: Vec<&str> = rest.split_whitespace().collect();
+    let providers: Vec<&str> = state.providers.iter().map(String::as_str).collect();
+    let unknown = |name: &str| {
+        let hint = suggest::hint(name, &providers, "providers").unwrap_or_default();
+        format!("/model: no provider named {name}; {hint}")
+    };
+    let current = state.status.provider.clone();
     match words.as_slice() {
         [] => {
-            let current = if state.status.model.is_empty() {
-                state.status.provider.clone()
+            let using = if state.status.model.is_empty() {
+                current
             } else {
-                format!("{}/{}", state.status.provider, state.status.model)
+                format!("{current}/{}", state.status.model)
             };
             state.chat.push(ChatEntry::new(
                 ChatKind::Note,
                 format!(
-                    "Using {current}. /model PROVIDER [MODEL] or /model MODEL switches; providers: {}.",
+                    "Using {using}. /model PROVIDER [MODEL] or /model MODEL switches; providers: {}.",
                     state.providers.join(", ")
                 ),
             ));
-            Vec::new()
+            Ok(Vec::new())
         }
-        [one] if state.providers.iter().any(|p| p == one) => {
-            switch_provider(state, Some((*one).to_string()), None)
+        [one] if providers.contains(one) => {
+            Ok(switch_provider(state, Some((*one).to_string()), None))
         }
-        [model] => {
-            let provider = (state.status.provider != super::state::NO_PROVIDER)
-                .then(|| state.status.provider.clone());
-            switch_provider(state, provider, Some((*model).to_string()))
-        }
-        [provider, model, ..] => switch_provider(
+        [one] if current == "scripted" || current == super::state::NO_PROVIDER => Err(unknown(one)),
+        [model] => Ok(switch_provider(
+            state,
+            Some(current),
+            Some((*model).to_string()),
+        )),
+        [provider, ..] if !providers.contains(provider) => Err(unknown(provider)),
+        [provider, model, ..] => Ok(switch_provider(
             state,
             Some((*provider).to_string()),
             Some((*model).to_string()),
-        ),
+        )),
     }
-}
-
-/// `/read SERVER URI` and `/prompt SERVER NAME k=v …`; `None` for anything else.
-fn mcp_command(state: &mut State, text: &str) -> Option<Vec<Cmd>> {
-    let (verb, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
-    if verb == "/model" {
-        return Some(model_command(state, rest));
-    }
-    let result = match verb {
-        "/read" => match rest.trim().split_once(char::is_whitespace) {
-            Some((server, uri)) => Ok(Cmd::ReadResource {
-                call_id: state.next_manual_call(),
-                server: server.to_string(),
-                uri: uri.trim().to_string(),
-            }),
-            None => Err("usage: /read SERVER URI".to_string()),
-        },
-        "/save" | "/save!" => save_command(state, rest, verb == "/save!"),
-        "/prompt" => match rest.trim().split_once(char::is_whitespace) {
-            Some((server, call)) => match crate::tools::parse_call_line(call) {
-                Ok(c) => Ok(Cmd::GetPrompt {
-                    call_id: state.next_manual_call(),
-                    server: server.to_string(),
-                    name: c.tool,
-                    args: c.args,
-                }),
-                Err(e) => Err(e),
-            },
-            None => Err("usage: /prompt SERVER NAME key=value …".to_string()),
-        },
-        _ => return None,
-    };
-    Some(match result {
-        Ok(cmd) => vec![cmd],
-        Err(e) => {
-            state.chat.push(ChatEntry::new(ChatKind::Error, e));
-            Vec::new()
-        }
-    })
 }
 
 /// `/save FILE [ITEM]`: an item (default 1) of the last read or call to a file;

@@ -56,6 +56,8 @@ pub enum Overlay {
         raw: bool,
     },
     Palette(PaletteState),
+    /// The resume picker.
+    Sessions(super::sessions::SessionPicker),
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -222,6 +224,8 @@ pub struct State {
     pub manual_calls: u64,
     /// The run id of the agent turn in progress.
     pub turn: Option<String>,
+    /// The turn waits for servers still connecting (Esc goes on without them).
+    pub waiting_for_servers: bool,
     /// The turn waits for a step signal (step mode).
     pub step_pause: Option<crate::agent::StepPause>,
     /// Ctrl+C was pressed once while typing; the next one quits.
@@ -283,6 +287,7 @@ impl State {
             manual_calls: 0,
             log_level: LogLevel::Trace,
             turn: None,
+            waiting_for_servers: false,
             step_pause: None,
             interrupt_armed: false,
             last_contents: None,
@@ -305,7 +310,7 @@ impl State {
             Some(Overlay::Help { .. }) => Layer::Help,
             Some(Overlay::Palette(_)) => Layer::Palette,
             Some(Overlay::Detail { .. } | Overlay::Server { .. }) => Layer::Detail,
-            Some(Overlay::Browse { .. }) => Layer::Browse,
+            Some(Overlay::Browse { .. } | Overlay::Sessions(_)) => Layer::Browse,
             Some(Overlay::Form(_)) => Layer::Form,
             None if !self.approvals.is_empty() => Layer::Approval,
             None if self.step_pause.is_some() => Layer::Step,

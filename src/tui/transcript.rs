@@ -84,7 +84,10 @@ pub fn layout_at(
         if more > 0 {
             out.push(TranscriptLine::Body(
                 entry.kind,
-                vec![(MdStyle::Text, format!("… {more} more lines (e shows all)"))],
+                vec![(
+                    MdStyle::Text,
+                    format!("… {} (e shows all)", more_lines(more)),
+                )],
             ));
         }
     }
@@ -157,7 +160,7 @@ fn card_lines(
             ChatKind::Tool,
             vec![(
                 MdStyle::Marker,
-                format!("… {} more lines (e shows all)", lines.len() - result_lines),
+                format!("… {} (e shows all)", more_lines(lines.len() - result_lines)),
             )],
         ));
     }
@@ -201,6 +204,10 @@ fn card_label(card: &ToolCard, clock_ms: u64) -> String {
         let _ = write!(label, " · by {}", crate::sanitize::sanitize_line(decided));
     }
     label
+}
+
+fn more_lines(n: usize) -> String {
+    super::words::count(n, "more line", "more lines")
 }
 
 /// Greedy word wrap by display width; words longer than the width are split.

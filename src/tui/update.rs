@@ -36,6 +36,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.grants = grants;
             Vec::new()
         }
+        Msg::SessionList(rows) => {
+            super::sessions::listed(state, rows);
+            Vec::new()
+        }
+        Msg::Resumed(loaded) => {
+            super::boot::replay(state, &loaded);
+            Vec::new()
+        }
         Msg::Tick(ms) => {
             state.clock_ms = ms;
             Vec::new()
@@ -103,16 +111,17 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.library.memory_open = Some((path, text));
             Vec::new()
         }
-        Msg::ThemeApplied { name, error } => {
-            match error {
-                None => {
-                    state.notice(NoticeLevel::Info, format!("theme: {name}"));
-                    state.theme_name = name;
-                }
-                Some(error) => state.notice(NoticeLevel::Error, error),
+        Msg::ThemeApplied { name, error } => match error {
+            None => {
+                state.notice(NoticeLevel::Info, format!("theme: {name}"));
+                state.theme_name = name;
+                vec![Cmd::RememberUi]
             }
-            Vec::new()
-        }
+            Some(error) => {
+                state.notice(NoticeLevel::Error, error);
+                Vec::new()
+            }
+        },
     }
 }
 
@@ -130,6 +139,9 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Palette => palette::key(state, key, action),
         Layer::Help => help::key(state, action),
         Layer::Detail => detail::key(state, action),
+        Layer::Browse if matches!(state.overlay, Some(Overlay::Sessions(_))) => {
+            super::sessions::key(state, action)
+        }
         Layer::Browse => library::key(state, action),
         Layer::Form => form::key(state, key, action),
         Layer::Approval => approval::key(state, key, action),
@@ -215,6 +227,10 @@ pub fn cancel_turn(state: &mut State) -> Vec<Cmd> {
             vec![Cmd::CancelCalls(open)]
         };
     };
+    if state.waiting_for_servers {
+        state.waiting_for_servers = false;
+        return vec![Cmd::Op(Op::SkipWait)];
+    }
     state.step_pause = None;
     vec![Cmd::Op(Op::Interrupt { run_id })]
 }
@@ -260,6 +276,10 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
         Action::ExpandCards => {
             state.cards_expanded = !state.cards_expanded;
             super::scroll::clamp_scrolls(state);
+            Vec::new()
+        }
+        Action::CallTool if state.focus == Pane::Catalog => {
+            super::detail::use_selected(state, false);
             Vec::new()
         }
         Action::ToggleServer | Action::Reconnect if state.focus == Pane::Servers => {

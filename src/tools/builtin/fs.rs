@@ -108,6 +108,24 @@ impl Tool for FsTool {
         }
     }
 
+    fn precheck(&self, args: &Map<String, Value>) -> Result<(), String> {
+        let check = || -> Result<(), FsError> {
+            let operation = args::string(args, "operation")?;
+            let path = args::optional_string(args, "path")?.unwrap_or(".");
+            match operation {
+                "read" | "list" | "exists" | "stat" => {}
+                "write" | "delete" if !self.config.allow_write => {
+                    return Err(FsError::WritesDisabled);
+                }
+                "write" | "delete" => {}
+                other => return Err(FsError::Operation(other.to_owned())),
+            }
+            self.root.resolve(path)?;
+            Ok(())
+        };
+        check().map_err(|e| e.to_string())
+    }
+
     fn preview(&self, args: &Map<String, Value>) -> Option<Preview> {
         let operation = args.get("operation")?.as_str()?;
         let path = args.get("path")?.as_str()?;

@@ -208,6 +208,10 @@ impl Tool for HttpTool {
         outcome.unwrap_or_else(|e| ToolResult::error(e.to_string()))
     }
 
+    fn precheck(&self, args: &Map<String, Value>) -> Result<(), String> {
+        self.check(args).map(|_| ()).map_err(|e| e.to_string())
+    }
+
     fn preview(&self, args: &Map<String, Value>) -> Option<Preview> {
         let url = args.get("url")?.as_str()?.to_owned();
         let method = args

@@ -218,6 +218,10 @@ impl Tool for ShellTool {
         }
     }
 
+    fn precheck(&self, args: &Map<String, Value>) -> Result<(), String> {
+        self.check(args).map(|_| ()).map_err(|e| e.to_string())
+    }
+
     fn preview(&self, args: &Map<String, Value>) -> Option<Preview> {
         let program = args.get("program")?.as_str()?;
         let argv = args::string_list(args, "args").unwrap_or_default();

@@ -13,7 +13,13 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
         return Handled::nothing();
     };
     match action {
-        Some(Action::Close) => state.overlay = None,
+        // Back where the form was opened: the item's detail, or the list.
+        Some(Action::Close) => {
+            state.overlay = form.from_detail.then_some(Overlay::Detail {
+                scroll: 0,
+                raw: false,
+            });
+        }
         // A field reached asks for its suggestions at once (they may depend on the
         // values chosen above it).
         Some(Action::Up) => {

@@ -188,7 +188,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
                 format!(
                     "  {} · asked by {}",
                     sanitize_line(server),
-                    request.origin.as_str()
+                    crate::tui::words::asker(request.origin)
                 ),
                 style(theme, Role::Dim),
             ),

@@ -8,6 +8,7 @@ use ratatui::widgets::{List, ListItem, ListState, Paragraph, Tabs, Wrap};
 
 use crate::sanitize::sanitize_line;
 use crate::theme::{Role, Theme};
+use crate::tools::ToolEffect;
 use crate::tui::state::{CatalogTab, Pane, State};
 use crate::tui::style::{pane_block, style};
 
@@ -24,14 +25,24 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     ])
     .areas(inner);
 
+    let entries = state.visible_catalog();
+    // While filtering, the active tab says how many of its entries match.
+    let count = |t: CatalogTab| {
+        let total = state.catalog.entries(t).len();
+        if t == state.tab && !state.filter.query.is_empty() {
+            format!("{}/{total}", entries.len())
+        } else {
+            total.to_string()
+        }
+    };
     let full: Vec<String> = CatalogTab::ALL
         .iter()
-        .map(|t| format!("{} {}", t.title(), state.catalog.entries(*t).len()))
+        .map(|t| format!("{} {}", t.title(), count(*t)))
         .collect();
     let full_width = full.iter().map(|t| t.chars().count() + 1).sum::<usize>();
     let short: Vec<String> = CatalogTab::ALL
         .iter()
-        .map(|t| format!("{} {}", t.short_title(), state.catalog.entries(*t).len()))
+        .map(|t| format!("{} {}", t.short_title(), count(*t)))
         .collect();
     let short_width = short.iter().map(|t| t.chars().count() + 1).sum::<usize>();
     let width = usize::from(tabs_area.width);
@@ -75,7 +86,6 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         );
     }
 
-    let entries = state.visible_catalog();
     if entries.is_empty() {
         let what = state.tab.title().to_lowercase();
         let text = if state.filter.query.is_empty() {
@@ -98,6 +108,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), list_area);
         return;
     }
+    let width = usize::from(list_area.width);
     let items: Vec<ListItem> = entries
         .iter()
         .map(|e| {
@@ -106,17 +117,48 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                 .name
                 .strip_prefix(&format!("{}__", e.server))
                 .unwrap_or(&e.name);
-            ListItem::new(Line::from(vec![
-                Span::styled(sanitize_line(name), style(theme, Role::Text)),
-                Span::styled(
-                    format!("  {}", sanitize_line(&e.server)),
-                    style(theme, Role::Dim),
-                ),
-            ]))
+            let mut spans = Vec::new();
+            let mut room = width;
+            if let Some(effect) = e.effect {
+                let role = super::approval::effect_role(effect);
+                spans.push(Span::styled(
+                    format!("{} ", badge(effect)),
+                    style(theme, role),
+                ));
+                room = room.saturating_sub(2);
+            }
+            let name = fit(&sanitize_line(name), room);
+            room = room.saturating_sub(name.chars().count());
+            spans.push(Span::styled(name, style(theme, Role::Text)));
+            if room > 3 {
+                let server = fit(&sanitize_line(&e.server), room - 2);
+                spans.push(Span::styled(format!("  {server}"), style(theme, Role::Dim)));
+            }
+            ListItem::new(Line::from(spans))
         })
         .collect();
     let list = List::new(items).highlight_style(style(theme, Role::Selection));
     let mut list_state = ListState::default();
     list_state.select(Some(state.catalog_sel));
     frame.render_stateful_widget(list, list_area, &mut list_state);
+}
+
+/// One letter for a tool's effect: Read, Write, Delete, Compute, `?` unknown.
+fn badge(effect: ToolEffect) -> char {
+    match effect {
+        ToolEffect::Read => 'R',
+        ToolEffect::Write => 'W',
+        ToolEffect::Delete => 'D',
+        ToolEffect::Compute => 'C',
+        ToolEffect::Unknown => '?',
+    }
+}
+
+/// `text` in at most `width` columns, ending in `…` when cut.
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_owned();
+    }
+    let kept: String = text.chars().take(width.saturating_sub(1)).collect();
+    format!("{kept}…")
 }

@@ -30,7 +30,8 @@ pub fn help_lines(state: &State, theme: &Theme) -> Vec<Line<'static>> {
         let mut rows: Vec<_> = rows.into_iter().collect();
         rows.sort_by_key(|(a, _)| state.keymap.bindings().iter().position(|b| b.action == *a));
         for (_, (keys, help)) in rows {
-            let keys = keys.join(" ");
+            // A long key list keeps a space before its help text.
+            let keys = format!("{} ", keys.join(" "));
             lines.push(Line::from(vec![
                 Span::styled(format!("  {keys:<16}"), style(theme, Role::KeyHint)),
                 Span::styled(help, style(theme, Role::Text)),

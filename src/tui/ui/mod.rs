@@ -12,6 +12,7 @@ mod library;
 mod logs;
 mod palette;
 mod servers;
+mod sessions;
 mod status;
 
 use ratatui::Frame;
@@ -23,11 +24,18 @@ use crate::theme::Theme;
 use super::layout::layout;
 use super::state::{Overlay, State};
 
+/// Below this size the panes cannot be drawn usefully.
+pub const MIN_SIZE: (u16, u16) = (40, 12);
+
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
     frame
         .buffer_mut()
         .set_style(area, super::style::style(theme, crate::theme::Role::Text));
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        too_small(theme, frame, area);
+        return;
+    }
     let areas = layout(frame.area(), state.show_logs, state.composer.line_count());
     servers::render(state, theme, frame, areas.servers);
     catalog::render(state, theme, frame, areas.catalog);
@@ -44,11 +52,30 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
         Some(Overlay::Detail { scroll, raw }) => detail::render(state, theme, frame, *scroll, *raw),
         Some(Overlay::Form(f)) => form::render(state, theme, frame, f),
         Some(Overlay::Server { scroll }) => detail::render_server(state, theme, frame, *scroll),
+        Some(Overlay::Sessions(picker)) => sessions::render(state, theme, frame, picker),
         Some(Overlay::Browse { kind, sel, scroll }) => {
             library::render(state, theme, frame, *kind, *sel, *scroll);
         }
         None => {}
     }
+}
+
+/// Only a notice: the terminal is smaller than [`MIN_SIZE`].
+fn too_small(theme: &Theme, frame: &mut Frame, area: Rect) {
+    let text = format!(
+        "Terminal too small: {}×{}. switchboard needs at least {}×{}; Ctrl+C quits.",
+        area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
+    );
+    let [row] = Layout::vertical([Constraint::Length(3)])
+        .flex(Flex::Center)
+        .areas(area);
+    frame.render_widget(
+        ratatui::widgets::Paragraph::new(text)
+            .style(super::style::style(theme, crate::theme::Role::Warning))
+            .alignment(ratatui::layout::Alignment::Center)
+            .wrap(ratatui::widgets::Wrap { trim: true }),
+        row,
+    );
 }
 
 /// A centred rectangle of at most `width`×`height`, cleared for an overlay.
