@@ -113,11 +113,10 @@ impl Tool for FsTool {
             let operation = args::string(args, "operation")?;
             let path = args::optional_string(args, "path")?.unwrap_or(".");
             match operation {
-                "read" | "list" | "exists" | "stat" => {}
                 "write" | "delete" if !self.config.allow_write => {
                     return Err(FsError::WritesDisabled);
                 }
-                "write" | "delete" => {}
+                "read" | "list" | "exists" | "stat" | "write" | "delete" => {}
                 other => return Err(FsError::Operation(other.to_owned())),
             }
             self.root.resolve(path)?;
