@@ -35,6 +35,10 @@ pub struct CallArgs {
     /// Print the whole result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// When the server runs the call as a task, print the task (its id) and return
+    /// instead of waiting for it (see `switchboard task`).
+    #[arg(long)]
+    pub no_wait: bool,
 }
 
 fn arguments(args: &CallArgs) -> Result<Map<String, Value>, String> {
@@ -119,8 +123,14 @@ async fn call(
             return exit::USAGE;
         }
     }
-    let ctx = ToolContext::new(format!("cli-{}", std::process::id()), Origin::Cli);
-    match workbench.registry.invoke(&name, call_args, &ctx).await {
+    let mut ctx = ToolContext::new(format!("cli-{}", std::process::id()), Origin::Cli);
+    if args.no_wait {
+        ctx.metadata = std::sync::Arc::new(serde_json::json!({"no_wait": true}));
+    }
+    let progress = show_progress(&workbench.hub);
+    let invoked = workbench.registry.invoke(&name, call_args, &ctx).await;
+    progress.abort();
+    match invoked {
         CallOutcome::Ran(result) => report(&result, args.json),
         CallOutcome::Denied { message, .. } => {
             eprintln!("{}", safe(&message));
@@ -131,6 +141,29 @@ async fn call(
             exit::USAGE
         }
     }
+}
+
+/// Progress of the call (and the status of a task it became) on stderr.
+fn show_progress(hub: &crate::mcp::McpHub) -> tokio::task::JoinHandle<()> {
+    let mut events = hub.events();
+    tokio::spawn(async move {
+        loop {
+            match events.recv().await {
+                Ok(crate::mcp::McpEvent::Progress {
+                    progress,
+                    total,
+                    message,
+                    ..
+                }) => {
+                    let of = total.map(|t| format!("/{t}")).unwrap_or_default();
+                    let text = message.map(|m| format!(" {m}")).unwrap_or_default();
+                    eprintln!("progress {progress}{of}{}", safe(&text));
+                }
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            }
+        }
+    })
 }
 
 fn report(result: &ToolResult, as_json: bool) -> i32 {

@@ -18,6 +18,7 @@ mod read_cmd;
 pub mod run_cmd;
 mod servers_cmd;
 mod sessions_cmd;
+mod task_cmd;
 mod tui_cmd;
 
 pub use declarations::{DeclarationFormat, declarations};
@@ -164,6 +165,9 @@ pub enum Command {
     /// Run the configured hooks of one event and print their verdict.
     #[command(subcommand)]
     Hooks(hooks_cmd::HooksCommand),
+    /// Inspect or cancel a task a server runs for a call (`call --no-wait`).
+    #[command(subcommand)]
+    Task(task_cmd::TaskCommand),
     /// Show a remote A2A agent's card, or run one task on it.
     A2a(a2a_cmd::A2aArgs),
     /// Print shell completions.
@@ -191,6 +195,7 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::Call(ref args)) => call_cmd::run(&cli, args),
         Some(Command::Read(ref args)) => read_cmd::run(&cli, args),
         Some(Command::Prompt(ref args)) => prompt_cmd::run(&cli, args),
+        Some(Command::Task(ref cmd)) => task_cmd::run(&cli, cmd),
         Some(Command::A2a(ref args)) => a2a_cmd::run(args),
         Some(Command::Hooks(ref cmd)) => hooks_cmd::run(&cli, cmd),
         Some(Command::Completions { shell }) => {

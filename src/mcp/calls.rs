@@ -24,6 +24,8 @@ pub struct CallContext {
     pub step_id: Option<String>,
     /// Cancelling it sends `notifications/cancelled` and fails the call.
     pub cancel: Option<CancellationToken>,
+    /// A call that becomes a task returns the task at once instead of following it.
+    pub no_wait: bool,
 }
 
 impl ServerHandle {
@@ -59,16 +61,20 @@ impl ServerHandle {
             request: tool.to_owned(),
         };
         let cancel = ctx.cancel.unwrap_or_default();
-        match self.drive(&live, build, route, &cancel).await? {
+        match self.drive(&live, build, route.clone(), &cancel).await? {
             ServerResult::CallToolResult(result) => {
                 let wire = serde_json::to_value(&result).unwrap_or(Value::Null);
                 tool_result(&self.name, &wire, &self.limits)
             }
-            ServerResult::CreateTaskResult(_) => Err(McpError::CallFailed {
-                server: self.name.clone(),
-                reason: "the server answered tools/call with a task; tasks are not supported yet"
-                    .into(),
-            }),
+            ServerResult::CreateTaskResult(created) => {
+                let task = &created.task;
+                if ctx.no_wait {
+                    let status = super::tasks::status_name(task.status);
+                    return Ok(super::tasks::started(&self.name, &task.task_id, &status));
+                }
+                self.follow_task(&live, &task.task_id, task.poll_interval_ms, &route, &cancel)
+                    .await
+            }
             _ => Err(McpError::CallFailed {
                 server: self.name.clone(),
                 reason: "unexpected response to tools/call".into(),

@@ -116,6 +116,8 @@ impl ClientHandler for ClientSide {
         if self.sampling == SamplingPolicy::Ask {
             capabilities["sampling"] = serde_json::json!({});
         }
+        // The tasks extension (SEP-2663): calls may become tasks we follow.
+        capabilities["extensions"] = serde_json::json!({"io.modelcontextprotocol/tasks": {}});
         let capabilities: ClientCapabilities =
             serde_json::from_value(capabilities).unwrap_or_default();
         ClientConfig::new(

@@ -297,6 +297,20 @@ impl McpHub {
             .await
     }
 
+    /// `tasks/get` on `server`.
+    pub async fn get_task(
+        &self,
+        server: &str,
+        task_id: &str,
+    ) -> Result<super::tasks::TaskView, McpError> {
+        self.server(server)?.get_task(task_id).await
+    }
+
+    /// `tasks/cancel` on `server`.
+    pub async fn cancel_task(&self, server: &str, task_id: &str) -> Result<(), McpError> {
+        self.server(server)?.cancel_task(task_id).await
+    }
+
     pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ResourceRead, McpError> {
         self.server(server)?.read_resource(uri).await
     }

@@ -26,6 +26,7 @@ mod snapshot;
 mod sse;
 mod stderr;
 mod sync;
+mod tasks;
 mod tool;
 
 pub use ask::{
@@ -45,4 +46,5 @@ pub use result::{PromptMessageView, PromptView, ResourceRead};
 pub use server::{ServerHandle, backoff};
 pub use snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStatus, era_of};
 pub use sync::{RegistrySync, spawn_sync, sync_registry};
+pub use tasks::TaskView;
 pub use tool::{McpTool, QUALIFIER, qualified_name, tool_enabled, tool_spec};

@@ -86,6 +86,7 @@ impl Tool for McpTool {
             run_id: Some(ctx.run_id.clone()),
             step_id: ctx.call_id.as_ref().map(|c| c.0.clone()),
             cancel: Some(ctx.cancel.clone()),
+            no_wait: ctx.metadata.get("no_wait").and_then(Value::as_bool) == Some(true),
         };
         match self
             .server

@@ -38,6 +38,7 @@ pub fn tools() -> Vec<Value> {
             "inputSchema": empty, "annotations": {"readOnlyHint": true}}),
         json!({"name": "endless", "description": "2026-07-28: asks for input forever.",
             "inputSchema": empty, "annotations": {"readOnlyHint": true}}),
+        crate::tasks::tool(),
     ]
 }
 
@@ -139,6 +140,12 @@ pub async fn run(
         requests.insert(key.into(), json!({"method": method, "params": params}));
         Value::Object(requests)
     };
+    if request.name == "long_task" {
+        let declared = context
+            .client_capabilities()
+            .is_some_and(|c| c.supports_tasks());
+        return Some(crate::tasks::start(request, declared));
+    }
     Some(match (request.name.as_ref(), modern) {
         ("ask_name", true) => {
             let no_default = arg(request, "no_default").and_then(Value::as_bool) == Some(true);

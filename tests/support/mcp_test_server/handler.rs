@@ -5,15 +5,14 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    LoggingMessageNotificationParam, PaginatedRequestParams, ProgressNotificationParam,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ServerConfig, SetLevelRequestParams,
+    LoggingMessageNotificationParam, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerConfig,
+    SetLevelRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -81,7 +80,7 @@ impl TestServer {
                 json!({"content": [{"type": "text", "text": format!("{{\"sum\":{sum}}}")}],
                     "structuredContent": {"sum": sum}})
             }
-            "slow" => return self.slow(request, context).await,
+            "slow" => return crate::slow::slow(request, context).await,
             "big" => {
                 let chars = arg(request, "chars")
                     .and_then(Value::as_u64)
@@ -172,37 +171,6 @@ impl TestServer {
             other => return Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
         })
     }
-
-    async fn slow(
-        &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<Value, ErrorData> {
-        let millis = arg(request, "millis")
-            .and_then(Value::as_u64)
-            .unwrap_or(1000);
-        let progress = arg(request, "progress")
-            .and_then(Value::as_bool)
-            .unwrap_or(true);
-        let token = context.meta.get_progress_token();
-        let steps = millis / 50;
-        for step in 0..steps {
-            tokio::select! {
-                () = context.ct.cancelled() => {
-                    return Ok(json!({"content": [{"type": "text", "text": "cancelled"}], "isError": true}));
-                }
-                () = tokio::time::sleep(Duration::from_millis(50)) => {}
-            }
-            if progress && let Some(token) = &token {
-                #[allow(clippy::cast_precision_loss)]
-                let param = ProgressNotificationParam::new(token.clone(), (step + 1) as f64)
-                    .with_total(steps as f64)
-                    .with_message(format!("step {}", step + 1));
-                let _ = context.peer.notify_progress(param).await;
-            }
-        }
-        Ok(json!({"content": [{"type": "text", "text": format!("slept {millis} ms")}]}))
-    }
 }
 
 /// 20 000 stderr lines at once, as a chatty server does on every call.
@@ -228,7 +196,8 @@ impl ServerHandler for TestServer {
                 "resources": {"listChanged": true},
                 "prompts": {"listChanged": true},
                 "logging": {},
-                "completions": {}
+                "completions": {},
+                "extensions": {"io.modelcontextprotocol/tasks": {}}
             },
             "serverInfo": {"name": "switchboard-test", "version": "1.2.3"},
             "instructions": "A server for switchboard's tests."
@@ -267,6 +236,30 @@ impl ServerHandler for TestServer {
         } else {
             std::borrow::Cow::Owned(self.versions.clone())
         }
+    }
+
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        crate::tasks::get(&request)
+    }
+
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        crate::tasks::update(&request)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        crate::tasks::cancel(&request)
     }
 
     async fn list_tools(

@@ -25,6 +25,8 @@ mod asking;
 mod data;
 mod handler;
 mod http;
+mod slow;
+mod tasks;
 
 use std::io::Write as _;
 

@@ -1,0 +1,197 @@
+//! Tasks (the MCP tasks extension, SEP-2663): a `tools/call` the server turns into a
+//! task is followed with `tasks/get` at the server's poll interval — status as
+//! progress, input requests answered with `tasks/update` through the asker — until it
+//! completes, fails or is cancelled (`tasks/cancel` when the caller gives up). rmcp
+//! does not poll by itself.
+
+use std::time::Duration;
+
+use rmcp::model::{CancelTaskParams, GetTaskParams, TaskPayload, TaskStatus, UpdateTaskParams};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::client::ProgressRoute;
+use super::error::{McpError, untrusted};
+use super::listing::timed;
+use super::result::tool_result;
+use super::server::{Live, ServerHandle};
+use super::snapshot::McpEvent;
+use crate::tools::ToolResult;
+
+/// Default and bounds of the poll interval (the server's `pollIntervalMs` wins).
+const POLL_DEFAULT: Duration = Duration::from_millis(500);
+const POLL_MIN: Duration = Duration::from_millis(20);
+const POLL_MAX: Duration = Duration::from_secs(10);
+
+/// A task as `tasks/get` last described it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskView {
+    pub server: String,
+    pub task_id: String,
+    /// `working`, `input_required`, `completed`, `failed`, `cancelled`.
+    pub status: String,
+    pub status_message: Option<String>,
+    pub ttl_ms: Option<u64>,
+    pub poll_interval_ms: Option<u64>,
+    /// The wire JSON of the whole answer (the result, when completed).
+    pub wire: Value,
+}
+
+pub(super) fn status_name(status: TaskStatus) -> String {
+    serde_json::to_value(status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+impl ServerHandle {
+    /// `tasks/get` for one task.
+    pub async fn get_task(&self, task_id: &str) -> Result<TaskView, McpError> {
+        let live = self.live()?;
+        self.task_once(&live, task_id).await.map(|(view, _)| view)
+    }
+
+    /// `tasks/cancel` for one task (cooperative: its status may lag).
+    pub async fn cancel_task(&self, task_id: &str) -> Result<(), McpError> {
+        let live = self.live()?;
+        timed(
+            &self.name,
+            self.limits.request_timeout,
+            live.peer.cancel_task(CancelTaskParams::new(task_id)),
+        )
+        .await
+    }
+
+    async fn task_once(
+        &self,
+        live: &Live,
+        task_id: &str,
+    ) -> Result<(TaskView, TaskPayload), McpError> {
+        let got = timed(
+            &self.name,
+            self.limits.request_timeout,
+            live.peer.get_task(GetTaskParams::new(task_id)),
+        )
+        .await?;
+        let wire = serde_json::to_value(&got).unwrap_or(Value::Null);
+        let task = &got.task.task;
+        let view = TaskView {
+            server: self.name.clone(),
+            task_id: untrusted(&task.task_id, 200),
+            status: status_name(task.status),
+            status_message: task.status_message.clone(),
+            ttl_ms: task.ttl_ms,
+            poll_interval_ms: task.poll_interval_ms,
+            wire,
+        };
+        Ok((view, got.task.payload))
+    }
+
+    /// Follows a task to its end and returns its tool result.
+    pub(super) async fn follow_task(
+        &self,
+        live: &Live,
+        task_id: &str,
+        first_interval: Option<u64>,
+        route: &ProgressRoute,
+        cancel: &CancellationToken,
+    ) -> Result<ToolResult, McpError> {
+        let mut interval = first_interval;
+        let mut polls: u32 = 0;
+        loop {
+            let wait = interval
+                .map_or(POLL_DEFAULT, Duration::from_millis)
+                .clamp(POLL_MIN, POLL_MAX);
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = cancel.cancelled() => {
+                    let _ = live.peer.cancel_task(CancelTaskParams::new(task_id)).await;
+                    return Err(McpError::CallFailed {
+                        server: self.name.clone(),
+                        reason: format!("cancelled (tasks/cancel sent for task {})", untrusted(task_id, 80)),
+                    });
+                }
+            }
+            let (view, payload) = self.task_once(live, task_id).await?;
+            interval = view.poll_interval_ms;
+            polls += 1;
+            self.task_progress(route, &view, polls);
+            match payload {
+                TaskPayload::Completed { result } => {
+                    return tool_result(&self.name, &Value::Object(result), &self.limits);
+                }
+                TaskPayload::InputRequired { input_requests } => {
+                    let responses = self.client.fulfil(input_requests).await?;
+                    timed(
+                        &self.name,
+                        self.limits.request_timeout,
+                        live.peer
+                            .update_task(UpdateTaskParams::new(task_id, responses)),
+                    )
+                    .await?;
+                }
+                TaskPayload::Working => {}
+                other => return Err(self.task_ended(&view, &other)),
+            }
+        }
+    }
+
+    fn task_progress(&self, route: &ProgressRoute, view: &TaskView, polls: u32) {
+        let events = &self.client.events;
+        if events.receiver_count() == 0 {
+            return;
+        }
+        let message = match &view.status_message {
+            Some(m) => format!("task {}: {}", view.status, m),
+            None => format!("task {}", view.status),
+        };
+        let _ = events.send(McpEvent::Progress {
+            server: self.name.clone(),
+            run_id: route.run_id.clone(),
+            step_id: route.step_id.clone(),
+            request: route.request.clone(),
+            progress: f64::from(polls),
+            total: None,
+            message: Some(message),
+        });
+    }
+
+    fn task_ended(&self, view: &TaskView, payload: &TaskPayload) -> McpError {
+        match payload {
+            TaskPayload::Failed { error } => McpError::Remote {
+                server: self.name.clone(),
+                code: error
+                    .get("code")
+                    .and_then(Value::as_i64)
+                    .and_then(|c| i32::try_from(c).ok())
+                    .unwrap_or(0),
+                message: untrusted(
+                    &format!(
+                        "task {} failed: {}",
+                        view.task_id,
+                        error.get("message").and_then(Value::as_str).unwrap_or("")
+                    ),
+                    super::listing::MAX_REMOTE_TEXT,
+                ),
+            },
+            _ => McpError::CallFailed {
+                server: self.name.clone(),
+                reason: format!("task {} ended {}", view.task_id, view.status),
+            },
+        }
+    }
+}
+
+/// What `call --no-wait` gets back: the task, not its result.
+pub fn started(server: &str, task_id: &str, status: &str) -> ToolResult {
+    let text = format!(
+        "task {} on {}: {status} (follow it with `switchboard task get {} {}`)",
+        untrusted(task_id, 200),
+        untrusted(server, 80),
+        untrusted(server, 80),
+        untrusted(task_id, 200),
+    );
+    let mut result = ToolResult::text(text);
+    result.structured = Some(json!({"taskId": task_id, "status": status}));
+    result
+}
