@@ -144,3 +144,27 @@ fn headless_sampling_is_refused_and_deny_refuses_without_asking() {
     assert_eq!(outcomes(&dir), ["t:deny (policy)", "t:deny (policy)"]);
     assert_eq!(outcomes(&dir2), ["t:reject"]);
 }
+
+#[test]
+fn null_for_an_optional_argument_passes_the_schema_check() {
+    let dir = env("");
+    let (out, _) = run(
+        &dir,
+        &[
+            "call",
+            "t",
+            "slow",
+            "--args",
+            r#"{"millis": 10, "progress": null}"#,
+        ],
+        0,
+    );
+    assert!(out.contains("slept 10 ms"), "{out}");
+    // A required argument still has to be there.
+    let (_, err) = run(
+        &dir,
+        &["call", "t", "echo", "--args", r#"{"text": null}"#],
+        1,
+    );
+    assert!(err.contains("invalid argument"), "{err}");
+}

@@ -115,7 +115,7 @@ async fn call(
         .find(|s| s.name == name)
         .map(|s| s.input_schema);
     if let Some(schema) = schema {
-        let problems = check_schema(&schema, &Value::Object(call_args.clone()));
+        let problems = check_schema(&schema, &Value::Object(checked_args(&schema, &call_args)));
         if !problems.is_empty() {
             for problem in &problems {
                 eprintln!("invalid argument {}", safe(problem));
@@ -141,6 +141,20 @@ async fn call(
             exit::USAGE
         }
     }
+}
+
+/// The arguments as the schema check sees them: `null` for an optional argument
+/// means "not given" (it is still sent as is; over HTTP in 2026-07-28 it gets no
+/// `Mcp-Param-*` header).
+fn checked_args(schema: &Value, args: &Map<String, Value>) -> Map<String, Value> {
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    args.iter()
+        .filter(|(k, v)| !v.is_null() || required.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }
 
 /// Progress of the call (and the status of a task it became) on stderr.
