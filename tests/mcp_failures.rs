@@ -125,7 +125,8 @@ async fn cancelling_a_call_ends_it() {
 async fn a_five_megabyte_result_hits_the_character_limit() {
     let hub = hub_with(&[("t", stdio_config(&[]))]);
     assert_ready(&settled(&hub).await, "t");
-    let e = hub
+    // The model is refused it, naming the limit; the whole result is kept for the person.
+    let r = hub
         .call_tool(
             "t",
             "big",
@@ -134,12 +135,25 @@ async fn a_five_megabyte_result_hits_the_character_limit() {
             CallContext::default(),
         )
         .await
-        .unwrap_err();
+        .unwrap();
+    assert!(r.is_error);
+    let text = r.text_content();
     assert!(
-        matches!(e, McpError::Limit { limit: LimitKind::ResultChars, max: 200_000, ref server, .. } if server == "t"),
-        "{e}"
+        text.contains("max_result_chars (200000)") && text.contains('t'),
+        "{text}"
     );
-    assert!(e.to_string().contains("max_result_chars"), "{e}");
+    assert_eq!(r.metadata["error"], "mcp_call_failed");
+    let kept: usize = r
+        .oversized
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|b| match b {
+            switchboard::tools::ContentBlock::Text { text } => text.len(),
+            _ => 0,
+        })
+        .sum();
+    assert_eq!(kept, 5_000_000);
     let e = hub
         .call_tool(
             "t",

@@ -199,6 +199,7 @@ fn mixed() -> switchboard::tools::ToolResult {
         ],
         structured: Some(serde_json::json!({"sum": 3, "items": ["a"]})),
         structured_mismatch: Vec::new(),
+        oversized: None,
         is_error: false,
         metadata: serde_json::Value::Null,
     }
@@ -269,4 +270,36 @@ fn a_running_call_shows_its_progress_bar() {
         },
     );
     insta::assert_snapshot!(tui_support::shot(&s, 100, 16));
+}
+
+#[test]
+fn an_oversized_result_shows_its_first_part_and_can_be_saved_whole() {
+    use switchboard::tui::result_view::describe_result;
+    let whole = (1..=5000)
+        .map(|i| format!("row {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut result = switchboard::tools::ToolResult::error(
+        "mcp_call_failed: server t: limit max_result_chars (200000) exceeded",
+    );
+    result.oversized = Some(vec![ContentBlock::Text {
+        text: whole.clone(),
+    }]);
+    let text = describe_result(&result);
+    assert!(text.starts_with("mcp_call_failed"), "{text}");
+    assert!(text.contains("the whole result is kept for you: /save FILE"));
+    assert!(text.contains("row 1\n") && text.contains("row 5000"));
+    // The card folds it after 40 lines; /save writes the kept blocks whole.
+    let mut s = state();
+    s.chat.clear();
+    tui_support::request_done(&mut s, "manual-1", "t__big", &text, false);
+    let screen = tui_support::shot(&s, 100, 50);
+    assert!(screen.contains("more lines (e shows all)"), "{screen}");
+
+    let mut mismatch = switchboard::tools::ToolResult::text("sum is 3");
+    mismatch.structured = Some(serde_json::json!({"sum": "three"}));
+    mismatch.structured_mismatch = vec!["sum: expected a number".into()];
+    assert!(describe_result(&mismatch).contains(
+        "⚠ the structured content does not match the tool's output schema: sum: expected a number"
+    ));
 }

@@ -179,6 +179,13 @@ impl SessionStore {
             let title = turns
                 .next()
                 .map(|t| t.lines().next().unwrap_or("").to_owned());
+            let calls_only = || {
+                loaded.events.iter().find_map(|e| match &e.event {
+                    AgentEvent::ToolCallRequested { tool, .. } => Some(format!("(calls) {tool}")),
+                    AgentEvent::RequestStarted { label, .. } => Some(format!("(calls) {label}")),
+                    _ => None,
+                })
+            };
             let workspace = loaded.events.iter().find_map(|e| match &e.event {
                 AgentEvent::SessionStarted { workspace, .. } => workspace.clone(),
                 _ => None,
@@ -188,7 +195,7 @@ impl SessionStore {
                 modified: entry.metadata().and_then(|m| m.modified()).ok(),
                 path,
                 turns: usize::from(title.is_some()) + turns.count(),
-                title,
+                title: title.or_else(calls_only),
                 workspace,
             });
         }

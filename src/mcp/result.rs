@@ -113,14 +113,29 @@ fn blocks(
     items.map(|b| checker.block(&b).map(|()| b)).collect()
 }
 
-/// A `CallToolResult` (wire JSON) as a `ToolResult`.
+/// The most text an oversized result keeps for the person (beyond it, only the
+/// refusal remains).
+const MAX_KEPT_CHARS: usize = 64 * 1024 * 1024;
+
+/// A `CallToolResult` (wire JSON) as a `ToolResult`. Past `max_result_chars` of text
+/// the model gets the limit's error, and the whole content is kept in `oversized`
+/// for the person (up to 64 Mi characters).
 pub fn tool_result(server: &str, wire: &Value, limits: &Limits) -> Result<ToolResult, McpError> {
     let empty = Vec::new();
     let content = wire
         .get("content")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
-    let content = blocks(server, limits, content.iter().map(content_block))?;
+    let content = match blocks(server, limits, content.iter().map(content_block)) {
+        Ok(content) => content,
+        Err(
+            e @ McpError::Limit {
+                limit: LimitKind::ResultChars,
+                ..
+            },
+        ) => return Ok(oversized(server, &e, content)),
+        Err(e) => return Err(e),
+    };
     let structured = wire
         .get("structuredContent")
         .filter(|v| !v.is_null())
@@ -139,6 +154,7 @@ pub fn tool_result(server: &str, wire: &Value, limits: &Limits) -> Result<ToolRe
     Ok(ToolResult {
         content,
         structured,
+        oversized: None,
         structured_mismatch: Vec::new(),
         is_error: wire
             .get("isError")
@@ -240,6 +256,20 @@ pub fn prompt_view(server: &str, wire: &Value, limits: &Limits) -> Result<Prompt
     })
 }
 
+/// The refusal the model gets for a result past `max_result_chars`, with the whole
+/// content kept for the person when it is not absurdly large.
+fn oversized(server: &str, error: &McpError, wire: &[Value]) -> ToolResult {
+    let all: Vec<ContentBlock> = wire.iter().map(content_block).collect();
+    let chars: usize = all.iter().map(text_chars).sum();
+    let kept = (chars <= MAX_KEPT_CHARS).then_some(all);
+    let mut result = ToolResult::error(error.to_string()).with_metadata(json!({
+        "server": server,
+        "error": error.kind(),
+    }));
+    result.oversized = kept;
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,17 +298,17 @@ mod tests {
             max_content_blocks: 2,
             ..Limits::default()
         };
+        // Too much text: the model gets the limit's error, the person the whole result.
         let long = json!({"content": [{"type": "text", "text": "123456"}]});
-        let e = tool_result("s", &long, &limits).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                McpError::Limit {
-                    limit: LimitKind::ResultChars,
-                    ..
-                }
-            ),
-            "{e}"
+        let r = tool_result("s", &long, &limits).unwrap();
+        assert!(r.is_error);
+        assert!(r.text_content().contains("max_result_chars (5)"), "{r:?}");
+        assert_eq!(r.metadata["error"], "mcp_call_failed");
+        assert_eq!(
+            r.oversized,
+            Some(vec![ContentBlock::Text {
+                text: "123456".into()
+            }])
         );
         let many = json!({"content": [{"type": "text", "text": ""}, {"type": "text", "text": ""}, {"type": "text", "text": ""}]});
         let e = tool_result("s", &many, &limits).unwrap_err();

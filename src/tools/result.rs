@@ -51,6 +51,10 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub structured_mismatch: Vec<String>,
     pub is_error: bool,
+    /// A result too large for the model (past `max_result_chars`): the model is told
+    /// so (`content`), the person can still see its first part and save it whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oversized: Option<Vec<ContentBlock>>,
     /// Not shown to the model: timing, decision, truncation notes.
     #[serde(default)]
     pub metadata: Value,
@@ -64,6 +68,7 @@ impl ToolResult {
             structured: None,
             structured_mismatch: Vec::new(),
             is_error: false,
+            oversized: None,
             metadata: Value::Null,
         }
     }

@@ -322,9 +322,10 @@ impl Executor {
             let end = outcome.end();
             let result = outcome.into_result();
             let text = super::result_view::describe_result(&result);
+            // `/save` keeps what the tool returned, even what was too large to show.
             let _ = inbox.send(Msg::Contents(Box::new(LastContents {
                 source: tool.clone(),
-                blocks: result.content,
+                blocks: result.oversized.unwrap_or(result.content),
             })));
             close(&open, &call_id);
             recorder.emit(AgentEvent::ToolResult {

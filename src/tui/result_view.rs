@@ -2,6 +2,8 @@
 //! image and audio with mime and size, links, embedded resources), structured content
 //! pretty-printed; reads with a `/save` hint for binary items, and `/save` itself.
 
+use std::fmt::Write as _;
+
 use crate::mcp::ResourceRead;
 use crate::sanitize::sanitize_line;
 use crate::tools::{ContentBlock, ToolResult, decoded_size};
@@ -9,6 +11,30 @@ use crate::tools::{ContentBlock, ToolResult, decoded_size};
 /// A call's result for people. A lone text block is shown as it is; otherwise every
 /// block gets a `▸` line saying what it is.
 pub fn describe_result(result: &ToolResult) -> String {
+    let mut text = describe_blocks(result);
+    if !result.structured_mismatch.is_empty() {
+        let _ = writeln!(
+            text,
+            "⚠ the structured content does not match the tool's output schema: {}",
+            result.structured_mismatch.join("; ")
+        );
+    }
+    if let Some(whole) = &result.oversized {
+        let shown = ToolResult {
+            content: whole.clone(),
+            oversized: None,
+            ..ToolResult::text("")
+        };
+        text.push_str(
+            "▸ the model was refused it; the whole result is kept for you: /save FILE \
+             [ITEM] writes it. Its first part:\n",
+        );
+        text.push_str(&describe_blocks(&shown));
+    }
+    text
+}
+
+fn describe_blocks(result: &ToolResult) -> String {
     let plain = matches!(result.content.as_slice(), [ContentBlock::Text { .. }] | [])
         && result.structured.is_none();
     if plain {
