@@ -7,28 +7,21 @@ use std::sync::Arc;
 
 use serde_json::json;
 use switchboard::agent::{AgentEvent, Op, StepPause, TurnEnd};
-use switchboard::config::Config;
 use switchboard::gate::{Answer, CallEnd, CallId, GateEvent, Ruling};
-use switchboard::keymap::{Key, KeyCode, Keymap};
+use switchboard::keymap::{Key, KeyCode};
 use switchboard::llm::Usage;
 use switchboard::mcp::{
     CatalogSnapshot, HubSnapshot, McpError, ServerInfo, ServerSnapshot, ServerStatus, TransportKind,
 };
 use switchboard::policy::DecidedBy;
 use switchboard::tools::{Origin, ToolEffect};
-use switchboard::tui::boot::initial_state;
 use switchboard::tui::cards::CardStatus;
 use switchboard::tui::hub_view::{catalog, server_rows};
 use switchboard::tui::state::{ServerStatus as Row, State};
 use switchboard::tui::{Cmd, Msg, update};
 
 fn state() -> State {
-    let mut s = initial_state(
-        &Config::default(),
-        Keymap::default(),
-        "default".into(),
-        vec![],
-    );
+    let mut s = tui_support::booted();
     s.chat.clear();
     s
 }

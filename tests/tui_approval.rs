@@ -1,31 +1,22 @@
 //! The approval pane: keys answer the front request; snapshots of what it shows.
 #![allow(clippy::unwrap_used)]
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+mod tui_support;
+
 use serde_json::json;
 use switchboard::agent::AgentEvent;
-use switchboard::config::Config;
 use switchboard::gate::{
     ApprovalDecision, ApprovalId, ApprovalRequest, CallEnd, CallId, GateEvent, Preview, Ruling,
 };
-use switchboard::keymap::{Key, KeyCode, Keymap};
-use switchboard::theme::ThemeSet;
+use switchboard::keymap::{Key, KeyCode};
 use switchboard::tools::{Origin, ToolEffect};
 use switchboard::tui::approval::ApprovalStage;
-use switchboard::tui::boot::initial_state;
 use switchboard::tui::cards::CardStatus;
 use switchboard::tui::state::State;
-use switchboard::tui::ui::render;
 use switchboard::tui::{Cmd, Msg, update};
 
 fn state() -> State {
-    let mut s = initial_state(
-        &Config::default(),
-        Keymap::default(),
-        "default".into(),
-        vec![],
-    );
+    let mut s = tui_support::booted();
     s.always_file = "/home/me/proj/switchboard.toml".into();
     s
 }
@@ -279,15 +270,6 @@ fn call_from_the_composer_goes_to_the_gate() {
     assert_eq!(card.decided.as_deref(), Some("rule deny = \"fs(*)\""));
 }
 
-fn snapshot(s: &State, w: u16, h: u16) -> String {
-    let mut s = s.clone();
-    s.size = (w, h);
-    let theme = ThemeSet::new(None).load("default").unwrap();
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| render(&s, &theme, f)).unwrap();
-    format!("{}", t.backend())
-}
-
 fn with_diff() -> ApprovalRequest {
     let mut r = request(1, "fs", ToolEffect::Write);
     r.preview = Some(Preview::Diff {
@@ -303,8 +285,8 @@ fn with_diff() -> ApprovalRequest {
 fn snapshots() {
     let mut s = state();
     arrive(&mut s, with_diff());
-    insta::assert_snapshot!("approval_write_diff", snapshot(&s, 100, 30));
-    insta::assert_snapshot!("approval_narrow_60x20", snapshot(&s, 60, 20));
+    insta::assert_snapshot!("approval_write_diff", tui_support::shot(&s, 100, 30));
+    insta::assert_snapshot!("approval_narrow_60x20", tui_support::shot(&s, 60, 20));
 
     let mut s = state();
     let mut first = request(1, "shell", ToolEffect::Compute);
@@ -314,7 +296,7 @@ fn snapshots() {
     arrive(&mut s, first);
     arrive(&mut s, request(2, "fs", ToolEffect::Write));
     arrive(&mut s, request(3, "weather__delete", ToolEffect::Delete));
-    insta::assert_snapshot!("approval_queue_of_three", snapshot(&s, 100, 30));
+    insta::assert_snapshot!("approval_queue_of_three", tui_support::shot(&s, 100, 30));
 
     let mut s = state();
     s.confirm_delete_double = true;
@@ -323,10 +305,13 @@ fn snapshots() {
     del.always_rule = "memory(delete:/memories/notes.md)".into();
     arrive(&mut s, del);
     update(&mut s, key('y'));
-    insta::assert_snapshot!("approval_delete_double_confirm", snapshot(&s, 100, 30));
+    insta::assert_snapshot!(
+        "approval_delete_double_confirm",
+        tui_support::shot(&s, 100, 30)
+    );
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
     update(&mut s, key('a'));
-    insta::assert_snapshot!("approval_always_shows_rule", snapshot(&s, 100, 30));
+    insta::assert_snapshot!("approval_always_shows_rule", tui_support::shot(&s, 100, 30));
 
     let mut s = state();
     let mut long = request(1, "http", ToolEffect::Write);
@@ -338,7 +323,7 @@ fn snapshots() {
     for _ in 0..25 {
         update(&mut s, Msg::Key(Key::plain(KeyCode::Down)));
     }
-    let shot = snapshot(&s, 100, 30);
+    let shot = tui_support::shot(&s, 100, 30);
     assert!(!shot.contains('\u{1b}'));
     insta::assert_snapshot!("approval_long_arguments_scrolled", shot);
 }
@@ -377,7 +362,7 @@ fn esc_cancels_a_running_manual_call() {
         },
     );
     update(&mut s, Msg::Tick(2_300));
-    let screen = snapshot(&s, 100, 30);
+    let screen = tui_support::shot(&s, 100, 30);
     assert!(screen.contains("1 running · Esc cancels"), "{screen}");
     assert!(
         screen.contains("you → test__slow · read · running 2.3 s · Esc cancels"),
@@ -401,7 +386,7 @@ fn esc_cancels_a_running_manual_call() {
         },
     );
     assert!(s.open_manual_calls().is_empty());
-    let screen = snapshot(&s, 100, 30);
+    let screen = tui_support::shot(&s, 100, 30);
     assert!(
         screen.contains("test__slow · read · cancelled · 2.3 s"),
         "{screen}"

@@ -1,24 +1,15 @@
 //! The Skills and Memory panes.
 #![allow(clippy::unwrap_used)]
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use switchboard::config::Config;
-use switchboard::keymap::{Key, KeyCode, Keymap};
-use switchboard::theme::ThemeSet;
-use switchboard::tui::boot::initial_state;
+mod tui_support;
+
+use switchboard::keymap::{Key, KeyCode};
 use switchboard::tui::library::{BrowseKind, SkillRow};
 use switchboard::tui::state::{Overlay, State};
-use switchboard::tui::ui::render;
 use switchboard::tui::{Cmd, Msg, update};
 
 fn state() -> State {
-    let mut s = initial_state(
-        &Config::default(),
-        Keymap::default(),
-        "default".into(),
-        vec![],
-    );
+    let mut s = tui_support::booted();
     s.library.skills = vec![
         SkillRow {
             name: "policy-writing".into(),
@@ -45,13 +36,6 @@ fn state() -> State {
     s
 }
 
-fn shot(s: &State) -> String {
-    let theme = ThemeSet::new(None).load("default").unwrap();
-    let mut t = Terminal::new(TestBackend::new(100, 30)).unwrap();
-    t.draw(|f| render(s, &theme, f)).unwrap();
-    format!("{}", t.backend())
-}
-
 #[test]
 fn f3_opens_skills_and_arrows_select() {
     let mut s = state();
@@ -64,7 +48,7 @@ fn f3_opens_skills_and_arrows_select() {
             scroll: 0
         })
     );
-    let first = shot(&s);
+    let first = tui_support::shot(&s, 100, 30);
     assert!(!first.contains('\x1b'));
     insta::assert_snapshot!("skills_pane", first);
     update(&mut s, Msg::Key(Key::char('j')));
@@ -105,7 +89,7 @@ fn memory_pane_lists_then_reads_through_the_runtime() {
             text: "The build needs `cargo test`.\nRemember the audit log.".into(),
         },
     );
-    insta::assert_snapshot!("memory_pane", shot(&s));
+    insta::assert_snapshot!("memory_pane", tui_support::shot(&s, 100, 30));
     // Moving on closes the shown file.
     update(&mut s, Msg::Key(Key::plain(KeyCode::Down)));
     assert_eq!(s.library.memory_open, None);

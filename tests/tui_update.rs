@@ -1,7 +1,10 @@
 #![allow(clippy::unwrap_used)]
 //! `update` as a pure function: state + message in, whole state and commands compared.
 
-use switchboard::keymap::{Key, KeyCode, Keymap, Mods};
+mod tui_support;
+use tui_support::state;
+
+use switchboard::keymap::{Key, KeyCode, Mods};
 use switchboard::tui::composer::Composer;
 use switchboard::tui::msg::{Mouse, MouseKind};
 use switchboard::tui::palette::PaletteState;
@@ -10,14 +13,6 @@ use switchboard::tui::state::{
     Pane, State, TailScroll,
 };
 use switchboard::tui::{Cmd, Msg, update};
-
-fn state() -> State {
-    State::new(
-        Keymap::default(),
-        "default".into(),
-        vec!["default".into(), "high-contrast".into(), "light".into()],
-    )
-}
 
 fn key(c: char) -> Msg {
     Msg::Key(Key::char(c))

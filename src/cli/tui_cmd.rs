@@ -12,8 +12,7 @@ use crate::llm::ProviderChoice;
 use crate::paths::Dirs;
 use crate::theme::{Theme, ThemeSet};
 use crate::tui::input_prompt::Outcome;
-use crate::tui::state::{ChatEntry, ChatKind};
-use crate::tui::{self, TuiOptions, boot::initial_state, state::NoticeLevel};
+use crate::tui::{self, TuiOptions};
 use crate::workbench::{Workbench, WorkbenchOptions};
 
 /// The agent session behind the composer: the chosen provider (the offline scripted
@@ -36,9 +35,7 @@ fn start_session(
         (None, true) => match store.latest_in(&recipe.dirs.cwd) {
             Ok(latest) => latest,
             Err(e) => {
-                state
-                    .chat
-                    .push(ChatEntry::new(ChatKind::Error, format!("resume: {e}")));
+                tui::boot::note_error(state, format!("resume: {e}"));
                 None
             }
         },
@@ -52,8 +49,7 @@ fn start_session(
             Some(handle)
         }
         Err(e) => {
-            state.status.provider = tui::state::NO_PROVIDER.into();
-            state.chat.push(ChatEntry::new(ChatKind::Error, e));
+            tui::boot::without_session(state, e);
             None
         }
     }
@@ -107,25 +103,16 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
         theme_name
     };
     let always_file = source.unwrap_or_else(|| dirs.cwd.join("switchboard.toml"));
-    let mut state = initial_state(&config, keymap, shown_name, themes.names());
-    state.always_file = always_file.display().to_string();
-    if let Some(mouse) = prefs.mouse {
-        state.mouse = mouse;
-    }
-    if let Some(e) = theme_error {
-        state.notice(NoticeLevel::Error, format!("{e}; using the default theme"));
-    }
-    // Logging starts with the screen; these go straight into the Logs pane.
-    for warning in &import_warnings {
-        state.logs.push_back(tui::state::LogLine {
-            level: tui::state::LogLevel::Warn,
-            target: "config".into(),
-            message: warning.clone(),
-        });
-    }
-    if let Some(last) = import_warnings.last() {
-        state.notice(NoticeLevel::Warn, last.clone());
-    }
+    let mut state = tui::boot::starting_state(tui::boot::Start {
+        config: &config,
+        keymap,
+        theme_name: shown_name,
+        theme_names: themes.names(),
+        always_file: always_file.display().to_string(),
+        mouse: prefs.mouse,
+        theme_error: theme_error.map(|e| e.to_string()),
+        import_warnings: &import_warnings,
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -143,18 +130,18 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             }
         };
         let registry = Arc::clone(&workbench.registry);
-        state.status.policy_mode = registry.policy().mode().to_string();
-        let memory_dir = match &workbench.builtins {
-            Ok(summary) => {
-                tui::boot::show_builtins(&mut state, summary, config.skills.allow.as_deref());
-                summary.memory_dir.clone()
-            }
-            Err(e) => {
-                state.notice(NoticeLevel::Error, format!("built-in tools: {e}"));
-                None
-            }
-        };
-        state.catalog.tools = registry.specs().iter().map(tui::boot::tool_entry).collect();
+        tui::boot::with_tools(
+            &mut state,
+            registry.policy().mode().to_string(),
+            workbench.builtins.as_ref().map_err(String::as_str),
+            config.skills.allow.as_deref(),
+            &registry.specs(),
+        );
+        let memory_dir = workbench
+            .builtins
+            .as_ref()
+            .ok()
+            .and_then(|summary| summary.memory_dir.clone());
         let skills = workbench
             .builtins
             .as_ref()

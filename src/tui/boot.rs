@@ -3,7 +3,9 @@
 use crate::config::{Config, ServerConfig};
 use crate::keymap::Keymap;
 
-use super::state::{ChatEntry, ChatKind, Pane, ServerRow, ServerStatus, State};
+use super::state::{
+    ChatEntry, ChatKind, LogLevel, LogLine, NoticeLevel, Pane, ServerRow, ServerStatus, State,
+};
 
 /// The note shown in an empty transcript.
 pub const OFFLINE_NOTE: &str = "Type a task below. The default provider is the offline \
@@ -71,6 +73,80 @@ pub fn initial_state(
         .chat
         .push(ChatEntry::new(ChatKind::Note, OFFLINE_NOTE));
     state
+}
+
+/// What the TUI starts with besides the config: the CLI builds the first `State`
+/// through [`starting_state`] and [`with_tools`], never by writing its fields.
+pub struct Start<'a> {
+    pub config: &'a Config,
+    pub keymap: Keymap,
+    pub theme_name: String,
+    pub theme_names: Vec<String>,
+    /// Where "always" approvals append their rule (shown before they do).
+    pub always_file: String,
+    /// The mouse setting remembered from the last run.
+    pub mouse: Option<bool>,
+    /// Why the chosen theme could not be loaded (the default is used).
+    pub theme_error: Option<String>,
+    /// Problems importing `--mcp-config` files, for the Logs pane.
+    pub import_warnings: &'a [String],
+}
+
+/// The first state: the config's servers and settings, and what went wrong so far.
+pub fn starting_state(start: Start<'_>) -> State {
+    let mut state = initial_state(
+        start.config,
+        start.keymap,
+        start.theme_name,
+        start.theme_names,
+    );
+    state.always_file = start.always_file;
+    if let Some(mouse) = start.mouse {
+        state.mouse = mouse;
+    }
+    if let Some(e) = start.theme_error {
+        state.notice(NoticeLevel::Error, format!("{e}; using the default theme"));
+    }
+    // Logging starts with the screen; these go straight into the Logs pane.
+    for warning in start.import_warnings {
+        state.logs.push_back(LogLine {
+            level: LogLevel::Warn,
+            target: "config".into(),
+            message: warning.clone(),
+        });
+    }
+    if let Some(last) = start.import_warnings.last() {
+        state.notice(NoticeLevel::Warn, last.clone());
+    }
+    state
+}
+
+/// The tool world once the workbench is up: the permission mode, the built-in tools
+/// (or why they failed) and the catalog of registered tools.
+pub fn with_tools(
+    state: &mut State,
+    policy_mode: String,
+    builtins: Result<&crate::tools::builtin::BuiltinSummary, &str>,
+    allow: Option<&[String]>,
+    specs: &[crate::tools::ToolSpec],
+) {
+    state.status.policy_mode = policy_mode;
+    match builtins {
+        Ok(summary) => show_builtins(state, summary, allow),
+        Err(e) => state.notice(NoticeLevel::Error, format!("built-in tools: {e}")),
+    }
+    state.catalog.tools = specs.iter().map(tool_entry).collect();
+}
+
+/// An error for the transcript, before the screen is up.
+pub fn note_error(state: &mut State, error: String) {
+    state.chat.push(ChatEntry::new(ChatKind::Error, error));
+}
+
+/// No agent session could start: no provider, and why.
+pub fn without_session(state: &mut State, error: String) {
+    state.status.provider = super::state::NO_PROVIDER.into();
+    state.chat.push(ChatEntry::new(ChatKind::Error, error));
 }
 
 /// A catalog entry for a tool the registry holds. MCP tools are named `SERVER__TOOL`;

@@ -17,12 +17,23 @@ pub fn shot(state: &State, w: u16, h: u16) -> String {
     format!("{}", terminal.backend())
 }
 
-/// A fresh UI state with the default keys and theme.
+/// A fresh UI state with the default keys and the built-in themes.
 pub fn state() -> State {
     State::new(
         switchboard::keymap::Keymap::default(),
         "default".into(),
-        vec!["default".into()],
+        vec!["default".into(), "high-contrast".into(), "light".into()],
+    )
+}
+
+/// The state the TUI starts with for an empty config (the built-in server row and
+/// the welcome note), as `tui::boot::initial_state` builds it.
+pub fn booted() -> State {
+    switchboard::tui::boot::initial_state(
+        &switchboard::config::Config::default(),
+        switchboard::keymap::Keymap::default(),
+        "default".into(),
+        vec![],
     )
 }
 
