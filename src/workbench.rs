@@ -12,6 +12,7 @@ use tokio::task::JoinHandle;
 
 use crate::config::Config;
 use crate::gate::ApprovalBroker;
+use crate::hooks::Hooks;
 use crate::mcp::{
     Asker, HubOptions, HubSnapshot, Limits, McpEvent, McpHub, RegistrySync, spawn_sync,
     sync_registry,
@@ -86,12 +87,18 @@ impl Workbench {
         }
         let audit = open_audit(&policy, dirs);
         let broker = Arc::new(ApprovalBroker::new(options.interactive));
-        let mut registry = Registry::new(policy, Arc::clone(&broker)).with_audit(audit);
+        let workspace = options.workspace.unwrap_or_else(|| dirs.cwd.clone());
+        let hooks = Hooks::from_config(&config.hooks).map_err(|errors| {
+            let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            WorkbenchError(text.join("; "))
+        })?;
+        let mut registry = Registry::new(policy, Arc::clone(&broker))
+            .with_audit(audit)
+            .with_hooks(hooks.with_cwd(&workspace));
         if let Some(path) = &options.always_file {
             registry = registry.with_always_file(path);
         }
         let registry = Arc::new(registry);
-        let workspace = options.workspace.unwrap_or_else(|| dirs.cwd.clone());
 
         // Built-in tools go through the same gate as MCP tools; `switchboard call
         // builtin TOOL` reaches them by their bare name.

@@ -93,6 +93,7 @@ impl Ruling {
             (DecidedBy::User, None) => "you".into(),
             (DecidedBy::Headless, _) => format!("non-interactive run ({})", self.rule),
             (DecidedBy::Tool, _) => "the tool's own limits".into(),
+            (DecidedBy::Hook, _) => format!("hook {}", self.rule),
             _ => self.rule.clone(),
         }
     }

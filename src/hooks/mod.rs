@@ -134,6 +134,8 @@ pub struct HookConfigError {
 #[derive(Debug, Clone, Default)]
 pub struct Hooks {
     hooks: Vec<(HookEvent, Hook)>,
+    /// The workspace hooks run in (and are told about).
+    cwd: Option<std::path::PathBuf>,
 }
 
 impl Hooks {
@@ -160,10 +162,25 @@ impl Hooks {
             }
         }
         if errors.is_empty() {
-            Ok(Self { hooks })
+            Ok(Self { hooks, cwd: None })
         } else {
             Err(errors)
         }
+    }
+
+    /// The same hooks, run in `cwd` (the workspace).
+    #[must_use]
+    pub fn with_cwd(mut self, cwd: impl Into<std::path::PathBuf>) -> Self {
+        self.cwd = Some(cwd.into());
+        self
+    }
+
+    /// The workspace (the process's directory when none was given).
+    pub fn cwd(&self) -> std::path::PathBuf {
+        self.cwd
+            .clone()
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| ".".into())
     }
 
     pub fn is_empty(&self) -> bool {

@@ -30,6 +30,8 @@ pub enum DecidedBy {
     Headless,
     /// The tool's own limits (checked before asking): it would refuse the call anyway.
     Tool,
+    /// A `[[hooks.*]]` command.
+    Hook,
 }
 
 /// One line of the audit log.
@@ -56,6 +58,9 @@ pub struct AuditRecord {
     pub args_sha256: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub args: Option<Value>,
+    /// What each hook that ran for the call decided (`crate::hooks::HookRecord`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<Value>,
 }
 
 /// One line of the audit log for a request a server made of the person: a

@@ -121,6 +121,8 @@ pub enum DecisionReason {
     Grant { grant: String },
     /// No rule or grant spoke; the mode decided for this effect.
     Mode { mode: Mode, effect: ToolEffect },
+    /// A hook tightened the decision (`[[hooks.pre_tool_use]]`).
+    Hook { command: String, reason: String },
 }
 
 impl fmt::Display for DecisionReason {
@@ -130,6 +132,7 @@ impl fmt::Display for DecisionReason {
         match self {
             Self::Rule { list, text, .. } => write!(f, "rule {list} = {text:?}"),
             Self::Grant { grant } => write!(f, "session grant ({grant})"),
+            Self::Hook { command, reason } => write!(f, "hook `{command}`: {reason}"),
             Self::Mode { mode, effect } => {
                 let what = match mode.verdict(*effect) {
                     Verdict::Allow => "run",

@@ -63,19 +63,21 @@ impl CallOutcome {
 }
 
 /// What the gate decided before running.
-enum Gate {
+pub(super) enum Gate {
     Run(Ruling),
     Refuse(Ruling, String),
     Abort(Ruling),
 }
 
 /// Everything about one call the gate's steps share.
-struct Call<'a> {
-    id: CallId,
-    ctx: &'a ToolContext,
+pub(super) struct Call<'a> {
+    pub(super) id: CallId,
+    pub(super) ctx: &'a ToolContext,
     /// Tool name (the registry key), effect, selector and subject.
-    facts: CallFacts,
+    pub(super) facts: CallFacts,
     started: Instant,
+    /// What the hooks that ran for this call decided, for the audit line.
+    pub(super) hooks: std::sync::Mutex<Vec<Value>>,
 }
 
 impl Call<'_> {
@@ -111,12 +113,15 @@ impl Registry {
             other => other,
         };
         let audited = self.audited(&args);
+        let args_for_hooks = self.hook_args(&call, &args);
         let (outcome, ruling) = match gate {
             Gate::Run(ruling) => {
                 let outcome = tokio::select! {
                     biased;
                     () = ctx.cancel.cancelled() => CallOutcome::Cancelled,
-                    result = lease.invoke(args, ctx) => CallOutcome::Ran(result),
+                    result = self.after_call(&call, args_for_hooks.as_ref(), lease.invoke(args, ctx)) => {
+                        CallOutcome::Ran(result)
+                    }
                 };
                 (outcome, ruling)
             }
@@ -182,6 +187,7 @@ impl Registry {
             ctx,
             facts,
             started,
+            hooks: std::sync::Mutex::default(),
         };
         call.emit(GateEvent::ToolCallStarted {
             call_id: call.id.clone(),
@@ -233,6 +239,7 @@ impl Registry {
                 is_error,
                 args_sha256: sha256,
                 args,
+                hooks: call.hooks.lock().map(|h| h.clone()).unwrap_or_default(),
             });
         }
         call.emit(GateEvent::ToolCallFinished {
@@ -263,13 +270,27 @@ impl Registry {
         if let Err(spent) = self.budget.check(&call.facts.tool) {
             return Gate::Refuse(budget_ruling(), format!("Denied: {spent}."));
         }
-        let decision = self.policy.decide_with(&call.facts, &self.grants);
+        let mut decision = self.policy.decide_with(&call.facts, &self.grants);
+        // Hooks run only for calls the rules let through: they can tighten, never lift.
+        if decision.verdict != Verdict::Deny
+            && let Some(refusal) = self.pre_tool_hooks(call, args, &mut decision).await
+        {
+            return refusal;
+        }
         let ruling = Ruling::new(DecidedBy::Policy, decision.reason.to_string());
         match decision.verdict {
             Verdict::Allow => Gate::Run(ruling),
             Verdict::Deny => Gate::Refuse(ruling, format!("Denied: {decision}.")),
-            Verdict::Ask if !self.broker.is_interactive() => headless_refusal(call, &decision),
-            Verdict::Ask => self.ask(call, lease, args, &decision).await,
+            Verdict::Ask => {
+                if let Some(answer) = self.permission_hooks(call, args, &decision).await {
+                    return answer;
+                }
+                if self.broker.is_interactive() {
+                    self.ask(call, lease, args, &decision).await
+                } else {
+                    headless_refusal(call, &decision)
+                }
+            }
         }
     }
 

@@ -6,6 +6,7 @@ pub mod builtin_specs;
 mod call_line;
 mod context;
 mod hints;
+mod hooked;
 mod invoke;
 mod lease;
 mod registry;

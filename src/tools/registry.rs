@@ -12,6 +12,7 @@ use super::lease::{Instance, Lease};
 use super::spec::ToolSpec;
 use super::tool::{Tool, ToolError};
 use crate::gate::ApprovalBroker;
+use crate::hooks::Hooks;
 use crate::policy::{AuditLog, CallBudget, Policy, SessionGrants};
 
 /// A call could not be made at all.
@@ -31,6 +32,8 @@ pub struct Registry {
     pub(super) audit: AuditLog,
     pub(super) always_file: Option<PathBuf>,
     pub(super) next_call: AtomicU64,
+    /// `[[hooks.*]]`: run by the gate for every call.
+    pub(super) hooks: Arc<Hooks>,
     retiring: Mutex<Vec<JoinHandle<()>>>,
 }
 
@@ -57,6 +60,7 @@ impl Registry {
             audit: AuditLog::disabled(),
             always_file: None,
             next_call: AtomicU64::new(0),
+            hooks: Arc::default(),
             retiring: Mutex::default(),
         }
     }
@@ -65,6 +69,14 @@ impl Registry {
     /// Where decided calls (and servers' requests of the person) are recorded.
     pub fn audit(&self) -> &AuditLog {
         &self.audit
+    }
+
+    /// The hooks every call through the gate runs (`pre_tool_use`,
+    /// `permission_request`, `post_tool_use`).
+    #[must_use]
+    pub fn with_hooks(mut self, hooks: Hooks) -> Self {
+        self.hooks = Arc::new(hooks);
+        self
     }
 
     pub fn with_audit(mut self, audit: AuditLog) -> Self {
