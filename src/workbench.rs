@@ -23,7 +23,7 @@ use crate::tools::Registry;
 use crate::tools::builtin::{BuiltinSummary, register_builtins};
 
 /// How to assemble a workbench.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct WorkbenchOptions {
     /// False (CLI, serve mode, no TTY): `Ask` becomes a denial naming the rule to add.
     pub interactive: bool,
@@ -35,6 +35,8 @@ pub struct WorkbenchOptions {
     pub always_file: Option<PathBuf>,
     /// Who answers servers' elicitation and sampling requests; none: decline and deny.
     pub asker: Option<Arc<dyn Asker>>,
+    /// Runs OAuth logins servers ask for (headless commands that can show a page).
+    pub login: Option<Arc<dyn crate::mcp::oauth::LoginPrompt>>,
 }
 
 /// The config's `[policy]` is invalid.
@@ -116,6 +118,7 @@ impl Workbench {
                 roots: vec![workspace.clone()],
                 asker: options.asker.clone(),
                 mcp: config.mcp.clone(),
+                login: options.login.clone(),
             },
         );
         let sync = Arc::new(Mutex::new(RegistrySync::default()));
@@ -146,6 +149,7 @@ impl Workbench {
             })
             .max()
             .unwrap_or_default()
+            + self.hub.login_allowance()
     }
 
     /// Waits until no server is connecting, then registers their tools.

@@ -33,6 +33,7 @@ fn hub(config: ServerConfig, asker: Arc<dyn Asker>, mcp: McpConfig) -> McpHub {
             roots: vec![std::path::PathBuf::from("/tmp/the-root")],
             asker: Some(asker),
             mcp,
+            ..HubOptions::default()
         },
     )
 }

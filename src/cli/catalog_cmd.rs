@@ -51,7 +51,10 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> color_eyre::Result<()> {
             Ok(w) => w,
             Err(code) => return code,
         };
-        let deadline = tokio::time::Instant::now() + startup_deadline(&config);
+        // A server that asks for a login gets the time to do it.
+        let deadline = tokio::time::Instant::now()
+            + startup_deadline(&config)
+            + workbench.hub.login_allowance();
         let servers = if args.format.is_none() && !args.json {
             stream_human(&config, &workbench, deadline).await
         } else {
@@ -116,8 +119,14 @@ const LIST_GRACE: Duration = Duration::from_secs(2);
 
 fn report_failures(servers: &[Arc<ServerSnapshot>]) {
     for s in servers {
-        if let ServerStatus::Failed { error, .. } = &s.status {
-            eprintln!("{}", safe(&error.to_string()));
+        match &s.status {
+            ServerStatus::Failed { error, .. } => eprintln!("{}", safe(&error.to_string())),
+            ServerStatus::NeedsLogin { reason } => eprintln!(
+                "needs login: run `switchboard mcp login {}` ({})",
+                safe(&s.name),
+                safe(reason)
+            ),
+            _ => {}
         }
     }
 }

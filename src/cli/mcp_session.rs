@@ -32,7 +32,9 @@ pub mod exit {
 /// The exit status for an MCP error.
 pub fn exit_code(error: &McpError) -> i32 {
     match error {
-        McpError::Handshake { .. } | McpError::NotConnected { .. } => exit::UNREACHABLE,
+        McpError::Handshake { .. }
+        | McpError::NotConnected { .. }
+        | McpError::NeedsLogin { .. } => exit::UNREACHABLE,
         McpError::UnknownServer(_) | McpError::Config { .. } => exit::USAGE,
         McpError::Remote { .. }
         | McpError::CallFailed { .. }
@@ -165,6 +167,7 @@ pub async fn start(
         interactive: false,
         mode,
         asker: Some(headless_asker(cli)),
+        login: super::mcp_login_cmd::headless_login(),
         ..WorkbenchOptions::default()
     };
     Workbench::start(config, dirs, options).await.map_err(|e| {
@@ -257,6 +260,14 @@ pub async fn ready_server(workbench: &Workbench, name: &str) -> Result<(), i32> 
         ServerStatus::Failed { error, .. } => {
             eprintln!("{}", safe(&error.to_string()));
             Err(exit_code(error).max(exit::USAGE))
+        }
+        ServerStatus::NeedsLogin { reason } => {
+            eprintln!(
+                "needs login: run `switchboard mcp login {}` ({})",
+                safe(name),
+                safe(reason)
+            );
+            Err(exit::UNREACHABLE)
         }
         other => {
             eprintln!(

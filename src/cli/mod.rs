@@ -11,6 +11,7 @@ mod completions;
 mod config_cmd;
 mod declarations;
 mod hooks_cmd;
+mod mcp_login_cmd;
 mod mcp_session;
 mod policy_cmd;
 mod prompt_cmd;
@@ -170,6 +171,9 @@ pub enum Command {
     Task(task_cmd::TaskCommand),
     /// Show a remote A2A agent's card, or run one task on it.
     A2a(a2a_cmd::A2aArgs),
+    /// Log in to, log out of, and check the OAuth login of MCP servers.
+    #[command(subcommand)]
+    Mcp(mcp_login_cmd::McpCommand),
     /// Print shell completions.
     Completions {
         /// bash, zsh, fish, elvish or powershell
@@ -198,6 +202,7 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::Task(ref cmd)) => task_cmd::run(&cli, cmd),
         Some(Command::A2a(ref args)) => a2a_cmd::run(args),
         Some(Command::Hooks(ref cmd)) => hooks_cmd::run(&cli, cmd),
+        Some(Command::Mcp(ref cmd)) => mcp_login_cmd::run(&cli, cmd),
         Some(Command::Completions { shell }) => {
             completions::run(shell);
             Ok(())

@@ -52,6 +52,9 @@ pub fn status_detail(server: &ServerSnapshot) -> String {
         ServerStatus::Disconnected { reason } => reason.clone(),
         ServerStatus::Connecting { attempt } => format!("attempt {attempt}"),
         ServerStatus::Disabled => "enabled = false".into(),
+        ServerStatus::NeedsLogin { reason } => {
+            format!("{reason}; run `switchboard mcp login {}`", server.name)
+        }
     }
 }
 

@@ -104,6 +104,9 @@ pub struct ServerConfig {
     pub protocol: Option<ProtocolChoice>,
     /// `ask` or `deny` this server's sampling requests; `[mcp] sampling` when absent.
     pub sampling: Option<SamplingPolicy>,
+    /// `[servers.NAME.oauth]`: how switchboard identifies itself when the server
+    /// asks for an OAuth login (HTTP servers only).
+    pub oauth: Option<OAuthClientSettings>,
 }
 
 /// Which MCP protocol generation a server is spoken to in.
@@ -158,6 +161,43 @@ impl Default for McpConfig {
         Self {
             sampling: SamplingPolicy::Ask,
             max_input_rounds: 8,
+        }
+    }
+}
+
+/// `[servers.NAME.oauth]`. Without a `client_id`, switchboard uses a Client ID
+/// Metadata Document when `client_metadata_url` is set and the authorization server
+/// supports it, else Dynamic Client Registration.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OAuthClientSettings {
+    /// A client registered with the authorization server beforehand.
+    pub client_id: Option<String>,
+    /// The environment variable holding that client's secret (read at login).
+    pub client_secret_env: Option<String>,
+    /// How the client authenticates at the token endpoint.
+    pub token_endpoint_auth: Option<TokenEndpointAuth>,
+    /// The HTTPS URL of switchboard's Client ID Metadata Document.
+    pub client_metadata_url: Option<String>,
+    /// Scopes to ask for instead of the ones the server suggests.
+    pub scopes: Option<Vec<String>>,
+}
+
+/// `token_endpoint_auth` (RFC 7591 names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenEndpointAuth {
+    ClientSecretBasic,
+    ClientSecretPost,
+    None,
+}
+
+impl TokenEndpointAuth {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ClientSecretBasic => "client_secret_basic",
+            Self::ClientSecretPost => "client_secret_post",
+            Self::None => "none",
         }
     }
 }

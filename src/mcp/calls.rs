@@ -29,9 +29,8 @@ pub struct CallContext {
 }
 
 impl ServerHandle {
-    /// Calls a tool. `generation` is the catalog generation the caller looked the tool
-    /// up in; a different current generation fails as stale.
-    pub async fn call_tool(
+    /// Calls a tool once (see `call_tool`, which adds the step-up login).
+    pub(super) async fn call_tool_once(
         &self,
         tool: &str,
         args: Map<String, Value>,

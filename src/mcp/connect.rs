@@ -165,6 +165,7 @@ async fn connect_once(
                 url,
                 headers,
                 bearer_token_env_var,
+                oauth,
             } => {
                 let mut headers = header_map(&server, headers)?;
                 if let Some(var) = bearer_token_env_var {
@@ -205,10 +206,26 @@ async fn connect_once(
                     .custom_headers(custom)
                     .max_sse_event_size(limits.max_message_bytes())
                     .max_json_response_size(limits.max_message_bytes());
-                let transport = StreamableHttpClientTransport::from_config(config);
-                match client.serve_with_lifecycle(transport, mode).await {
+                let static_token = bearer_token_env_var.is_some()
+                    || config
+                        .custom_headers
+                        .contains_key(&reqwest::header::AUTHORIZATION);
+                let served = if static_token {
+                    let transport = StreamableHttpClientTransport::from_config(config);
+                    client.serve_with_lifecycle(transport, mode).await
+                } else {
+                    let auth = super::oauth::authorized_client(&server, url, oauth)
+                        .await
+                        .map_err(|e| handshake(e.to_string()))?;
+                    let transport = StreamableHttpClientTransport::with_client(auth, config);
+                    client.serve_with_lifecycle(transport, mode).await
+                };
+                match served {
                     Ok(service) => Ok(Connected { service, pid: None }),
                     Err(e) => {
+                        if let Some(challenge) = e.auth_challenge() {
+                            return Err(super::error::needs_login(&server, challenge));
+                        }
                         let said = e.to_string();
                         let why = super::http_failure::describe(url, probe_headers, &said).await;
                         Err(handshake(why))

@@ -53,6 +53,8 @@ pub enum Endpoint {
         headers: BTreeMap<String, String>,
         /// The environment variable holding a bearer token (read at connect time).
         bearer_token_env_var: Option<String>,
+        /// `[servers.NAME.oauth]`: the client identity for an OAuth login.
+        oauth: crate::config::OAuthClientSettings,
     },
 }
 
@@ -130,6 +132,7 @@ impl Endpoint {
                     url: url.clone(),
                     headers: expand_references("headers", &config.headers)?,
                     bearer_token_env_var: config.bearer_token_env_var.clone(),
+                    oauth: config.oauth.clone().unwrap_or_default(),
                 })
             }
         }

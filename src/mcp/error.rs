@@ -71,6 +71,17 @@ pub enum McpError {
     /// The server's configuration cannot be used (bad command, bad URL, missing token).
     #[error("server {server}: {message}")]
     Config { server: String, message: String },
+    /// The server wants an OAuth login (or more scopes) that no stored or refreshed
+    /// token gives. `challenge` is its `WWW-Authenticate` value, kept for the login
+    /// and never shown.
+    #[error("needs login: run `switchboard mcp login {server}` ({reason})")]
+    NeedsLogin {
+        server: String,
+        reason: String,
+        challenge: Option<String>,
+        /// The scope a 403 `insufficient_scope` asked for (a step-up).
+        insufficient_scope: Option<String>,
+    },
 }
 
 impl McpError {
@@ -94,7 +105,8 @@ impl McpError {
             | Self::Limit { server, .. }
             | Self::Stale { server, .. }
             | Self::NotConnected { server, .. }
-            | Self::Config { server, .. } => Some(server),
+            | Self::Config { server, .. }
+            | Self::NeedsLogin { server, .. } => Some(server),
             Self::UnknownServer(_) => None,
         }
     }
@@ -106,7 +118,31 @@ impl McpError {
             Self::Remote { .. } => "mcp_remote_error",
             Self::CallFailed { .. } | Self::Limit { .. } | Self::Stale { .. } => "mcp_call_failed",
             Self::UnknownServer(_) | Self::Config { .. } => "config",
+            Self::NeedsLogin { .. } => "needs_login",
         }
+    }
+}
+
+/// The login an rmcp request error asks for, if a 401/403 challenge is why it failed.
+pub fn needs_login(server: &str, challenge: &str) -> McpError {
+    let base = reqwest::Url::parse("http://localhost/").ok();
+    let params = base
+        .as_ref()
+        .map(|b| rmcp::transport::WWWAuthenticateParams::parse(challenge, b));
+    let insufficient = params
+        .as_ref()
+        .filter(|p| p.is_insufficient_scope())
+        .map(|p| p.scope.clone().unwrap_or_default());
+    let reason = match (&insufficient, params.as_ref().and_then(|p| p.error.clone())) {
+        (Some(scope), _) => format!("the server wants scope {}", untrusted(scope, 200)),
+        (None, Some(error)) => format!("the server answered 401 {}", untrusted(&error, 100)),
+        (None, None) => "the server answered 401 (authorization required)".into(),
+    };
+    McpError::NeedsLogin {
+        server: server.to_owned(),
+        reason,
+        challenge: Some(challenge.to_owned()),
+        insufficient_scope: insufficient,
     }
 }
 

@@ -40,6 +40,9 @@ pub struct HubOptions {
     pub asker: Option<Arc<dyn Asker>>,
     /// `[mcp]`: the sampling default and the input round limit.
     pub mcp: McpConfig,
+    /// Runs the OAuth logins servers ask for (headless commands that can show a
+    /// page); none: such a server waits in `NeedsLogin`.
+    pub login: Option<Arc<dyn super::oauth::LoginPrompt>>,
 }
 
 impl std::fmt::Debug for HubOptions {
@@ -48,6 +51,7 @@ impl std::fmt::Debug for HubOptions {
             .field("roots", &self.roots)
             .field("asker", &self.asker.is_some())
             .field("mcp", &self.mcp)
+            .field("login", &self.login.is_some())
             .finish()
     }
 }
@@ -127,6 +131,7 @@ impl McpHub {
                 stderr: Arc::new(StderrTail::default()),
                 hub: snapshot.clone(),
                 stop: CancellationToken::new(),
+                login: options.login.clone(),
             });
             let endpoint = Endpoint::from_config(config);
             let (kind, target) = endpoint.as_ref().map_or_else(
@@ -181,6 +186,17 @@ impl McpHub {
                 snapshot,
                 events,
             }),
+        }
+    }
+
+    /// How much longer than a connection a server may take to settle: the time for
+    /// its logins when this hub runs them itself, else nothing.
+    pub fn login_allowance(&self) -> Duration {
+        let logs_in = self.inner.servers.values().any(|s| s.login.is_some());
+        if logs_in {
+            super::oauth::login::LOGIN_TIMEOUT * super::reauth::MAX_LOGIN_ROUNDS
+        } else {
+            Duration::ZERO
         }
     }
 

@@ -25,6 +25,9 @@ pub fn service_error(server: &str, error: ServiceError) -> McpError {
         server: server.to_owned(),
         reason,
     };
+    if let Some(challenge) = error.auth_challenge() {
+        return super::error::needs_login(server, challenge);
+    }
     match error {
         ServiceError::McpError(e) => McpError::Remote {
             server: server.to_owned(),
@@ -135,19 +138,24 @@ pub async fn list_all(
 }
 
 /// Fills one list of `catalog` (items replace the old ones; a failure is recorded).
+/// Returns the error when the server wants a login.
 pub async fn refresh_list(
     peer: &Peer<RoleClient>,
     server: &str,
     kind: ListKind,
     limits: &Limits,
     catalog: &mut CatalogSnapshot,
-) {
+) -> Option<McpError> {
     catalog.errors.retain(|(k, _)| *k != kind);
+    let mut login = None;
     let items = match list_all(peer, server, kind, limits).await {
         Ok(items) => items,
         Err(e) => {
             tracing::warn!(server, "listing {} failed: {e}", kind.as_str());
             catalog.errors.push((kind, e.to_string()));
+            if matches!(e, McpError::NeedsLogin { .. }) {
+                login = Some(e);
+            }
             Vec::new()
         }
     };
@@ -162,4 +170,5 @@ pub async fn refresh_list(
         ListKind::Prompts => catalog.prompts = items.iter().filter_map(prompt_from_wire).collect(),
     }
     catalog.revision += 1;
+    login
 }

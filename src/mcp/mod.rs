@@ -18,6 +18,8 @@ mod hub;
 mod input;
 mod limits;
 pub mod listing;
+pub mod oauth;
+mod reauth;
 mod result;
 mod rounds;
 pub mod save;
@@ -39,9 +41,10 @@ pub use catalog::{
     PromptArgumentInfo, ToolHints,
 };
 pub use endpoint::{Endpoint, EndpointError, TransportKind, refusal};
-pub use error::{LimitKind, McpError, untrusted};
+pub use error::{LimitKind, McpError, needs_login, untrusted};
 pub use hub::{HubOptions, McpHub};
 pub use limits::Limits;
+pub use reauth::{MAX_LOGIN_ROUNDS, step_up_scopes};
 pub use result::{PromptMessageView, PromptView, ResourceRead};
 pub use server::{ServerHandle, backoff};
 pub use snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStatus, era_of};

@@ -56,6 +56,9 @@ pub struct ServerHandle {
     /// Cancelled when the hub shuts down: ends a connection attempt still under way
     /// (which does not read `commands` until it is done).
     pub(super) stop: tokio_util::sync::CancellationToken,
+    /// Runs a login when the server asks for one (headless commands that can show a
+    /// page); without it the server waits in `NeedsLogin`.
+    pub(super) login: Option<Arc<dyn super::oauth::LoginPrompt>>,
 }
 
 impl std::fmt::Debug for ServerHandle {
@@ -110,7 +113,7 @@ impl ServerHandle {
         *self.live.write().unwrap_or_else(PoisonError::into_inner) = live;
     }
 
-    fn publish(&self, snapshot: &ServerSnapshot) {
+    pub(super) fn publish(&self, snapshot: &ServerSnapshot) {
         let mut snapshot = snapshot.clone();
         snapshot.stderr_tail = Arc::new(self.stderr.lines());
         let snapshot = Arc::new(snapshot);
@@ -138,6 +141,8 @@ fn status_text(status: &ServerStatus) -> String {
 /// How a served connection ended.
 enum Ended {
     Crashed(String),
+    /// Listing the catalog needed a login (or more scopes).
+    NeedsLogin(McpError),
     Reconnect,
     Disabled,
     Shutdown,
@@ -180,6 +185,7 @@ pub(super) async fn run(
     }
     let mut attempt: u32 = 0;
     let mut retrying = false;
+    let mut logins = super::reauth::LoginRounds::default();
     loop {
         snap.status = ServerStatus::Connecting {
             attempt: attempt + 1,
@@ -206,7 +212,16 @@ pub(super) async fn run(
             Ok(connected) => {
                 attempt = 0;
                 retrying = false;
-                match serve(&handle, connected, &mut snap, &mut commands, &events).await {
+                let ended = serve(&handle, connected, &mut snap, &mut commands, &events).await;
+                if !matches!(ended, Ended::NeedsLogin(_)) {
+                    logins = super::reauth::LoginRounds::default();
+                }
+                match ended {
+                    Ended::NeedsLogin(error) => {
+                        if handle.login_for(&error, &mut logins, &mut snap).await {
+                            continue;
+                        }
+                    }
                     Ended::Shutdown => {
                         snap.status = ServerStatus::Disconnected {
                             reason: "closed".into(),
@@ -230,6 +245,11 @@ pub(super) async fn run(
                         snap.status = ServerStatus::Disconnected { reason };
                         retrying = true;
                     }
+                }
+            }
+            Err(error @ McpError::NeedsLogin { .. }) => {
+                if handle.login_for(&error, &mut logins, &mut snap).await {
+                    continue;
                 }
             }
             Err(error) => {
@@ -328,8 +348,15 @@ async fn serve(
         (ListKind::Prompts, "prompts"),
     ];
     for (kind, capability) in wanted {
-        if info.supports(capability) {
-            refresh_list(&peer, &handle.name, kind, &handle.limits, &mut catalog).await;
+        if info.supports(capability)
+            && let Some(login) =
+                refresh_list(&peer, &handle.name, kind, &handle.limits, &mut catalog).await
+        {
+            let cancel = service.cancellation_token();
+            let done = service.waiting();
+            tokio::pin!(done);
+            close(cancel, done.as_mut(), pid, &handle.limits).await;
+            return Ended::NeedsLogin(login);
         }
     }
     handle.set_live(Some(Live {
@@ -366,7 +393,8 @@ async fn serve(
             command = commands.recv() => match command {
                 Some(Command::Refresh(kind)) => {
                     let mut catalog = CatalogSnapshot::clone(&snap.catalog);
-                    refresh_list(&peer, &handle.name, kind, &handle.limits, &mut catalog).await;
+                    let _ = refresh_list(&peer, &handle.name, kind, &handle.limits, &mut catalog)
+                        .await;
                     snap.catalog = Arc::new(catalog);
                     handle.publish(snap);
                     emit(snap.catalog.revision);

@@ -30,10 +30,14 @@ pub enum ServerStatus {
     Disconnected {
         reason: String,
     },
+    /// The server asks for an OAuth login; waits for one (then a reconnect).
+    NeedsLogin {
+        reason: String,
+    },
 }
 
 impl ServerStatus {
-    /// `disabled`, `connecting`, `ready`, `failed`, `disconnected`.
+    /// `disabled`, `connecting`, `ready`, `failed`, `disconnected`, `needs login`.
     pub fn label(&self) -> &'static str {
         match self {
             Self::Disabled => "disabled",
@@ -41,6 +45,7 @@ impl ServerStatus {
             Self::Ready => "ready",
             Self::Failed { .. } => "failed",
             Self::Disconnected { .. } => "disconnected",
+            Self::NeedsLogin { .. } => "needs login",
         }
     }
 

@@ -25,7 +25,7 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         Hub::Disabled => ServerStatus::Disabled,
         Hub::Connecting { .. } => ServerStatus::Connecting,
         Hub::Ready => ServerStatus::Ready,
-        Hub::Failed { .. } => ServerStatus::Failed,
+        Hub::Failed { .. } | Hub::NeedsLogin { .. } => ServerStatus::Failed,
         Hub::Disconnected { .. } => ServerStatus::Disconnected,
     };
     let detail = match &s.status {
@@ -34,6 +34,7 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
             None => error.to_string(),
         }),
         Hub::Disconnected { reason } => Some(reason.clone()),
+        Hub::NeedsLogin { reason } => Some(format!("needs login: {reason}")),
         Hub::Connecting { attempt } if *attempt > 1 => Some(format!("attempt {attempt}")),
         _ => s.last_error.as_ref().map(ToString::to_string),
     };

@@ -1,0 +1,197 @@
+//! `switchboard mcp login NAME`, `mcp logout NAME`, `mcp auth-status`, and the
+//! terminal's login prompt that headless commands use when a server asks for a login:
+//! the page opens in `$BROWSER` (or the platform opener, or the URL is printed), and
+//! when stdin is a terminal the redirect URL or the bare code can be pasted instead.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal as _;
+use std::sync::Arc;
+
+use clap::Subcommand;
+use tokio::sync::{Mutex, mpsc};
+
+use super::Cli;
+use super::mcp_session::{exit, load_config, print, run_to_exit, safe};
+use crate::config::{Config, ServerConfig};
+use crate::mcp::oauth::{self, FileCredentialStore, LoginPrompt, LoginTarget};
+use crate::paths::Dirs;
+
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// Log in to an HTTP server that asks for OAuth (opens the browser; over SSH,
+    /// paste the final redirect URL or the code).
+    Login {
+        /// The `[servers.NAME]` key.
+        name: String,
+    },
+    /// Forget a server's stored OAuth tokens.
+    Logout { name: String },
+    /// Per server: not needed, logged in (issuer, scopes, expiry) or needs login.
+    AuthStatus,
+}
+
+pub fn run(cli: &Cli, command: &McpCommand) -> color_eyre::Result<()> {
+    run_to_exit(async {
+        let (config, _) = match load_config(cli, &Dirs::from_env()) {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
+        match command {
+            McpCommand::Login { name } => login(&config, name).await,
+            McpCommand::Logout { name } => logout(&config, name),
+            McpCommand::AuthStatus => auth_status(&config).await,
+        }
+    })
+}
+
+/// The server's URL, or the exit status after saying why there is none.
+fn http_server<'a>(config: &'a Config, name: &str) -> Result<(&'a ServerConfig, &'a str), i32> {
+    let Some(server) = config.servers.get(name) else {
+        eprintln!("no MCP server named {}", safe(name));
+        return Err(exit::USAGE);
+    };
+    if let Some(url) = server.url.as_deref() {
+        return Ok((server, url));
+    }
+    eprintln!(
+        "server {} runs over stdio; only HTTP servers log in",
+        safe(name)
+    );
+    Err(exit::USAGE)
+}
+
+async fn login(config: &Config, name: &str) -> i32 {
+    let (server, url) = match http_server(config, name) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let target = LoginTarget {
+        server: name.to_owned(),
+        url: url.to_owned(),
+        settings: server.oauth.clone().unwrap_or_default(),
+        challenge: oauth::challenge_of(url).await,
+        scopes: Vec::new(),
+    };
+    match oauth::login(&target, &TerminalPrompt::new()).await {
+        Ok(summary) => {
+            print(&format!("{}: {}\n", safe(name), safe(&summary.to_string())));
+            exit::OK
+        }
+        Err(e) => {
+            eprintln!("{}", safe(&e.to_string()));
+            exit::UNREACHABLE
+        }
+    }
+}
+
+fn logout(config: &Config, name: &str) -> i32 {
+    let url = match http_server(config, name) {
+        Ok((_, url)) => url,
+        Err(code) => return code,
+    };
+    match FileCredentialStore::for_server(url).remove() {
+        Ok(true) => print(&format!("{}: logged out\n", safe(name))),
+        Ok(false) => print(&format!("{}: no stored login\n", safe(name))),
+        Err(e) => {
+            eprintln!("{}", safe(&e));
+            return exit::USAGE;
+        }
+    }
+    exit::OK
+}
+
+async fn auth_status(config: &Config) -> i32 {
+    if config.servers.is_empty() {
+        print("no MCP servers configured\n");
+    }
+    let mut out = String::new();
+    for (name, server) in &config.servers {
+        let state = match (&server.url, &server.bearer_token_env_var) {
+            (None, _) => "not needed (stdio)".to_owned(),
+            (Some(_), Some(var)) => format!("not needed (bearer token from {var})"),
+            (Some(url), None) => match oauth::stored_login(url) {
+                Ok(Some(summary)) => summary.to_string(),
+                Ok(None) if oauth::challenge_of(url).await.is_some() => {
+                    format!("needs login: run `switchboard mcp login {name}`")
+                }
+                Ok(None) => "not needed".to_owned(),
+                Err(e) => e,
+            },
+        };
+        let _ = writeln!(out, "{:<16} {}", safe(name), safe(&state));
+    }
+    print(&out);
+    exit::OK
+}
+
+/// Whether a headless command can show a login page: `$BROWSER` is set, or stdin is
+/// a terminal to paste into.
+pub fn can_prompt() -> bool {
+    std::env::var_os("BROWSER").is_some_and(|b| !b.is_empty()) || std::io::stdin().is_terminal()
+}
+
+/// The prompt of a headless command: one when it can show a page.
+pub fn headless_login() -> Option<Arc<dyn LoginPrompt>> {
+    can_prompt().then(|| Arc::new(TerminalPrompt::new()) as Arc<dyn LoginPrompt>)
+}
+
+/// The terminal's side of a login.
+#[derive(Debug)]
+pub struct TerminalPrompt {
+    lines: Arc<Mutex<Option<mpsc::UnboundedReceiver<String>>>>,
+}
+
+impl TerminalPrompt {
+    pub fn new() -> Self {
+        Self {
+            lines: Arc::new(Mutex::new(None)),
+        }
+    }
+}
+
+impl Default for TerminalPrompt {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[async_trait::async_trait]
+impl LoginPrompt for TerminalPrompt {
+    async fn present(&self, server: &str, url: &str, port: u16) -> Option<String> {
+        let server = safe(server);
+        match oauth::browser::open(url).await {
+            Ok(program) => eprintln!(
+                "{server}: opened the authorization page with {}",
+                safe(&program)
+            ),
+            Err(why) => eprintln!(
+                "{server}: could not open a browser ({}); open this URL:\n  {}",
+                safe(&why),
+                safe(url)
+            ),
+        }
+        eprintln!("{server}: waiting for the redirect on 127.0.0.1:{port}");
+        if !std::io::stdin().is_terminal() {
+            return None;
+        }
+        eprintln!("{server}: or paste the redirect URL (or the code) here and press Enter:");
+        let mut lines = self.lines.lock().await;
+        // One reader thread for the whole process (a blocked read cannot be
+        // cancelled; a second thread would steal the next login's line).
+        let rx = lines.get_or_insert_with(stdin_lines);
+        rx.recv().await.filter(|l| !l.trim().is_empty())
+    }
+}
+
+fn stdin_lines() -> mpsc::UnboundedReceiver<String> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
