@@ -1,6 +1,10 @@
 // The MCP conformance harness's client adapter: `node client.mjs <server-url>` with
 // MCP_CONFORMANCE_SCENARIO (+ MCP_CONFORMANCE_CONTEXT, MCP_CONFORMANCE_PROTOCOL_VERSION)
-// in the environment. It only drives ordinary switchboard commands — list everything,
+// in the environment. It writes an ordinary config — the URL and, for servers that
+// want OAuth, the pre-registered client from the context and the Client ID Metadata
+// Document URL the harness expects — sets $BROWSER to browser.mjs (which follows the
+// authorization page to switchboard's loopback listener, as a browser would), and
+// only drives ordinary switchboard commands — list everything,
 // call each offered tool with `--elicit accept-defaults`, read each resource, get each
 // prompt — and picks arguments for tools that need specific ones (the context's
 // `toolCalls`, `add_numbers`, `json_schema_echo`), as the SDKs' own conformance
@@ -21,7 +25,25 @@ const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
 
 const home = mkdtempSync(join(tmpdir(), "switchboard-conformance-"));
 const config = join(home, "switchboard.toml");
-writeFileSync(config, `[servers.c]\nurl = ${JSON.stringify(url)}\n`);
+const oauth = [
+  `client_metadata_url = ${JSON.stringify("https://conformance-test.local/client-metadata.json")}`,
+];
+if (context.client_id) oauth.push(`client_id = ${JSON.stringify(context.client_id)}`);
+if (context.client_secret) oauth.push('client_secret_env = "CONFORMANCE_CLIENT_SECRET"');
+writeFileSync(
+  config,
+  `[servers.c]\nurl = ${JSON.stringify(url)}\n\n[servers.c.oauth]\n${oauth.join("\n")}\n`,
+);
+const env = {
+  ...process.env,
+  HOME: home,
+  XDG_CONFIG_HOME: join(home, "config"),
+  XDG_STATE_HOME: join(home, "state"),
+  XDG_DATA_HOME: join(home, "data"),
+  BROWSER: `${process.execPath} ${join(here, "browser.mjs")}`,
+  CONFORMANCE_CLIENT_SECRET: context.client_secret ?? "",
+};
+
 
 // The harness names the revision a scenario runs in; pin it like a user would
 // (SWITCHBOARD_CONFORMANCE_AUTO=1 leaves switchboard's default, `auto`, to find it).
@@ -35,7 +57,7 @@ function run(args) {
   const full = ["--config", config, ...pinned, ...args];
   try {
     const out = execFileSync(bin, full, {
-      env: { ...process.env, HOME: home, XDG_STATE_HOME: join(home, "state") },
+      env,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
       timeout: 60_000,
