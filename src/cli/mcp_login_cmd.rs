@@ -135,16 +135,30 @@ pub fn headless_login() -> Option<Arc<dyn LoginPrompt>> {
     can_prompt().then(|| Arc::new(TerminalPrompt::new()) as Arc<dyn LoginPrompt>)
 }
 
+/// As [`headless_login`], for `run`, whose terminal answers approvals: the page is
+/// opened or printed, and only the loopback redirect completes the login.
+pub fn headless_login_without_paste() -> Option<Arc<dyn LoginPrompt>> {
+    can_prompt().then(|| {
+        Arc::new(TerminalPrompt {
+            paste: false,
+            ..TerminalPrompt::new()
+        }) as Arc<dyn LoginPrompt>
+    })
+}
+
 /// The terminal's side of a login.
 #[derive(Debug)]
 pub struct TerminalPrompt {
     lines: Arc<Mutex<Option<mpsc::UnboundedReceiver<String>>>>,
+    /// Offer to paste the redirect when stdin is a terminal.
+    paste: bool,
 }
 
 impl TerminalPrompt {
     pub fn new() -> Self {
         Self {
             lines: Arc::new(Mutex::new(None)),
+            paste: true,
         }
     }
 }
@@ -171,7 +185,7 @@ impl LoginPrompt for TerminalPrompt {
             ),
         }
         eprintln!("{server}: waiting for the redirect on 127.0.0.1:{port}");
-        if !std::io::stdin().is_terminal() {
+        if !self.paste || !std::io::stdin().is_terminal() {
             return None;
         }
         eprintln!("{server}: or paste the redirect URL (or the code) here and press Enter:");
