@@ -145,8 +145,10 @@ async fn login_stores_tokens_that_later_commands_use_and_logout_forgets() {
         "{}",
         text(&out.stderr)
     );
-    let servers = text(&env.run(&["servers"], false).await.stdout);
+    // `servers` reports; it does not log in, even with a browser at hand.
+    let servers = text(&env.run(&["servers"], true).await.stdout);
     assert!(servers.contains("needs login"), "{servers}");
+    assert_eq!(fake.state().authorizations, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

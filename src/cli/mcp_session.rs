@@ -163,11 +163,30 @@ pub async fn start(
     dirs: &Dirs,
     mode: Option<Mode>,
 ) -> Result<Workbench, i32> {
+    start_with_login(
+        cli,
+        config,
+        dirs,
+        mode,
+        super::mcp_login_cmd::headless_login(),
+    )
+    .await
+}
+
+/// As [`start`], with the given login prompt (none: servers that ask for a login
+/// show `needs login`; `servers` only reports).
+pub async fn start_with_login(
+    cli: &Cli,
+    config: &Config,
+    dirs: &Dirs,
+    mode: Option<Mode>,
+    login: Option<std::sync::Arc<dyn crate::mcp::oauth::LoginPrompt>>,
+) -> Result<Workbench, i32> {
     let options = WorkbenchOptions {
         interactive: false,
         mode,
         asker: Some(headless_asker(cli)),
-        login: super::mcp_login_cmd::headless_login(),
+        login,
         ..WorkbenchOptions::default()
     };
     Workbench::start(config, dirs, options).await.map_err(|e| {

@@ -6,12 +6,19 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 use super::Cli;
-use super::mcp_session::{exit, json, open, print, run_to_exit, safe};
+use super::mcp_session::{exit, json, load_config, print, run_to_exit, safe, start_with_login};
 use crate::mcp::{ServerSnapshot, ServerStatus};
+use crate::paths::Dirs;
 
 pub fn run(cli: &Cli, as_json: bool) -> color_eyre::Result<()> {
     run_to_exit(async {
-        let workbench = match open(cli, None, None).await {
+        // A status report: servers that want a login show `needs login`, no browser.
+        let dirs = Dirs::from_env();
+        let workbench = match load_config(cli, &dirs) {
+            Ok((config, _)) => start_with_login(cli, &config, &dirs, None, None).await,
+            Err(code) => Err(code),
+        };
+        let workbench = match workbench {
             Ok(w) => w,
             Err(code) => return code,
         };
