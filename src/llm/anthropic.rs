@@ -3,16 +3,14 @@
 //! `system` is top-level; tool results go back as `tool_result` blocks inside one user
 //! message; the `memory` tool is declared natively (`memory_20250818`, beta header).
 
-use std::sync::Arc;
-
 use serde_json::{Map, Value, json};
 
 use super::anthropic_stream::AnthropicDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
-use super::provider::{LlmStream, Provider, TaskStream};
-use super::tool_names::{MapCallNames, ToolNames};
-use super::transport::{HttpCall, drive};
+use super::provider::{LlmStream, Provider};
+use super::tool_names::ToolNames;
+use super::transport::{HttpCall, stream_call};
 
 pub const API_VERSION: &str = "2023-06-01";
 /// The beta that enables the native memory tool.
@@ -59,19 +57,7 @@ impl Provider for AnthropicProvider {
             e.header_map(&extra),
             request_body(&request, e),
         );
-        let names = Arc::new(request.tool_names());
-        TaskStream::spawn(move |tx| {
-            drive(
-                call,
-                move || {
-                    Box::new(MapCallNames::new(
-                        AnthropicDecoder::default(),
-                        Arc::clone(&names),
-                    ))
-                },
-                tx,
-            )
-        })
+        stream_call::<AnthropicDecoder>(call, &request)
     }
 }
 

@@ -12,9 +12,9 @@ use super::aws_auth::SigV4Signer;
 use super::bedrock_stream::BedrockDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
-use super::provider::{LlmStream, Provider, TaskStream};
-use super::tool_names::{MapCallNames, ToolNames};
-use super::transport::{Framing, HttpCall, drive};
+use super::provider::{LlmStream, Provider};
+use super::tool_names::ToolNames;
+use super::transport::{Framing, HttpCall, stream_call};
 
 /// How requests are authorised.
 #[derive(Debug, Clone)]
@@ -76,19 +76,7 @@ impl Provider for BedrockProvider {
         if let BedrockAuth::SigV4(signer) = &self.auth {
             call.signer = Some(Arc::clone(signer) as Arc<_>);
         }
-        let names = Arc::new(request.tool_names());
-        TaskStream::spawn(move |tx| {
-            drive(
-                call,
-                move || {
-                    Box::new(MapCallNames::new(
-                        BedrockDecoder::default(),
-                        Arc::clone(&names),
-                    ))
-                },
-                tx,
-            )
-        })
+        stream_call::<BedrockDecoder>(call, &request)
     }
 }
 

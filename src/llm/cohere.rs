@@ -4,16 +4,14 @@
 //! call's `arguments` is a JSON string; each result is one `tool` message answering
 //! `tool_call_id`. Reference: <https://docs.cohere.com/reference/chat-stream>.
 
-use std::sync::Arc;
-
 use serde_json::{Map, Value, json};
 
 use super::cohere_stream::CohereDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
-use super::provider::{LlmStream, Provider, TaskStream};
-use super::tool_names::{MapCallNames, ToolNames};
-use super::transport::{HttpCall, drive};
+use super::provider::{LlmStream, Provider};
+use super::tool_names::ToolNames;
+use super::transport::{HttpCall, stream_call};
 
 /// The Cohere provider; `base_url` is the host root (`/v2/chat` is appended).
 #[derive(Debug, Clone)]
@@ -49,19 +47,7 @@ impl Provider for CohereProvider {
             e.header_map(&[("authorization", &bearer)]),
             request_body(&request, e),
         );
-        let names = Arc::new(request.tool_names());
-        TaskStream::spawn(move |tx| {
-            drive(
-                call,
-                move || {
-                    Box::new(MapCallNames::new(
-                        CohereDecoder::default(),
-                        Arc::clone(&names),
-                    ))
-                },
-                tx,
-            )
-        })
+        stream_call::<CohereDecoder>(call, &request)
     }
 }
 
@@ -78,15 +64,10 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
         .collect();
     body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
-        let tools: Vec<Value> = request
-            .tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": names.wire(&t.name), "description": t.description, "parameters": t.parameters}})
-            })
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
+        body.insert(
+            "tools".into(),
+            super::openai::function_tools(request, &names),
+        );
     }
     if let Some(n) = options.max_tokens {
         body.insert("max_tokens".into(), json!(n));

@@ -4,16 +4,14 @@
 //! `parametersJsonSchema`; all `functionResponse` parts answering one model turn go back
 //! in one `user` content; `thoughtSignature`s are echoed with their calls.
 
-use std::sync::Arc;
-
 use serde_json::{Map, Value, json};
 
 use super::endpoint::Endpoint;
 use super::gemini_stream::GeminiDecoder;
 use super::message::{ChatRequest, Message};
-use super::provider::{LlmStream, Provider, TaskStream};
-use super::tool_names::{MapCallNames, ToolNames};
-use super::transport::{HttpCall, drive};
+use super::provider::{LlmStream, Provider};
+use super::tool_names::ToolNames;
+use super::transport::{HttpCall, stream_call};
 
 #[derive(Debug, Clone)]
 pub struct GeminiProvider {
@@ -51,19 +49,7 @@ impl Provider for GeminiProvider {
             e.header_map(&[("x-goog-api-key", &e.api_key)]),
             request_body(&request, e),
         );
-        let names = Arc::new(request.tool_names());
-        TaskStream::spawn(move |tx| {
-            drive(
-                call,
-                move || {
-                    Box::new(MapCallNames::new(
-                        GeminiDecoder::default(),
-                        Arc::clone(&names),
-                    ))
-                },
-                tx,
-            )
-        })
+        stream_call::<GeminiDecoder>(call, &request)
     }
 }
 

@@ -1,15 +1,13 @@
 //! OpenAI Chat Completions (and compatible servers): `POST {base}/chat/completions`.
 
-use std::sync::Arc;
-
 use serde_json::{Map, Value, json};
 
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
 use super::openai_stream::OpenAiDecoder;
-use super::provider::{LlmStream, Provider, TaskStream};
-use super::tool_names::{MapCallNames, ToolNames};
-use super::transport::{HttpCall, drive};
+use super::provider::{LlmStream, Provider};
+use super::tool_names::ToolNames;
+use super::transport::{HttpCall, stream_call};
 
 /// The OpenAI provider; `base_url` includes the version path (`https://api.openai.com/v1`).
 #[derive(Debug, Clone)]
@@ -45,20 +43,21 @@ impl Provider for OpenAiProvider {
             e.header_map(&[("authorization", &bearer)]),
             request_body(&request, e),
         );
-        let names = Arc::new(request.tool_names());
-        TaskStream::spawn(move |tx| {
-            drive(
-                call,
-                move || {
-                    Box::new(MapCallNames::new(
-                        OpenAiDecoder::default(),
-                        Arc::clone(&names),
-                    ))
-                },
-                tx,
-            )
-        })
+        stream_call::<OpenAiDecoder>(call, &request)
     }
+}
+
+/// The tools in the OpenAI function shape (Cohere's v2 API takes the same),
+/// declared under their provider-safe names.
+pub(super) fn function_tools(request: &ChatRequest, names: &ToolNames) -> Value {
+    request
+        .tools
+        .iter()
+        .map(|t| {
+            json!({"type": "function", "function": {
+                "name": names.wire(&t.name), "description": t.description, "parameters": t.parameters}})
+        })
+        .collect()
 }
 
 /// The JSON body for `request`.
@@ -74,15 +73,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
         .collect();
     body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
-        let tools: Vec<Value> = request
-            .tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": names.wire(&t.name), "description": t.description, "parameters": t.parameters}})
-            })
-            .collect();
-        body.insert("tools".into(), Value::Array(tools));
+        body.insert("tools".into(), function_tools(request, &names));
     }
     if let Some(n) = options.max_tokens {
         body.insert("max_tokens".into(), json!(n));

@@ -103,6 +103,28 @@ struct Failure {
 }
 
 /// Sends `call` (retrying per its policy) and forwards the decoded events to `tx`.
+/// One request of a provider: `call` runs on a task, its body is decoded by a fresh
+/// `D` per attempt, and tool calls come back under the real names of `request`'s tools
+/// (the wire carried provider-safe ones).
+pub fn stream_call<D>(call: HttpCall, request: &super::message::ChatRequest) -> super::LlmStream
+where
+    D: StreamDecoder + Default + 'static,
+{
+    let names = Arc::new(request.tool_names());
+    super::provider::TaskStream::spawn(move |tx| {
+        drive(
+            call,
+            move || {
+                Box::new(super::tool_names::MapCallNames::new(
+                    D::default(),
+                    Arc::clone(&names),
+                ))
+            },
+            tx,
+        )
+    })
+}
+
 pub async fn drive<D>(call: HttpCall, new_decoder: D, tx: mpsc::Sender<LlmEvent>)
 where
     D: Fn() -> Box<dyn StreamDecoder>,
