@@ -17,6 +17,7 @@ pub mod policy;
 pub mod sanitize;
 pub mod skills;
 pub mod theme;
+pub mod tls;
 pub mod tools;
 pub mod tui;
 pub mod workbench;

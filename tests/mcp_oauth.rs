@@ -260,7 +260,7 @@ async fn the_redirect_url_can_be_pasted_when_no_browser_opens() {
         .find(|w| w.contains("/authorize?"))
         .unwrap()
         .to_owned();
-    let client = reqwest::Client::builder()
+    let client = switchboard::tls::client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();

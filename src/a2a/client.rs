@@ -79,7 +79,7 @@ pub struct A2aClient {
 impl A2aClient {
     /// Reads the agent card at `base_url` and prepares to speak the version it lists.
     pub async fn connect(base_url: &str, headers: HeaderMap) -> Result<Self, A2aError> {
-        let http = reqwest::Client::builder()
+        let http = crate::tls::client_builder()
             .connect_timeout(Duration::from_secs(30))
             .read_timeout(Duration::from_secs(300))
             .build()

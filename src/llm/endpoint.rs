@@ -45,7 +45,7 @@ impl Endpoint {
         timeout: Option<Duration>,
     ) -> Result<Self, LlmError> {
         let timeout = timeout.unwrap_or(Duration::from_secs(120));
-        let client = reqwest::Client::builder()
+        let client = crate::tls::client_builder()
             .connect_timeout(timeout.min(Duration::from_secs(30)))
             .read_timeout(timeout)
             .build()

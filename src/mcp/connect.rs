@@ -210,11 +210,13 @@ async fn connect_once(
                     || config
                         .custom_headers
                         .contains_key(&reqwest::header::AUTHORIZATION);
+                let http = super::http_client::streamable_http_client()
+                    .map_err(|e| handshake(untrusted(&e, 300)))?;
                 let served = if static_token {
-                    let transport = StreamableHttpClientTransport::from_config(config);
+                    let transport = StreamableHttpClientTransport::with_client(http, config);
                     client.serve_with_lifecycle(transport, mode).await
                 } else {
-                    let auth = super::oauth::authorized_client(&server, url, oauth)
+                    let auth = super::oauth::authorized_client(&server, url, oauth, http)
                         .await
                         .map_err(|e| handshake(e.to_string()))?;
                     let transport = StreamableHttpClientTransport::with_client(auth, config);

@@ -19,7 +19,7 @@ const BODY_BYTES: usize = 4096;
 /// Why connecting to `url` failed; `rmcp_error` is what the transport said.
 pub async fn describe(url: &str, headers: HeaderMap, rmcp_error: &str) -> String {
     let fallback = without_type_names(rmcp_error);
-    let Ok(client) = reqwest::Client::builder().timeout(PROBE_TIMEOUT).build() else {
+    let Ok(client) = crate::tls::client_builder().timeout(PROBE_TIMEOUT).build() else {
         return fallback;
     };
     let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {

@@ -26,7 +26,7 @@ pub async fn connect(
     max_event_bytes: usize,
 ) -> Result<SseTransport, String> {
     let base = reqwest::Url::parse(url).map_err(|e| format!("bad url: {e}"))?;
-    let client = reqwest::Client::builder()
+    let client = crate::tls::client_builder()
         .build()
         .map_err(|e| format!("http client: {e}"))?;
     let response = client

@@ -114,7 +114,7 @@ pub async fn prepared_manager(
     target: &LoginTarget,
     store: FileCredentialStore,
 ) -> Result<AuthorizationManager, OAuthError> {
-    let mut manager = AuthorizationManager::new(target.url.as_str())
+    let mut manager = crate::mcp::http_client::authorization_manager(target.url.as_str())
         .await
         .map_err(|e| describe(&e))?;
     manager.set_credential_store(store);

@@ -29,11 +29,13 @@ use crate::config::OAuthClientSettings;
 /// The HTTP client of a server that may ask for OAuth: the stored tokens, if any,
 /// ready to be sent and refreshed. A store that cannot be used (metadata gone, a
 /// new authorization server) leaves the client without tokens, so the server's
-/// 401 leads to a new login; the reason is logged.
+/// 401 leads to a new login; the reason is logged. `http` carries the requests
+/// (built by [`crate::mcp::http_client`]).
 pub async fn authorized_client(
     server: &str,
     url: &str,
     settings: &OAuthClientSettings,
+    http: reqwest::Client,
 ) -> Result<AuthClient<reqwest::Client>, OAuthError> {
     let store = FileCredentialStore::for_server(url);
     let has_tokens = matches!(store.read(), Ok(Some(ref s)) if s.token_response.is_some());
@@ -65,14 +67,14 @@ pub async fn authorized_client(
             Err(e) => tracing::warn!(server, "{}", login::describe(&e)),
         }
     }
-    Ok(AuthClient::new(reqwest::Client::default(), manager))
+    Ok(AuthClient::new(http, manager))
 }
 
 async fn bare_manager(
     url: &str,
     store: FileCredentialStore,
 ) -> Result<rmcp::transport::AuthorizationManager, OAuthError> {
-    let mut manager = rmcp::transport::AuthorizationManager::new(url)
+    let mut manager = crate::mcp::http_client::authorization_manager(url)
         .await
         .map_err(|e| login::describe(&e))?;
     manager.set_credential_store(store);
@@ -100,7 +102,14 @@ fn configure_secret(
 /// within 10 s). `mcp login` starts discovery from it, as a real request would.
 pub async fn challenge_of(url: &str) -> Option<String> {
     use rmcp::ServiceExt as _;
-    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url);
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let Ok(http) = crate::mcp::http_client::streamable_http_client() else {
+        return None;
+    };
+    let transport = rmcp::transport::StreamableHttpClientTransport::with_client(
+        http,
+        StreamableHttpClientTransportConfig::with_uri(url),
+    );
     let attempt = tokio::time::timeout(std::time::Duration::from_secs(10), ().serve(transport));
     match attempt.await {
         Ok(Ok(service)) => {

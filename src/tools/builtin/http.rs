@@ -72,7 +72,7 @@ impl HttpTool {
         } else {
             redirect::Policy::none()
         };
-        let client = Client::builder()
+        let client = crate::tls::client_builder()
             .no_proxy()
             .redirect(policy)
             .timeout(Duration::from_secs(config.timeout_secs))
