@@ -16,6 +16,7 @@ pub mod paths;
 pub mod policy;
 pub mod sanitize;
 pub mod skills;
+pub mod sse;
 pub mod theme;
 pub mod tls;
 pub mod tools;

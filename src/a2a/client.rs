@@ -6,7 +6,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use eventsource_stream::Eventsource;
 use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
 use reqwest::header::{ACCEPT, HeaderMap, HeaderName, HeaderValue};
@@ -255,11 +254,11 @@ impl A2aClient {
             )?)?);
             return Ok(());
         }
-        let mut events = capped(response.bytes_stream()).eventsource();
+        let mut events = Box::pin(crate::sse::events(capped(response.bytes_stream())));
         while let Some(event) = events.next().await {
-            let event = event.map_err(|e| A2aError::Transport {
+            let event = event.map_err(|message| A2aError::Transport {
                 url: url.clone(),
-                message: e.to_string(),
+                message,
             })?;
             if event.data.trim().is_empty() {
                 continue;

@@ -24,6 +24,7 @@ pub mod gemini;
 mod gemini_stream;
 mod message;
 pub mod openai;
+mod openai_chunk;
 mod openai_stream;
 mod provider;
 mod retry;

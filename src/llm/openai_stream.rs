@@ -2,6 +2,7 @@
 //! calls in one chunk, `id`/`name` repeated in every fragment, index 0 reused for
 //! parallel calls (told apart by id), usage never sent or sent with an empty delta.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -10,9 +11,18 @@ use super::error::{LlmError, LlmErrorKind};
 use super::event::{FinishReason, LlmEvent, Usage};
 use super::failure::error_object;
 use super::message::synthetic_call_id;
+use super::openai_chunk::{Chunk, Function, Text};
 use super::transport::StreamDecoder;
 
 const PROVIDER: &str = "openai";
+
+/// One tool-call fragment, however it was read.
+struct CallParts<'a> {
+    index: u64,
+    id: Option<Cow<'a, str>>,
+    name: Cow<'a, str>,
+    fragment: Cow<'a, str>,
+}
 
 #[derive(Debug, Default)]
 pub struct OpenAiDecoder {
@@ -31,6 +41,70 @@ impl StreamDecoder for OpenAiDecoder {
             self.done = true;
             return Ok(self.close_calls());
         }
+        match serde_json::from_str::<Chunk<'_>>(data) {
+            Ok(chunk) if !chunk.error.0 => Ok(self.typed(chunk)),
+            _ => self.untyped(data),
+        }
+    }
+
+    fn is_complete(&self) -> bool {
+        self.done
+    }
+
+    fn finish(&mut self) -> Result<Vec<LlmEvent>, LlmError> {
+        if !self.done {
+            return Err(LlmError::truncated(PROVIDER));
+        }
+        let mut out: Vec<LlmEvent> = self.usage.take().map(LlmEvent::Usage).into_iter().collect();
+        out.push(LlmEvent::Finish(
+            self.finish.take().unwrap_or(FinishReason::Stop),
+        ));
+        Ok(out)
+    }
+}
+
+impl OpenAiDecoder {
+    /// The usual chunk, read through borrowing types.
+    fn typed(&mut self, chunk: Chunk<'_>) -> Vec<LlmEvent> {
+        if let Some(usage) = chunk.usage {
+            let n = |v: Option<u64>| v.unwrap_or(0);
+            self.usage = Some(Usage::new(
+                n(usage.prompt_tokens),
+                n(usage.completion_tokens),
+            ));
+        }
+        let mut out = Vec::new();
+        for choice in chunk.choices.into_iter().flatten() {
+            if let Some(delta) = choice.delta {
+                if let Some(Text(text)) = delta.content
+                    && !text.is_empty()
+                {
+                    out.push(LlmEvent::TextDelta(text.into_owned()));
+                }
+                for call in delta.tool_calls.into_iter().flatten() {
+                    let function = call.function.unwrap_or(Function {
+                        name: None,
+                        arguments: None,
+                    });
+                    let call = CallParts {
+                        index: call.index.unwrap_or(0),
+                        id: call.id.map(|Text(t)| t),
+                        name: Text::or_empty(function.name),
+                        fragment: Text::or_empty(function.arguments),
+                    };
+                    self.tool_call(call, &mut out);
+                }
+            }
+            if let Some(Text(reason)) = choice.finish_reason {
+                self.finish = Some(finish_reason(&reason));
+                out.extend(self.close_calls());
+            }
+        }
+        out
+    }
+
+    /// Any other JSON chunk, read leniently through `Value` (wrong types are ignored).
+    fn untyped(&mut self, data: &str) -> Result<Vec<LlmEvent>, LlmError> {
         let chunk: Value = serde_json::from_str(data).map_err(|e| {
             LlmError::new(LlmErrorKind::Decode, PROVIDER, format!("bad chunk: {e}"))
         })?;
@@ -59,6 +133,17 @@ impl StreamDecoder for OpenAiDecoder {
             }
             let calls = delta.get("tool_calls").and_then(Value::as_array);
             for call in calls.into_iter().flatten() {
+                let function = call.get("function").unwrap_or(&Value::Null);
+                let call = CallParts {
+                    index: call.get("index").and_then(Value::as_u64).unwrap_or(0),
+                    id: str_at(call, "id"),
+                    name: str_at(function, "name").unwrap_or_default(),
+                    fragment: match function.get("arguments") {
+                        Some(Value::String(s)) => Cow::from(s.as_str()),
+                        Some(Value::Null) | None => Cow::default(),
+                        Some(other) => Cow::from(other.to_string()),
+                    },
+                };
                 self.tool_call(call, &mut out);
             }
             if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
@@ -69,50 +154,30 @@ impl StreamDecoder for OpenAiDecoder {
         Ok(out)
     }
 
-    fn is_complete(&self) -> bool {
-        self.done
-    }
-
-    fn finish(&mut self) -> Result<Vec<LlmEvent>, LlmError> {
-        if !self.done {
-            return Err(LlmError::truncated(PROVIDER));
-        }
-        let mut out: Vec<LlmEvent> = self.usage.take().map(LlmEvent::Usage).into_iter().collect();
-        out.push(LlmEvent::Finish(
-            self.finish.take().unwrap_or(FinishReason::Stop),
-        ));
-        Ok(out)
-    }
-}
-
-impl OpenAiDecoder {
-    fn tool_call(&mut self, call: &Value, out: &mut Vec<LlmEvent>) {
-        let index = call.get("index").and_then(Value::as_u64).unwrap_or(0);
-        let function = call.get("function").unwrap_or(&Value::Null);
-        let name = function.get("name").and_then(Value::as_str).unwrap_or("");
-        let id = call
-            .get("id")
-            .and_then(Value::as_str)
-            .filter(|s| !s.is_empty());
-        let id = match id {
-            Some(id) if self.open.iter().any(|o| o == id) => id.to_owned(),
-            Some(id) => self.start(index, id.to_owned(), name, out),
+    fn tool_call(&mut self, call: CallParts<'_>, out: &mut Vec<LlmEvent>) {
+        let CallParts {
+            index,
+            id,
+            name,
+            fragment,
+        } = call;
+        let id = match id.filter(|s| !s.is_empty()) {
+            Some(id) if self.open.iter().any(|o| *o == id) => id.into_owned(),
+            Some(id) => self.start(index, id.into_owned(), &name, out),
             None => {
                 if let Some(id) = self.by_index.get(&index) {
                     id.clone()
                 } else {
                     let id = synthetic_call_id();
-                    self.start(index, id, name, out)
+                    self.start(index, id, &name, out)
                 }
             }
         };
-        let fragment = match function.get("arguments") {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Null) | None => String::new(),
-            Some(other) => other.to_string(),
-        };
         if !fragment.is_empty() {
-            out.push(LlmEvent::ToolCallDelta { id, fragment });
+            out.push(LlmEvent::ToolCallDelta {
+                id,
+                fragment: fragment.into_owned(),
+            });
         }
     }
 
@@ -136,6 +201,10 @@ impl OpenAiDecoder {
             })
             .collect()
     }
+}
+
+fn str_at<'a>(value: &'a Value, key: &str) -> Option<Cow<'a, str>> {
+    value.get(key).and_then(Value::as_str).map(Cow::from)
 }
 
 fn finish_reason(reason: &str) -> FinishReason {

@@ -8,9 +8,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use eventsource_stream::Eventsource;
 use futures::StreamExt;
-use futures::stream::BoxStream;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue};
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -21,6 +19,7 @@ use super::event::LlmEvent;
 use super::eventstream;
 use super::failure::parse_error_body;
 use super::retry::{RetryPolicy, header_delay, should_retry_header, status_is_retryable};
+use crate::sse::SseParser;
 
 /// Headers that carry a request id, in order of preference.
 const REQUEST_ID_HEADERS: [&str; 5] = [
@@ -170,19 +169,66 @@ fn attempt_headers(call: &HttpCall, body: &[u8]) -> Result<HeaderMap, LlmError> 
     Ok(headers)
 }
 
-/// The response body as `(event name, data)` pairs.
-fn events(
+/// Reads the response's events into `decoder` and forwards what it decodes. `Ok(false)`:
+/// nobody listens any more. Sets `shown` once something was forwarded.
+async fn pump(
     framing: Framing,
     response: reqwest::Response,
-) -> BoxStream<'static, Result<(String, String), String>> {
-    match framing {
-        Framing::Sse => response
-            .bytes_stream()
-            .eventsource()
-            .map(|item| item.map(|e| (e.event, e.data)).map_err(|e| e.to_string()))
-            .boxed(),
-        Framing::EventStream => eventstream::events(response.bytes_stream()).boxed(),
+    decoder: &mut dyn StreamDecoder,
+    tx: &mpsc::Sender<LlmEvent>,
+    shown: &mut bool,
+) -> Result<bool, Broke> {
+    let mut body = response.bytes_stream();
+    if framing == Framing::EventStream {
+        let mut events = std::pin::pin!(eventstream::events(body));
+        while let Some(item) = events.next().await {
+            let (name, data) = item.map_err(Broke::Transport)?;
+            let decoded = decoder.on_event(&name, &data).map_err(Broke::Decoder)?;
+            if !forward(decoded, tx, shown).await {
+                return Ok(false);
+            }
+            if decoder.is_complete() {
+                break;
+            }
+        }
+        return Ok(true);
     }
+    // SSE: events borrow from the parser, nothing is allocated per event.
+    let mut parser = SseParser::new();
+    while let Some(piece) = body.next().await {
+        parser.push(&piece.map_err(|e| Broke::Transport(e.to_string()))?);
+        while let Some(event) = parser
+            .next_event()
+            .map_err(|e| Broke::Transport(e.to_string()))?
+        {
+            let decoded = decoder
+                .on_event(event.name, event.data)
+                .map_err(Broke::Decoder)?;
+            if !forward(decoded, tx, shown).await {
+                return Ok(false);
+            }
+            if decoder.is_complete() {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Why reading the events stopped early.
+enum Broke {
+    Transport(String),
+    Decoder(LlmError),
+}
+
+async fn forward(events: Vec<LlmEvent>, tx: &mpsc::Sender<LlmEvent>, shown: &mut bool) -> bool {
+    for ev in events {
+        *shown = true;
+        if tx.send(ev).await.is_err() {
+            return false;
+        }
+    }
+    true
 }
 
 async fn attempt_once(
@@ -215,7 +261,6 @@ async fn attempt_once(
     if !status.is_success() {
         return Err(status_failure(call.provider, response, request_id).await);
     }
-    let mut events = events(call.framing, response);
     let mut shown = false;
     let fail = |error: LlmError, shown: bool| Failure {
         error: error.with_request_id(request_id.clone()),
@@ -223,25 +268,14 @@ async fn attempt_once(
         delay: None,
         shown,
     };
-    while let Some(item) = events.next().await {
-        let event = item.map_err(|e| {
+    match pump(call.framing, response, decoder.as_mut(), tx, &mut shown).await {
+        Ok(true) => {}
+        Ok(false) => return Ok(()), // nobody listens any more
+        Err(Broke::Decoder(e)) => return Err(fail(e, shown)),
+        Err(Broke::Transport(e)) => {
             let message = format!("the stream broke: {e}");
-            fail(
-                LlmError::new(LlmErrorKind::Transport, call.provider, message),
-                shown,
-            )
-        })?;
-        let decoded = decoder
-            .on_event(&event.0, &event.1)
-            .map_err(|e| fail(e, shown))?;
-        for ev in decoded {
-            shown = true;
-            if tx.send(ev).await.is_err() {
-                return Ok(()); // nobody listens any more
-            }
-        }
-        if decoder.is_complete() {
-            break;
+            let error = LlmError::new(LlmErrorKind::Transport, call.provider, message);
+            return Err(fail(error, shown));
         }
     }
     for ev in decoder.finish().map_err(|e| fail(e, shown))? {

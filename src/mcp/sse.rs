@@ -2,9 +2,8 @@
 //! ships: GET the event stream, take the `endpoint` event, POST JSON-RPC there, and read
 //! responses as `message` events.
 
-use eventsource_stream::Eventsource;
+use futures::StreamExt;
 use futures::channel::mpsc;
-use futures::{StreamExt, pin_mut};
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 
@@ -39,10 +38,10 @@ pub async fn connect(
     if !response.status().is_success() {
         return Err(format!("GET {url}: HTTP {}", response.status()));
     }
-    let mut events = response.bytes_stream().eventsource();
+    let mut events = Box::pin(crate::sse::events(response.bytes_stream()));
     let endpoint = loop {
         match events.next().await {
-            Some(Ok(event)) if event.event == "endpoint" => {
+            Some(Ok(event)) if event.name == "endpoint" => {
                 let endpoint = base
                     .join(event.data.trim())
                     .map_err(|e| format!("bad endpoint event: {e}"))?;
@@ -61,12 +60,11 @@ pub async fn connect(
     let name = server.to_owned();
     tokio::spawn(async move {
         let mut to_us = to_us;
-        pin_mut!(events);
         while let Some(event) = events.next().await {
             let Ok(event) = event else {
                 break;
             };
-            if !(event.event.is_empty() || event.event == "message") {
+            if event.name != "message" {
                 continue;
             }
             if event.data.len() > max_event_bytes {

@@ -1,0 +1,52 @@
+//! The ratio each bench prints: its subject against a reference measured in the same
+//! run, interleaved (reference, subject, reference, ...) so that a busy machine slows
+//! both alike, and reported as the ratio of the medians.
+
+use std::time::{Duration, Instant};
+
+/// Times `subject` and `reference` `rounds` times each, alternating, and prints
+/// `label: subject … vs reference … → ratio`. Returns subject / reference.
+#[allow(dead_code)] // not every bench uses every helper
+pub fn print_ratio(
+    label: &str,
+    reference_name: &str,
+    rounds: usize,
+    mut subject: impl FnMut(),
+    mut reference: impl FnMut(),
+) -> f64 {
+    let (mut s, mut r) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    subject();
+    reference();
+    for _ in 0..rounds {
+        r.push(time(&mut reference));
+        s.push(time(&mut subject));
+    }
+    let (s, r) = (median(&mut s), median(&mut r));
+    let ratio = s.as_secs_f64() / r.as_secs_f64();
+    println!(
+        "RATIO {label}: {} vs {reference_name} {} → {ratio:.3}× the reference's time",
+        show(s),
+        show(r)
+    );
+    ratio
+}
+
+fn time(f: &mut impl FnMut()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+fn show(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us >= 1000.0 {
+        format!("{:.2} ms", us / 1000.0)
+    } else {
+        format!("{us:.2} µs")
+    }
+}
