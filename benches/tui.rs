@@ -2,9 +2,11 @@
 //! keystroke), and a streamed answer of 20,000 small deltas (per event, and a frame
 //! drawn for it).
 
+mod support;
+
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use switchboard::agent::AgentEvent;
@@ -25,7 +27,7 @@ fn state() -> State {
     )
 }
 
-fn filter(c: &mut Criterion) {
+fn catalog_state() -> State {
     let mut s = state();
     s.focus = Pane::Catalog;
     s.catalog.tools = (0..10_000)
@@ -37,12 +39,126 @@ fn filter(c: &mut Criterion) {
             ..CatalogEntry::default()
         })
         .collect();
+    // The lower-cased haystacks are made once per catalog, on first use.
+    s.filter.query = "x".into();
+    black_box(s.visible_catalog().len());
+    s
+}
+
+/// A state whose filter remembers nothing (its entries keep their haystacks).
+fn fresh_filter(s: &State, query: &str) -> State {
+    let mut s = s.clone();
+    s.filter.query = query.into();
+    s
+}
+
+/// The previous filter: a hand-written subsequence matcher over text lower-cased on
+/// every call, no memory between keystrokes. The reference for the ratios.
+fn reference_filter(s: &State, query: &str) -> usize {
+    let query = query.to_lowercase();
+    let sub = |n: &str, h: &str| {
+        let mut h = h.chars();
+        n.chars().all(|c| h.any(|x| x == c))
+    };
+    let mut ranked: Vec<(u8, &CatalogEntry)> = s
+        .catalog
+        .tools
+        .iter()
+        .filter_map(|e| {
+            let name = e.name.to_lowercase();
+            let title = e.title.as_deref().unwrap_or_default().to_lowercase();
+            let rank = if name.starts_with(&query)
+                || name
+                    .split("__")
+                    .nth(1)
+                    .is_some_and(|t| t.starts_with(&query))
+            {
+                0
+            } else if name.contains(&query) || title.contains(&query) {
+                1
+            } else if sub(&query, &name) || sub(&query, &title) {
+                2
+            } else if e.server.to_lowercase().contains(&query)
+                || e.description.to_lowercase().contains(&query)
+            {
+                3
+            } else {
+                return None;
+            };
+            Some((rank, e))
+        })
+        .collect();
+    ranked.sort_by_key(|(rank, _)| *rank);
+    ranked.len()
+}
+
+const TYPED: &str = "weather";
+
+fn filter(c: &mut Criterion) {
+    let s = catalog_state();
+    // A first keystroke: nothing remembered, every entry checked.
     for query in ["w", "wea", "tool_99"] {
-        s.filter.query = query.into();
         c.bench_function(&format!("catalog filter 10k tools, query {query:?}"), |b| {
-            b.iter(|| black_box(s.visible_catalog().len()));
+            b.iter_batched_ref(
+                || fresh_filter(&s, query),
+                |s| black_box(s.visible_catalog().len()),
+                BatchSize::LargeInput,
+            );
         });
     }
+    // Typing a word: each keystroke narrows what the previous one matched.
+    c.bench_function(
+        "catalog filter 10k tools, typing \"weather\" (7 keystrokes)",
+        |b| {
+            b.iter_batched_ref(
+                || fresh_filter(&s, ""),
+                |s| {
+                    for n in 1..=TYPED.len() {
+                        s.filter.query = TYPED[..n].into();
+                        black_box(s.visible_catalog().len());
+                    }
+                },
+                BatchSize::LargeInput,
+            );
+        },
+    );
+    // The ratios: a forgotten memo is set aside, to be dropped outside the timing.
+    let mut st = fresh_filter(&s, "");
+    let mut set_aside = Vec::new();
+    for query in ["w", "wea", "tool_99"] {
+        st.filter.query = query.into();
+        support::print_ratio(
+            &format!("catalog filter 10k tools, first keystroke {query:?}"),
+            "the previous matcher",
+            15,
+            || {
+                set_aside.push(std::mem::take(&mut st.filter.memo));
+                black_box(st.visible_catalog().len());
+            },
+            || {
+                black_box(reference_filter(&s, query));
+            },
+        );
+    }
+    let ratio = support::print_ratio(
+        "catalog filter 10k tools, typing \"weather\" (7 keystrokes)",
+        "the previous matcher",
+        15,
+        || {
+            set_aside.push(std::mem::take(&mut st.filter.memo));
+            for n in 1..=TYPED.len() {
+                st.filter.query = TYPED[..n].into();
+                black_box(st.visible_catalog().len());
+            }
+        },
+        || {
+            for n in 1..=TYPED.len() {
+                black_box(reference_filter(&s, &TYPED[..n]));
+            }
+        },
+    );
+    drop(set_aside);
+    black_box(ratio);
 }
 
 /// 20,000 small deltas into one answer (a paragraph break every 40).

@@ -4,6 +4,7 @@
 
 pub mod a2a;
 pub mod agent;
+pub mod catalog_filter;
 pub mod cli;
 pub mod config;
 pub mod gate;

@@ -241,6 +241,7 @@ fn weather_tool() -> switchboard::tui::state::CatalogEntry {
             "required": ["city"]
         })),
         facts: vec![("annotations".into(), "readOnlyHint".into())],
+        ..Default::default()
     }
 }
 

@@ -184,6 +184,7 @@ pub fn tool_entry(spec: &crate::tools::ToolSpec) -> super::state::CatalogEntry {
         effect,
         schema: Some(spec.input_schema.clone()),
         facts,
+        ..super::state::CatalogEntry::default()
     }
 }
 

@@ -1,6 +1,11 @@
-//! The Catalog pane: tabs, entries across servers, the filter's ranking, and its
-//! keys (moving, tabs, the filter, opening an item's detail).
+//! The Catalog pane: tabs, entries across servers, the filter (ranked by
+//! `crate::catalog_filter`), and its keys (moving, tabs, the filter, opening an
+//! item's detail).
 
+use std::sync::Arc;
+
+pub use crate::catalog_filter::is_subsequence;
+use crate::catalog_filter::{Haystack, HaystackCell, Narrowing};
 use crate::keymap::{Action, Key, KeyCode};
 
 use super::msg::Handled;
@@ -66,6 +71,17 @@ pub struct CatalogEntry {
     pub schema: Option<serde_json::Value>,
     /// Further facts shown in the detail view (annotations, URI, MIME type…).
     pub facts: Vec<(String, String)>,
+    /// The filter's lower-cased text, made on first use.
+    pub search: HaystackCell,
+}
+
+impl CatalogEntry {
+    pub fn haystack(&self) -> &Arc<Haystack> {
+        self.search.get_or_init(|| {
+            let title = self.title.as_deref().unwrap_or_default();
+            Haystack::new(&self.name, title, &self.server, &self.description)
+        })
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -93,37 +109,8 @@ pub struct Filter {
     pub query: String,
     /// Keys go to the query while editing.
     pub editing: bool,
-}
-
-/// How well the lower-cased query matches an entry (lower is better): fuzzy on the
-/// name and title, plain substring on the server and description (a subsequence over
-/// a sentence matches nearly anything).
-pub fn match_rank(query: &str, entry: &CatalogEntry) -> Option<u8> {
-    let name = entry.name.to_lowercase();
-    let title = entry.title.as_deref().unwrap_or_default().to_lowercase();
-    if name.starts_with(query)
-        || name
-            .split("__")
-            .nth(1)
-            .is_some_and(|t| t.starts_with(query))
-    {
-        Some(0)
-    } else if name.contains(query) || title.contains(query) {
-        Some(1)
-    } else if is_subsequence(query, &name) || is_subsequence(query, &title) {
-        Some(2)
-    } else if entry.server.to_lowercase().contains(query)
-        || entry.description.to_lowercase().contains(query)
-    {
-        Some(3)
-    } else {
-        None
-    }
-}
-
-pub fn is_subsequence(needle: &str, hay: &str) -> bool {
-    let mut hay = hay.chars();
-    needle.chars().all(|c| hay.any(|h| h == c))
+    /// The matches of the last queries (see `catalog_filter`).
+    pub memo: Narrowing,
 }
 
 /// Keys while typing the catalog filter.

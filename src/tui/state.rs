@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use crate::keymap::{Keymap, Layer};
 
 use super::approval::PendingApproval;
-pub use super::catalog::{Catalog, CatalogEntry, CatalogTab, Filter, is_subsequence, match_rank};
+pub use super::catalog::{Catalog, CatalogEntry, CatalogTab, Filter, is_subsequence};
 use super::composer::Composer;
 use super::palette::PaletteState;
 
@@ -329,15 +329,13 @@ impl State {
     /// (catalog order when there is no filter).
     pub fn visible_catalog(&self) -> Vec<&CatalogEntry> {
         let query = self.filter.query.to_lowercase();
-        let entries = self.catalog.entries(self.tab).iter();
+        let entries = self.catalog.entries(self.tab);
         if query.is_empty() {
-            return entries.collect();
+            return entries.iter().collect();
         }
-        let mut ranked: Vec<(u8, &CatalogEntry)> = entries
-            .filter_map(|e| match_rank(&query, e).map(|rank| (rank, e)))
-            .collect();
-        ranked.sort_by_key(|(rank, _)| *rank);
-        ranked.into_iter().map(|(_, e)| e).collect()
+        let hays: Vec<_> = entries.iter().map(CatalogEntry::haystack).collect();
+        let hits = self.filter.memo.filter(&hays, &query);
+        hits.into_iter().filter_map(|i| entries.get(i)).collect()
     }
 
     /// Log lines at or above the chosen level, oldest first.

@@ -1,0 +1,97 @@
+//! Remembering the matches of the last queries: a query that extends a remembered one
+//! (a keystroke) only re-checks the entries that matched it, and deleting a character
+//! finds the shorter query's matches still remembered.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use nucleo_matcher::Matcher;
+
+use super::{Haystack, Query, matcher};
+
+/// Remembered queries at most (each extends the previous one).
+const DEPTH: usize = 32;
+
+/// The memo for one list of entries. Cloning gives an empty memo; it never makes two
+/// owners unequal.
+#[derive(Default)]
+pub struct Narrowing(Mutex<Memo>);
+
+#[derive(Default)]
+struct Memo {
+    /// The haystacks the memo is for; holding them keeps their identity unique.
+    hays: Vec<Arc<Haystack>>,
+    /// Each query with its matches, best first; each extends the one before.
+    levels: Vec<(String, Vec<u32>)>,
+    matcher: Option<Matcher>,
+}
+
+impl Narrowing {
+    /// Indices of the haystacks matching the lower-cased, non-empty `query`, best first.
+    pub fn filter(&self, hays: &[&Arc<Haystack>], query: &str) -> Vec<usize> {
+        let mut memo = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let same = memo.hays.len() == hays.len()
+            && memo.hays.iter().zip(hays).all(|(a, b)| Arc::ptr_eq(a, b));
+        if !same {
+            memo.hays = hays.iter().map(|h| Arc::clone(h)).collect();
+            memo.levels.clear();
+        }
+        while memo
+            .levels
+            .last()
+            .is_some_and(|(q, _)| !query.starts_with(q.as_str()))
+        {
+            memo.levels.pop();
+        }
+        if let Some((q, hits)) = memo.levels.last()
+            && q == query
+        {
+            return hits.iter().map(|&i| i as usize).collect();
+        }
+        let candidates: Vec<u32> = match memo.levels.last() {
+            Some((_, hits)) => {
+                let mut v = hits.clone();
+                v.sort_unstable();
+                v
+            }
+            None => (0..u32::try_from(hays.len()).unwrap_or(u32::MAX)).collect(),
+        };
+        let prepared = Query::new(query);
+        let mut matcher = memo.matcher.take().unwrap_or_else(matcher);
+        let mut ranked: Vec<_> = candidates
+            .into_iter()
+            .filter_map(|i| {
+                let rank = prepared.rank(hays.get(i as usize)?, &mut matcher)?;
+                Some((rank, i))
+            })
+            .collect();
+        memo.matcher = Some(matcher);
+        ranked.sort_unstable();
+        let hits: Vec<u32> = ranked.into_iter().map(|(_, i)| i).collect();
+        let out = hits.iter().map(|&i| i as usize).collect();
+        if memo.levels.len() == DEPTH {
+            memo.levels.remove(0);
+        }
+        memo.levels.push((query.to_owned(), hits));
+        out
+    }
+}
+
+impl Clone for Narrowing {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl PartialEq for Narrowing {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Narrowing {}
+
+impl std::fmt::Debug for Narrowing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Narrowing")
+    }
+}
