@@ -188,6 +188,20 @@ pub fn write_private(path: &Path, text: impl AsRef<[u8]>) -> std::io::Result<()>
     file.flush()
 }
 
+/// Writes `text` to `path` through a sibling temporary file renamed over it, so a
+/// reader (or a crash) never sees half a file. The replacement is created 0600 (see
+/// [`write_private`]), so a config is never left more readable than switchboard
+/// creates it.
+pub fn write_atomic(path: &Path, text: impl AsRef<[u8]>) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".switchboard-tmp");
+    let tmp = PathBuf::from(tmp);
+    write_private(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

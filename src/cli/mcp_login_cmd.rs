@@ -28,9 +28,15 @@ pub enum McpCommand {
     Logout { name: String },
     /// Per server: not needed, logged in (issuer, scopes, expiry) or needs login.
     AuthStatus,
+    #[command(flatten)]
+    Manage(super::mcp_manage_cmd::ManageCommand),
 }
 
 pub fn run(cli: &Cli, command: &McpCommand) -> color_eyre::Result<()> {
+    if let McpCommand::Manage(manage) = command {
+        super::mcp_manage_cmd::run(cli, manage);
+        return Ok(());
+    }
     run_to_exit(async {
         let (config, _) = match load_config(cli, &Dirs::from_env()) {
             Ok(c) => c,
@@ -40,6 +46,7 @@ pub fn run(cli: &Cli, command: &McpCommand) -> color_eyre::Result<()> {
             McpCommand::Login { name } => login(&config, name).await,
             McpCommand::Logout { name } => logout(&config, name),
             McpCommand::AuthStatus => auth_status(&config).await,
+            McpCommand::Manage(_) => exit::OK,
         }
     })
 }

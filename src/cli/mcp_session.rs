@@ -320,6 +320,17 @@ pub async fn with_ready_server(
 
 pub use crate::tools::render_blocks_for_stream as render_blocks;
 
+/// Runs `body` on a fresh runtime and returns its exit status.
+pub fn run_to_exit_code(body: impl std::future::Future<Output = i32>) -> i32 {
+    match runtime() {
+        Ok(runtime) => runtime.block_on(body),
+        Err(e) => {
+            eprintln!("{e}");
+            exit::USAGE
+        }
+    }
+}
+
 /// Runs `body` on a fresh runtime and exits with its status when it is not 0.
 pub fn run_to_exit(body: impl std::future::Future<Output = i32>) -> color_eyre::Result<()> {
     let code = runtime()?.block_on(body);

@@ -11,7 +11,9 @@ mod completions;
 mod config_cmd;
 mod declarations;
 mod hooks_cmd;
+mod mcp_list_cmd;
 mod mcp_login_cmd;
+mod mcp_manage_cmd;
 mod mcp_session;
 mod policy_cmd;
 mod prompt_cmd;
@@ -171,7 +173,8 @@ pub enum Command {
     Task(task_cmd::TaskCommand),
     /// Show a remote A2A agent's card, or run one task on it.
     A2a(a2a_cmd::A2aArgs),
-    /// Log in to, log out of, and check the OAuth login of MCP servers.
+    /// Manage the configured MCP servers (add, add-json, list, get, remove, enable,
+    /// disable) and their OAuth logins (login, logout, auth-status).
     #[command(subcommand)]
     Mcp(mcp_login_cmd::McpCommand),
     /// Print shell completions.

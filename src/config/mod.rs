@@ -8,6 +8,7 @@
 
 mod agent;
 mod decode;
+pub mod edit;
 mod error;
 mod hooks;
 pub mod import;

@@ -106,11 +106,5 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), AlwaysError> {
         path: path.to_owned(),
         source,
     };
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".switchboard-tmp");
-    let tmp = PathBuf::from(tmp);
-    // The replacement is created 0600, so a config is never left more readable
-    // than switchboard creates it.
-    crate::paths::write_private(&tmp, bytes).map_err(write_error)?;
-    std::fs::rename(&tmp, path).map_err(write_error)
+    crate::paths::write_atomic(path, bytes).map_err(write_error)
 }

@@ -4,6 +4,7 @@
 //! support are reported as warnings naming them.
 
 mod codex;
+pub mod entry;
 pub mod expand;
 mod json;
 pub mod secrets;
@@ -14,6 +15,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+pub use entry::{Entry, import_entry};
 pub use expand::{Answers, Expander, Headless, InputResolver, InputSpec};
 
 use crate::config::{AnnotationTrust, SamplingPolicy, ServerConfig};

@@ -4,6 +4,7 @@
 //! already in the source file is imported with a warning naming its key.
 
 use super::Imported;
+use crate::config::ServerConfig;
 
 /// Header and variable names that hold credentials.
 const SECRET_WORDS: &[&str] = &[
@@ -53,21 +54,30 @@ pub fn keep_out_of_file(imported: &mut Imported) {
             server.bearer_token_env_var = Some(var.to_owned());
             server.headers.remove(&header);
         }
-        let literal = |table: &str, key: &str, value: &str| {
-            (looks_secret(key) && !value.is_empty() && !value.contains("${")).then(|| {
-                format!(
-                    "servers.{name}.{table}.{key}: a literal secret from the source file is written to the config as it is; replace it with ${{VAR}} (expanded from the environment when the server starts)"
-                )
-            })
-        };
-        let mut warnings: Vec<String> = server
-            .headers
-            .iter()
-            .filter_map(|(k, v)| literal("headers", k, v))
-            .collect();
-        warnings.extend(server.env.iter().filter_map(|(k, v)| literal("env", k, v)));
+        let warnings = literal_secrets(name, server).into_iter().map(|key| {
+            format!(
+                "{key}: a literal secret from the source file is written to the config as it is; replace it with ${{VAR}} (expanded from the environment when the server starts)"
+            )
+        });
         imported.warnings.extend(warnings);
     }
+}
+
+/// The keys (`servers.NAME.headers.Authorization`) of the header and `env` values of
+/// `server` whose key names a credential and whose value is written out rather than a
+/// `${VAR}` reference.
+pub fn literal_secrets(name: &str, server: &ServerConfig) -> Vec<String> {
+    let literal = |table: &str, key: &str, value: &str| {
+        (looks_secret(key) && !value.is_empty() && !value.contains("${"))
+            .then(|| format!("servers.{name}.{table}.{key}"))
+    };
+    let mut warnings: Vec<String> = server
+        .headers
+        .iter()
+        .filter_map(|(k, v)| literal("headers", k, v))
+        .collect();
+    warnings.extend(server.env.iter().filter_map(|(k, v)| literal("env", k, v)));
+    warnings
 }
 
 #[cfg(test)]
