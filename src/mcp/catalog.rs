@@ -47,6 +47,9 @@ pub struct CatalogTool {
     pub input_schema: Value,
     pub output_schema: Option<Value>,
     pub annotations: Option<ToolHints>,
+    /// How many `icons` the server gave (shown as a mark; images are not decoded).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub icons: usize,
 }
 
 impl CatalogTool {
@@ -67,6 +70,9 @@ pub struct CatalogResource {
     pub description: Option<String>,
     pub mime_type: Option<String>,
     pub size: Option<u64>,
+    /// How many `icons` the server gave (shown as a mark; images are not decoded).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub icons: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -76,6 +82,9 @@ pub struct CatalogTemplate {
     pub title: Option<String>,
     pub description: Option<String>,
     pub mime_type: Option<String>,
+    /// How many `icons` the server gave (shown as a mark; images are not decoded).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub icons: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -91,6 +100,9 @@ pub struct CatalogPrompt {
     pub title: Option<String>,
     pub description: Option<String>,
     pub arguments: Vec<PromptArgumentInfo>,
+    /// How many `icons` the server gave (shown as a mark; images are not decoded).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub icons: usize,
 }
 
 /// One server's catalog at one moment. Never mutated: a refresh builds a new one.
@@ -133,6 +145,16 @@ fn flag(v: &Value, key: &str) -> Option<bool> {
     v.get(key).and_then(Value::as_bool)
 }
 
+/// The number of `icons` entries (each `{src, mimeType?, sizes?, theme?}`) an item has.
+fn icons(v: &Value) -> usize {
+    v.get("icons").and_then(Value::as_array).map_or(0, Vec::len)
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// Items without their required name (or URI) are skipped, never a panic.
 pub fn tool_from_wire(v: &Value) -> Option<CatalogTool> {
     let annotations = v
@@ -155,6 +177,7 @@ pub fn tool_from_wire(v: &Value) -> Option<CatalogTool> {
             .unwrap_or_else(|| serde_json::json!({"type": "object"})),
         output_schema: v.get("outputSchema").cloned(),
         annotations,
+        icons: icons(v),
     })
 }
 
@@ -166,6 +189,7 @@ pub fn resource_from_wire(v: &Value) -> Option<CatalogResource> {
         description: text(v, "description"),
         mime_type: text(v, "mimeType"),
         size: v.get("size").and_then(Value::as_u64),
+        icons: icons(v),
     })
 }
 
@@ -176,6 +200,7 @@ pub fn template_from_wire(v: &Value) -> Option<CatalogTemplate> {
         title: text(v, "title"),
         description: text(v, "description"),
         mime_type: text(v, "mimeType"),
+        icons: icons(v),
     })
 }
 
@@ -200,6 +225,7 @@ pub fn prompt_from_wire(v: &Value) -> Option<CatalogPrompt> {
         title: text(v, "title"),
         description: text(v, "description"),
         arguments,
+        icons: icons(v),
     })
 }
 
@@ -214,6 +240,15 @@ mod tests {
             "annotations": {"readOnlyHint": true, "title": "Echo!"}}))
         .unwrap();
         assert_eq!(t.display_title(), "Echo!");
+        assert_eq!(t.icons, 0);
+        let with_icons = json!({"name": "p", "icons": [{"src": "https://example.com/i.png"}, {"src": "data:image/svg+xml;base64,AA=="}]});
+        assert_eq!(prompt_from_wire(&with_icons).map(|p| p.icons), Some(2));
+        assert_eq!(
+            serde_json::to_value(tool_from_wire(&with_icons))
+                .ok()
+                .map(|v| v["icons"].clone()),
+            Some(json!(2))
+        );
         assert_eq!(t.annotations.unwrap().read_only, Some(true));
         assert!(tool_from_wire(&json!({"title": "no name"})).is_none());
         let p = prompt_from_wire(

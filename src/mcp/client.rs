@@ -190,6 +190,14 @@ impl ClientHandler for ClientSide {
         });
     }
 
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.resource_updated(params.uri);
+    }
+
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         self.refresh(ListKind::Tools);
     }

@@ -128,6 +128,7 @@ impl McpHub {
                 commands,
                 routes,
                 client: client.clone(),
+                subscriptions: std::sync::Mutex::default(),
                 stderr: Arc::new(StderrTail::default()),
                 hub: snapshot.clone(),
                 stop: CancellationToken::new(),
@@ -325,6 +326,16 @@ impl McpHub {
     /// `tasks/cancel` on `server`.
     pub async fn cancel_task(&self, server: &str, task_id: &str) -> Result<(), McpError> {
         self.server(server)?.cancel_task(task_id).await
+    }
+
+    /// Hear about changes to `uri` on `server` (`McpEvent::ResourceUpdated`):
+    /// `resources/subscribe` in a session, `subscriptions/listen` without one.
+    pub async fn subscribe_resource(&self, server: &str, uri: &str) -> Result<(), McpError> {
+        self.server(server)?.subscribe_resource(uri).await
+    }
+
+    pub async fn unsubscribe_resource(&self, server: &str, uri: &str) -> Result<(), McpError> {
+        self.server(server)?.unsubscribe_resource(uri).await
     }
 
     pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ResourceRead, McpError> {

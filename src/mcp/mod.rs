@@ -28,6 +28,7 @@ mod server;
 mod snapshot;
 mod sse;
 mod stderr;
+mod subscribe;
 mod sync;
 mod tasks;
 mod tool;

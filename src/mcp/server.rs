@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use rmcp::{Peer, RoleClient};
 use tokio::sync::{broadcast, mpsc, watch};
+use tokio_util::sync::CancellationToken;
 
 use super::catalog::{CatalogSnapshot, ListKind};
 use super::client::{ClientSide, Command, ProgressRoutes};
@@ -51,6 +52,9 @@ pub struct ServerHandle {
     pub(super) routes: Arc<ProgressRoutes>,
     /// Our side of the connection: answers roots, elicitation and sampling.
     pub(super) client: ClientSide,
+    /// Subscribed resources → what stops their stream (2026-07-28).
+    pub(super) subscriptions:
+        std::sync::Mutex<std::collections::BTreeMap<String, CancellationToken>>,
     pub(super) stderr: Arc<StderrTail>,
     pub(super) hub: watch::Sender<Arc<HubSnapshot>>,
     /// Cancelled when the hub shuts down: ends a connection attempt still under way
@@ -359,12 +363,15 @@ async fn serve(
             return Ended::NeedsLogin(login);
         }
     }
-    handle.set_live(Some(Live {
+    let live = Live {
         peer: peer.clone(),
         generation,
         stateless: info.is_stateless(),
         logs,
-    }));
+    };
+    let list_changes =
+        super::subscribe::listen_for_list_changes(&live, &info, &handle.client).await;
+    handle.set_live(Some(live));
     snap.generation = generation;
     snap.info = Some(Arc::new(info));
     snap.catalog = Arc::new(catalog);
@@ -415,6 +422,7 @@ async fn serve(
         }
     };
     handle.set_live(None);
+    handle.end_subscriptions(list_changes);
     ended
 }
 

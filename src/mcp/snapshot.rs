@@ -191,6 +191,8 @@ pub enum McpEvent {
     Stderr { server: String, line: String },
     /// A list was refreshed after `list_changed` (or a reconnect).
     CatalogChanged { server: String, revision: u64 },
+    /// A subscribed resource changed (`notifications/resources/updated`).
+    ResourceUpdated { server: String, uri: String },
     /// The server asked the person something (`elicitation`, `sampling`) and got
     /// `outcome` (`accept`, `decline`, `cancel`, `approve`, `reject`, `deny (policy)`).
     Asked {

@@ -209,6 +209,8 @@ pub fn mcp_msg(event: McpEvent) -> Option<Msg> {
             total,
             message,
         }),
-        McpEvent::CatalogChanged { .. } | McpEvent::Asked { .. } => None,
+        McpEvent::CatalogChanged { .. }
+        | McpEvent::Asked { .. }
+        | McpEvent::ResourceUpdated { .. } => None,
     }
 }

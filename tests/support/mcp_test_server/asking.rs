@@ -39,6 +39,7 @@ pub fn tools() -> Vec<Value> {
         json!({"name": "endless", "description": "2026-07-28: asks for input forever.",
             "inputSchema": empty, "annotations": {"readOnlyHint": true}}),
         crate::tasks::tool(),
+        crate::subs::tool(),
     ]
 }
 
@@ -140,6 +141,15 @@ pub async fn run(
         requests.insert(key.into(), json!({"method": method, "params": params}));
         Value::Object(requests)
     };
+    if request.name == "touch" {
+        let uri = arg(request, "uri").and_then(Value::as_str).unwrap_or("");
+        let _ = crate::subs::BUS.send(crate::subs::Change::Resource(uri.to_owned()));
+        if !modern && crate::subs::is_subscribed(uri) {
+            let param = rmcp::model::ResourceUpdatedNotificationParam::new(uri);
+            let _ = context.peer.notify_resource_updated(param).await;
+        }
+        return Some(text("touched"));
+    }
     if request.name == "long_task" {
         let declared = context
             .client_capabilities()

@@ -1,5 +1,5 @@
-//! The test server's MCP behaviour: catalogs, tools, resources, prompts, completion,
-//! logging and progress.
+//! The test server's MCP behaviour: catalogs, resources, prompts, completion,
+//! logging, tasks and subscriptions (its tools are in `tools`).
 
 #![allow(deprecated)] // logging is deprecated in 2026-07-28 but what servers in the wild use
 
@@ -9,10 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    LoggingMessageNotificationParam, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerConfig,
-    SetLevelRequestParams,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerConfig, SetLevelRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -20,6 +19,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::data;
+use crate::tools::rank;
 
 /// One session's state.
 #[derive(Clone, Default)]
@@ -39,7 +39,7 @@ pub struct TestServer {
     pub misbehave: Arc<str>,
 }
 
-fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+pub fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
     serde_json::from_value(value).map_err(|e| ErrorData::internal_error(e.to_string(), None))
 }
 
@@ -47,140 +47,8 @@ fn cursor(request: Option<&PaginatedRequestParams>) -> Option<&str> {
     request.and_then(|r| r.cursor.as_deref())
 }
 
-fn arg<'a>(request: &'a CallToolRequestParams, name: &str) -> Option<&'a Value> {
+pub fn arg<'a>(request: &'a CallToolRequestParams, name: &str) -> Option<&'a Value> {
     request.arguments.as_ref().and_then(|a| a.get(name))
-}
-
-impl TestServer {
-    async fn run_tool(
-        &self,
-        request: &CallToolRequestParams,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<Value, ErrorData> {
-        let name: &str = &request.name;
-        if &*self.misbehave == "stderr-flood" {
-            flood_stderr();
-        }
-        Ok(match name {
-            "echo" => {
-                let text = arg(request, "text").and_then(Value::as_str).unwrap_or("");
-                json!({"content": [{"type": "text", "text": text}]})
-            }
-            "add" => {
-                let a = arg(request, "a").and_then(Value::as_f64).unwrap_or(0.0);
-                let b = arg(request, "b").and_then(Value::as_f64).unwrap_or(0.0);
-                let sum = a + b;
-                if &*self.misbehave == "bad-structured" {
-                    // Not what the outputSchema promises: `sum` as a string.
-                    return Ok(
-                        json!({"content": [{"type": "text", "text": format!("{sum}")}],
-                        "structuredContent": {"sum": format!("{sum}")}}),
-                    );
-                }
-                json!({"content": [{"type": "text", "text": format!("{{\"sum\":{sum}}}")}],
-                    "structuredContent": {"sum": sum}})
-            }
-            "slow" => return crate::slow::slow(request, context).await,
-            "big" => {
-                let chars = arg(request, "chars")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(1000);
-                let blocks = arg(request, "blocks")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(1)
-                    .max(1);
-                let per = usize::try_from(chars / blocks).unwrap_or(0);
-                let content: Vec<Value> = (0..blocks)
-                    .map(|_| json!({"type": "text", "text": "x".repeat(per)}))
-                    .collect();
-                json!({ "content": content })
-            }
-            "fail" => {
-                json!({"content": [{"type": "text", "text": "the tool failed"}], "isError": true})
-            }
-            "remote_error" => {
-                return Err(ErrorData::invalid_params("remote says no", None));
-            }
-            "add_tool" => {
-                self.extra_tool.store(true, Ordering::SeqCst);
-                let _ = context.peer.notify_tool_list_changed().await;
-                json!({"content": [{"type": "text", "text": "added extra"}]})
-            }
-            "delete_thing" => json!({"content": [{"type": "text", "text": "deleted"}]}),
-            "write_thing" => json!({"content": [{"type": "text", "text": "written"}]}),
-            "mixed" => json!({"content": [
-                {"type": "text", "text": "hello"},
-                {"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"},
-                {"type": "audio", "data": "aGVsbG8=", "mimeType": "audio/wav"},
-                {"type": "resource_link", "uri": "test://text/1", "name": "text-1", "mimeType": "text/plain"},
-                {"type": "resource", "resource": {"uri": "test://text/2", "mimeType": "text/plain", "text": "embedded"}}
-            ]}),
-            "log" => {
-                // 2026-07-28 carries the level in each request's `_meta`.
-                let least = context
-                    .meta
-                    .log_level()
-                    .map_or_else(|| self.log_level.load(Ordering::SeqCst), rank);
-                for (rank, level) in ["debug", "info", "warning", "error"]
-                    .into_iter()
-                    .enumerate()
-                {
-                    if rank < usize::from(least) {
-                        continue;
-                    }
-                    let param: LoggingMessageNotificationParam = from_json(
-                        json!({"level": level, "logger": "test", "data": format!("a {level} message")}),
-                    )?;
-                    #[allow(deprecated)]
-                    let _ = context.peer.notify_logging_message(param).await;
-                }
-                json!({"content": [{"type": "text", "text": "logged"}]})
-            }
-            "plain" => {
-                if arg(request, "exit").and_then(Value::as_bool) == Some(true) {
-                    std::process::exit(9);
-                }
-                // `roots: true` asks the client for its roots (roots/list) and lists them.
-                if arg(request, "roots").and_then(Value::as_bool) == Some(true) {
-                    let declared = context
-                        .peer
-                        .peer_info()
-                        .is_some_and(|info| info.capabilities.roots.is_some());
-                    if !declared {
-                        return from_json(json!({"content": [{"type": "text",
-                            "text": "the client does not declare roots"}], "isError": true}));
-                    }
-                    let roots = context
-                        .peer
-                        .list_roots()
-                        .await
-                        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-                    let uris: Vec<String> = roots.roots.into_iter().map(|r| r.uri).collect();
-                    return from_json(
-                        json!({"content": [{"type": "text", "text": uris.join("\n")}]}),
-                    );
-                }
-                json!({"content": [{"type": "text", "text": "plain ok"}]})
-            }
-            n if n == data::LONG_NAME || n == data::ODD_NAME => {
-                json!({"content": [{"type": "text", "text": format!("called {n}")}]})
-            }
-            "extra" if self.extra_tool.load(Ordering::SeqCst) => {
-                json!({"content": [{"type": "text", "text": "extra ok"}]})
-            }
-            other => return Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
-        })
-    }
-}
-
-/// 20 000 stderr lines at once, as a chatty server does on every call.
-fn flood_stderr() {
-    use std::io::Write as _;
-    let mut err = std::io::stderr().lock();
-    for i in 0..20_000 {
-        let _ = writeln!(err, "flood line {i}: {}", "x".repeat(100));
-    }
-    let _ = err.flush();
 }
 
 impl ServerHandler for TestServer {
@@ -193,7 +61,7 @@ impl ServerHandler for TestServer {
             "protocolVersion": newest,
             "capabilities": {
                 "tools": {"listChanged": true},
-                "resources": {"listChanged": true},
+                "resources": {"listChanged": true, "subscribe": true},
                 "prompts": {"listChanged": true},
                 "logging": {},
                 "completions": {},
@@ -236,6 +104,35 @@ impl ServerHandler for TestServer {
         } else {
             std::borrow::Cow::Owned(self.versions.clone())
         }
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        Some(crate::subs::accepted(requested))
+    }
+
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        crate::subs::listen(context).await
+    }
+
+    async fn subscribe(
+        &self,
+        request: rmcp::model::SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        crate::subs::subscribe(&request.uri);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: rmcp::model::UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        crate::subs::unsubscribe(&request.uri);
+        Ok(())
     }
 
     async fn get_task(
@@ -415,16 +312,5 @@ impl ServerHandler for TestServer {
     ) -> Result<(), ErrorData> {
         self.log_level.store(rank(request.level), Ordering::SeqCst);
         Ok(())
-    }
-}
-
-/// A level's rank for `log` (0 debug, 1 info, 2 warning, 3 error).
-fn rank(level: rmcp::model::LoggingLevel) -> u8 {
-    let wire = serde_json::to_value(level).unwrap_or_default();
-    match wire.as_str().unwrap_or("debug") {
-        "debug" => 0,
-        "info" | "notice" => 1,
-        "warning" => 2,
-        _ => 3,
     }
 }

@@ -26,7 +26,9 @@ mod data;
 mod handler;
 mod http;
 mod slow;
+mod subs;
 mod tasks;
+mod tools;
 
 use std::io::Write as _;
 

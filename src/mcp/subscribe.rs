@@ -1,0 +1,181 @@
+//! Subscriptions in both generations. 2025-11-25: `resources/subscribe` and the
+//! session's notifications. 2026-07-28 has no session to carry notifications: a
+//! `subscriptions/listen` stream per resource, and one for the list changes the server
+//! announces (so `list_changed` refreshes work without a session too).
+
+#![allow(deprecated)] // resources/subscribe: legacy-only, still what 2025-11-25 servers speak
+
+use rmcp::model::{
+    ServerNotification, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
+};
+use rmcp::service::Subscription;
+use tokio_util::sync::CancellationToken;
+
+use super::catalog::ListKind;
+use super::client::{ClientSide, Command};
+use super::error::McpError;
+use super::listing::timed;
+use super::server::{Live, ServerHandle};
+use super::snapshot::{McpEvent, ServerInfo};
+
+impl ClientSide {
+    /// A routed or session notification, as events and refreshes.
+    pub(super) fn notified(&self, notification: ServerNotification) {
+        match notification {
+            ServerNotification::ResourceUpdatedNotification(n) => {
+                self.resource_updated(n.params.uri);
+            }
+            ServerNotification::ToolListChangedNotification(_) => {
+                let _ = self.commands.send(Command::Refresh(ListKind::Tools));
+            }
+            ServerNotification::PromptListChangedNotification(_) => {
+                let _ = self.commands.send(Command::Refresh(ListKind::Prompts));
+            }
+            ServerNotification::ResourceListChangedNotification(_) => {
+                let _ = self.commands.send(Command::Refresh(ListKind::Resources));
+                let _ = self.commands.send(Command::Refresh(ListKind::Templates));
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn resource_updated(&self, uri: String) {
+        if self.events.receiver_count() > 0 {
+            let _ = self.events.send(McpEvent::ResourceUpdated {
+                server: self.server.to_string(),
+                uri,
+            });
+        }
+    }
+}
+
+/// Reads a subscription until it ends or `stop` is cancelled (then cancels it).
+fn pump(mut subscription: Subscription, client: ClientSide, stop: CancellationToken) {
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = stop.cancelled() => {
+                    let _ = subscription.cancel().await;
+                    return;
+                }
+                next = subscription.next() => match next {
+                    Ok(Some(notification)) => client.notified(notification),
+                    Ok(None) | Err(_) => return,
+                },
+            }
+        }
+    });
+}
+
+/// 2026-07-28: listens for the list changes the server announces; the token stops it.
+pub(super) async fn listen_for_list_changes(
+    live: &Live,
+    info: &ServerInfo,
+    client: &ClientSide,
+) -> Option<CancellationToken> {
+    let announces = |key: &str| info.capabilities[key]["listChanged"].as_bool() == Some(true);
+    let mut filter = SubscriptionFilter::builder();
+    let mut any = false;
+    if announces("tools") {
+        filter = filter.tools_list_changed();
+        any = true;
+    }
+    if announces("prompts") {
+        filter = filter.prompts_list_changed();
+        any = true;
+    }
+    if announces("resources") {
+        filter = filter.resources_list_changed();
+        any = true;
+    }
+    if !live.stateless || !any {
+        return None;
+    }
+    let listening = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        live.peer.listen(filter.build()),
+    )
+    .await;
+    if let Ok(Ok(subscription)) = listening {
+        let stop = CancellationToken::new();
+        pump(subscription, client.clone(), stop.clone());
+        Some(stop)
+    } else {
+        tracing::debug!(server = %client.server, "subscriptions/listen for list changes refused");
+        None
+    }
+}
+
+impl ServerHandle {
+    /// Asks to hear when `uri` changes: `McpEvent::ResourceUpdated` follows each change
+    /// until [`ServerHandle::unsubscribe_resource`] or the connection ends.
+    pub async fn subscribe_resource(&self, uri: &str) -> Result<(), McpError> {
+        let live = self.live()?;
+        if live.stateless {
+            let filter = SubscriptionFilter::builder()
+                .resource_subscriptions([uri.to_owned()])
+                .build();
+            let subscription = timed(
+                &self.name,
+                self.limits.request_timeout,
+                live.peer.listen(filter),
+            )
+            .await?;
+            let stop = CancellationToken::new();
+            pump(subscription, self.client.clone(), stop.clone());
+            if let Some(old) = self.subscriptions().insert(uri.to_owned(), stop) {
+                old.cancel();
+            }
+        } else {
+            timed(
+                &self.name,
+                self.limits.request_timeout,
+                live.peer.subscribe(SubscribeRequestParams::new(uri)),
+            )
+            .await?;
+            self.subscriptions()
+                .insert(uri.to_owned(), CancellationToken::new());
+        }
+        Ok(())
+    }
+
+    pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), McpError> {
+        let stop = self.subscriptions().remove(uri);
+        let live = self.live()?;
+        if let Some(stop) = stop {
+            stop.cancel();
+        }
+        if !live.stateless {
+            timed(
+                &self.name,
+                self.limits.request_timeout,
+                live.peer.unsubscribe(UnsubscribeRequestParams::new(uri)),
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn subscriptions(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::BTreeMap<String, CancellationToken>> {
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The connection ended: its streams stop and its subscriptions are gone.
+    pub(super) fn end_subscriptions(&self, list_changes: Option<CancellationToken>) {
+        if let Some(stop) = list_changes {
+            stop.cancel();
+        }
+        for (_, stop) in std::mem::take(&mut *self.subscriptions()) {
+            stop.cancel();
+        }
+    }
+
+    /// The resources subscribed to on the current connection.
+    pub fn subscribed(&self) -> Vec<String> {
+        self.subscriptions().keys().cloned().collect()
+    }
+}
