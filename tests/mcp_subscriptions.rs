@@ -21,7 +21,12 @@ fn speaking(mut config: ServerConfig, protocol: ProtocolChoice) -> ServerConfig 
 }
 
 async fn touch(hub: &McpHub, uri: &str) {
-    let Some(args) = json!({"uri": uri}).as_object().cloned() else {
+    touch_with(hub, json!({"uri": uri})).await;
+}
+
+/// `always`: the server notifies whether or not the resource is subscribed.
+async fn touch_with(hub: &McpHub, args: serde_json::Value) {
+    let Some(args) = args.as_object().cloned() else {
         unreachable!()
     };
     let r = hub
@@ -65,6 +70,10 @@ async fn subscribed_resources_report_changes_in_both_eras() {
             .await
             .unwrap();
         touch(&hub, "test://text/1").await;
+        // A careless server (or a stream still closing) that notifies anyway is not
+        // believed: updates are passed on only for what is subscribed at our end.
+        touch_with(&hub, json!({"uri": "test://text/1", "always": true})).await;
+        touch_with(&hub, json!({"uri": "test://text/3", "always": true})).await;
         assert!(updates(&mut events).await.is_empty(), "{era}: unsubscribed");
         hub.shutdown().await;
     }

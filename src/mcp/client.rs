@@ -3,7 +3,7 @@
 
 #![allow(deprecated)] // logging is deprecated in 2026-07-28 but what servers in the wild use
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
@@ -15,6 +15,7 @@ use rmcp::service::NotificationContext;
 use rmcp::{ClientHandler, RoleClient};
 use serde_json::Value;
 use tokio::sync::{broadcast, mpsc};
+use tokio_util::sync::CancellationToken;
 
 use super::ask::Asker;
 use super::catalog::ListKind;
@@ -82,6 +83,9 @@ pub struct ClientSide {
     pub asker: Arc<dyn Asker>,
     /// Whether this server's sampling requests reach the asker at all.
     pub sampling: SamplingPolicy,
+    /// Subscribed resources → what stops their stream (2026-07-28). Updates for a
+    /// URI not in it are dropped here, whatever the server or a stream in flight sends.
+    pub subscriptions: Arc<std::sync::Mutex<BTreeMap<String, CancellationToken>>>,
 }
 
 impl ClientSide {

@@ -116,6 +116,7 @@ impl McpHub {
                 roots: Arc::clone(&roots),
                 asker: Arc::clone(&asker),
                 sampling: config.sampling.unwrap_or(options.mcp.sampling),
+                subscriptions: Arc::default(),
             };
             let mut limits = Limits::for_server(config);
             limits.max_input_rounds = options.mcp.max_input_rounds;
@@ -128,7 +129,6 @@ impl McpHub {
                 commands,
                 routes,
                 client: client.clone(),
-                subscriptions: std::sync::Mutex::default(),
                 stderr: Arc::new(StderrTail::default()),
                 hub: snapshot.clone(),
                 stop: CancellationToken::new(),

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use rmcp::{Peer, RoleClient};
 use tokio::sync::{broadcast, mpsc, watch};
-use tokio_util::sync::CancellationToken;
 
 use super::catalog::{CatalogSnapshot, ListKind};
 use super::client::{ClientSide, Command, ProgressRoutes};
@@ -52,9 +51,6 @@ pub struct ServerHandle {
     pub(super) routes: Arc<ProgressRoutes>,
     /// Our side of the connection: answers roots, elicitation and sampling.
     pub(super) client: ClientSide,
-    /// Subscribed resources → what stops their stream (2026-07-28).
-    pub(super) subscriptions:
-        std::sync::Mutex<std::collections::BTreeMap<String, CancellationToken>>,
     pub(super) stderr: Arc<StderrTail>,
     pub(super) hub: watch::Sender<Arc<HubSnapshot>>,
     /// Cancelled when the hub shuts down: ends a connection attempt still under way

@@ -19,6 +19,14 @@ use super::server::{Live, ServerHandle};
 use super::snapshot::{McpEvent, ServerInfo};
 
 impl ClientSide {
+    pub(super) fn subscriptions(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::BTreeMap<String, CancellationToken>> {
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// A routed or session notification, as events and refreshes.
     pub(super) fn notified(&self, notification: ServerNotification) {
         match notification {
@@ -39,7 +47,14 @@ impl ClientSide {
         }
     }
 
+    /// A change of `uri`, passed on only while it is subscribed: after unsubscribing,
+    /// an update already in flight (a stream not yet closed, a server that sent it
+    /// before our unsubscribe arrived) is stale and dropped here, at the receiving end.
     pub(super) fn resource_updated(&self, uri: String) {
+        if !self.subscriptions().contains_key(&uri) {
+            tracing::debug!(server = %self.server, "update for a resource not subscribed dropped");
+            return;
+        }
         if self.events.receiver_count() > 0 {
             let _ = self.events.send(McpEvent::ResourceUpdated {
                 server: self.server.to_string(),
@@ -54,6 +69,7 @@ fn pump(mut subscription: Subscription, client: ClientSide, stop: CancellationTo
     tokio::spawn(async move {
         loop {
             tokio::select! {
+                biased;
                 () = stop.cancelled() => {
                     let _ = subscription.cancel().await;
                     return;
@@ -122,19 +138,27 @@ impl ServerHandle {
             )
             .await?;
             let stop = CancellationToken::new();
-            pump(subscription, self.client.clone(), stop.clone());
-            if let Some(old) = self.subscriptions().insert(uri.to_owned(), stop) {
+            // In the set before the first update can be read.
+            if let Some(old) = self.subscriptions().insert(uri.to_owned(), stop.clone()) {
                 old.cancel();
             }
+            pump(subscription, self.client.clone(), stop);
         } else {
-            timed(
+            // In the set before asking: an update may come before the answer.
+            let fresh = self
+                .subscriptions()
+                .insert(uri.to_owned(), CancellationToken::new())
+                .is_none();
+            let asked = timed(
                 &self.name,
                 self.limits.request_timeout,
                 live.peer.subscribe(SubscribeRequestParams::new(uri)),
             )
-            .await?;
-            self.subscriptions()
-                .insert(uri.to_owned(), CancellationToken::new());
+            .await;
+            if asked.is_err() && fresh {
+                self.subscriptions().remove(uri);
+            }
+            asked?;
         }
         Ok(())
     }
@@ -159,9 +183,7 @@ impl ServerHandle {
     pub(super) fn subscriptions(
         &self,
     ) -> std::sync::MutexGuard<'_, std::collections::BTreeMap<String, CancellationToken>> {
-        self.subscriptions
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.client.subscriptions()
     }
 
     /// The connection ended: its streams stop and its subscriptions are gone.

@@ -144,7 +144,9 @@ pub async fn run(
     if request.name == "touch" {
         let uri = arg(request, "uri").and_then(Value::as_str).unwrap_or("");
         let _ = crate::subs::BUS.send(crate::subs::Change::Resource(uri.to_owned()));
-        if !modern && crate::subs::is_subscribed(uri) {
+        // `always`: a careless server that notifies without (or after) a subscription.
+        let always = arg(request, "always").and_then(Value::as_bool) == Some(true);
+        if !modern && (always || crate::subs::is_subscribed(uri)) {
             let param = rmcp::model::ResourceUpdatedNotificationParam::new(uri);
             let _ = context.peer.notify_resource_updated(param).await;
         }

@@ -3,6 +3,7 @@
 //! `touch` tool (`--asking`) announces that a resource changed; `add_tool` that the
 //! tool list did.
 
+use std::collections::VecDeque;
 use std::sync::{Arc, LazyLock, Mutex};
 
 use rmcp::ErrorData;
@@ -26,17 +27,27 @@ pub static SUBSCRIBED: LazyLock<Arc<Mutex<Vec<String>>>> = LazyLock::new(Arc::de
 
 pub fn tool() -> Value {
     json!({"name": "touch", "description": "Announce that resource `uri` changed.",
-        "inputSchema": {"type": "object", "properties": {"uri": {"type": "string"}}, "required": ["uri"]},
+        "inputSchema": {"type": "object", "properties": {"uri": {"type": "string"}, "always": {"type": "boolean"}}, "required": ["uri"]},
         "annotations": {"readOnlyHint": true}})
 }
 
+/// Receivers opened before a stream's acknowledgement is sent: rmcp acknowledges a
+/// `subscriptions/listen` before it calls `listen`, and a change made in between (the
+/// client touches right after it is acknowledged) must not be missed.
+static PENDING: LazyLock<Mutex<VecDeque<broadcast::Receiver<Change>>>> =
+    LazyLock::new(Mutex::default);
+
 pub fn accepted(requested: &SubscriptionFilter) -> SubscriptionFilter {
+    if let Ok(mut pending) = PENDING.lock() {
+        pending.push_back(BUS.subscribe());
+    }
     requested.clone()
 }
 
 /// Serves one `subscriptions/listen` stream until the client cancels it.
 pub async fn listen(context: SubscriptionContext) -> Result<(), ErrorData> {
-    let mut changes = BUS.subscribe();
+    let early = PENDING.lock().ok().and_then(|mut p| p.pop_front());
+    let mut changes = early.unwrap_or_else(|| BUS.subscribe());
     loop {
         tokio::select! {
             () = context.cancelled() => return Ok(()),
