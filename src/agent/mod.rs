@@ -8,6 +8,7 @@ pub mod headless;
 pub mod op;
 mod prompt;
 mod readiness;
+pub mod sampling;
 pub mod session;
 pub mod sink;
 pub mod step;

@@ -117,9 +117,12 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
+        // Servers' questions (elicitation, sampling) are answered on screen.
+        let (asker, asks) = crate::mcp::ChannelAsker::new();
         let options = WorkbenchOptions {
             interactive: true,
             always_file: Some(always_file),
+            asker: Some(Arc::new(asker)),
             ..WorkbenchOptions::default()
         };
         let workbench = match Workbench::start(&config, &dirs, options).await {
@@ -179,6 +182,7 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             },
             exit_after_first_frame: cli.exit_after_first_frame,
             debug_panic: cli.debug_panic,
+            asks: Some(asks),
         })
         .await;
         workbench.shutdown().await;

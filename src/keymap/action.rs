@@ -26,10 +26,12 @@ pub enum Layer {
     Step,
     /// The argument form of a tool call or prompt; unbound keys are typed.
     Form,
+    /// A server asks the person (elicitation, sampling); form fields take typed keys.
+    Ask,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 11] = [
+    pub const ALL: [Layer; 12] = [
         Layer::Global,
         Layer::Normal,
         Layer::Composer,
@@ -41,6 +43,7 @@ impl Layer {
         Layer::Browse,
         Layer::Step,
         Layer::Form,
+        Layer::Ask,
     ];
 
     pub fn title(self) -> &'static str {
@@ -56,6 +59,7 @@ impl Layer {
             Layer::Browse => "Skills and Memory",
             Layer::Step => "Step mode (paused)",
             Layer::Form => "Call form",
+            Layer::Ask => "A server asks",
         }
     }
 }
@@ -122,4 +126,6 @@ actions! {
     ShowMemory => "show_memory",
     CallTool => "call_tool",
     ExternalEditor => "external_editor",
+    OpenUrl => "open_url",
+    CopyUrl => "copy_url",
 }

@@ -6,6 +6,7 @@
 mod action;
 mod key;
 mod table;
+mod table_ask;
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;

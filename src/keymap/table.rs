@@ -16,9 +16,9 @@ pub struct Binding {
 }
 
 /// (layer, key, action, help text, status-bar label).
-type Row = (Layer, Key, Action, &'static str, Option<&'static str>);
+pub(super) type Row = (Layer, Key, Action, &'static str, Option<&'static str>);
 
-fn k(code: KeyCode) -> Key {
+pub(super) fn k(code: KeyCode) -> Key {
     Key::plain(code)
 }
 
@@ -384,13 +384,13 @@ pub fn default_bindings() -> Vec<Binding> {
         (L::Approval, k(C::PageUp), A::PageUp, "page up", None),
         (L::Approval, k(C::PageDown), A::PageDown, "page down", None),
     ];
-    rows.into_iter()
-        .map(|(layer, key, action, help, hint)| Binding {
-            layer,
-            key,
-            action,
-            help,
-            hint,
-        })
-        .collect()
+    let rows = rows.into_iter().chain(super::table_ask::rows());
+    rows.map(|(layer, key, action, help, hint)| Binding {
+        layer,
+        key,
+        action,
+        help,
+        hint,
+    })
+    .collect()
 }

@@ -207,6 +207,11 @@ impl AskRequest {
     pub fn answer(self, answer: Answer) {
         let _ = self.reply.send(answer);
     }
+
+    /// The asking side stopped waiting (its call was cancelled or ended).
+    pub fn is_abandoned(&self) -> bool {
+        self.reply.is_closed()
+    }
 }
 
 /// Hands every question to a front end as an [`AskRequest`].

@@ -99,6 +99,13 @@ impl Registry {
         &self.grants
     }
 
+    /// Counts one use of `name` against `[policy] max_calls` for work that is not a
+    /// tool call but is budgeted like one (a server's sampling request); `Err` says
+    /// the budget is spent.
+    pub fn spend_budget(&self, name: &str) -> Result<(), String> {
+        self.budget.consume(name).map_err(|spent| spent.to_string())
+    }
+
     pub fn broker(&self) -> &Arc<ApprovalBroker> {
         &self.broker
     }

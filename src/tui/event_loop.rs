@@ -49,6 +49,8 @@ pub struct TuiOptions {
     pub startup: Vec<Cmd>,
     pub exit_after_first_frame: bool,
     pub debug_panic: bool,
+    /// What servers ask the person (the hub's `ChannelAsker`); `None`: nobody asks.
+    pub asks: Option<tokio::sync::mpsc::UnboundedReceiver<crate::mcp::AskRequest>>,
 }
 
 pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
@@ -74,6 +76,7 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     // Spinners and elapsed times advance while something runs.
     let mut clock = tokio::time::interval(Duration::from_millis(100));
 
+    let mut asks = options.asks;
     let mut rt = Executor::new(options.state, options.registry, recorder, inbox);
     rt.memory_dir = options.memory_dir;
     rt.session_ops = session_ops;
@@ -165,9 +168,13 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
             Some(msg) = inbox_rx.recv() => {
                 dirty |= rt.handle(msg);
             }
-            _ = clock.tick(), if rt.state.busy() => {
+            Some(request) = async { match asks.as_mut() { Some(rx) => rx.recv().await, None => std::future::pending().await } } => {
+                dirty |= rt.ask(request);
+            }
+            _ = clock.tick(), if rt.state.busy() || !rt.state.asks.is_empty() => {
                 let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
                 dirty |= rt.handle(Msg::Tick(ms));
+                dirty |= rt.drop_abandoned_asks();
             }
             () = tokio::time::sleep_until(next_frame), if dirty => {}
         }

@@ -49,6 +49,8 @@ pub struct Executor {
     pub(super) no_color: bool,
     /// Where the theme and mouse choice are remembered (`None`: not remembered).
     pub(super) prefs_file: Option<PathBuf>,
+    /// Servers' questions waiting for the person (their reply channels).
+    pub(super) asks: super::executor_ask::AskReplies,
 }
 
 impl Executor {
@@ -77,6 +79,7 @@ impl Executor {
             themes: ThemeSet::new(None),
             no_color: false,
             prefs_file: None,
+            asks: super::executor_ask::AskReplies::default(),
         }
     }
 
@@ -106,6 +109,10 @@ impl Executor {
             | Cmd::SetServerLogLevel(_)
             | Cmd::GetPrompt { .. }
             | Cmd::Complete { .. }) => self.execute_mcp(cmd),
+            cmd
+            @ (Cmd::Answer { .. } | Cmd::Sample { .. } | Cmd::OpenUrl(_) | Cmd::CopyText(_)) => {
+                self.execute_ask(cmd)
+            }
             Cmd::LoadTheme(name) => Some(self.load_theme(name)),
             Cmd::SetMouseCapture(on) => {
                 if let Err(e) = term::set_mouse_capture(on) {

@@ -5,6 +5,7 @@
 //! and hub events into messages; `executor` does the commands `update` returns.
 
 pub mod approval;
+pub mod ask;
 pub mod boot;
 pub mod cards;
 pub mod catalog;
@@ -14,6 +15,7 @@ pub mod editor;
 pub mod event_loop;
 pub mod events;
 pub mod executor;
+mod executor_ask;
 mod executor_mcp;
 pub mod form;
 pub mod help;

@@ -68,6 +68,18 @@ pub enum Msg {
         name: String,
         error: Option<String>,
     },
+    /// A server asks the person (elicitation, sampling); answer with `Cmd::Answer`.
+    Asked {
+        id: super::ask::AskId,
+        ask: Box<crate::mcp::Ask>,
+    },
+    /// The server no longer waits for this question (its call ended).
+    AskGone(super::ask::AskId),
+    /// The model's answer to an approved sampling request (or why there is none).
+    Sampled {
+        id: super::ask::AskId,
+        result: Result<crate::mcp::SamplingReply, String>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,6 +207,22 @@ pub enum Cmd {
     /// Cancel these calls the person made (those still running stop; those waiting
     /// for approval abort).
     CancelCalls(Vec<CallId>),
+    /// Answer a server's question (elicitation, sampling).
+    Answer {
+        id: super::ask::AskId,
+        answer: Box<crate::mcp::Answer>,
+    },
+    /// Send an approved sampling request to the current provider (answers
+    /// `Msg::Sampled`).
+    Sample {
+        id: super::ask::AskId,
+        server: String,
+        params: Value,
+    },
+    /// Open a web page in the browser (a URL elicitation, when the person asks).
+    OpenUrl(String),
+    /// Put text on the terminal's clipboard (OSC 52).
+    CopyText(String),
     /// Call a tool through the gate, on the person's behalf (`/call`, a form).
     CallTool {
         call_id: CallId,

@@ -203,6 +203,8 @@ pub struct State {
     pub keymap: Keymap,
     /// Tool calls waiting for the person; the front one is shown.
     pub approvals: VecDeque<PendingApproval>,
+    /// What servers ask the person; the front one is shown over everything.
+    pub asks: VecDeque<super::ask::PendingAsk>,
     /// `[policy] confirm_delete = "double"`.
     pub confirm_delete_double: bool,
     /// Where "always" writes its rule (shown before it does).
@@ -276,6 +278,7 @@ impl State {
             theme_names,
             keymap,
             approvals: VecDeque::new(),
+            asks: VecDeque::new(),
             confirm_delete_double: false,
             always_file: "switchboard.toml".into(),
             grants: Vec::new(),
@@ -306,6 +309,9 @@ impl State {
 
     /// The key layer that currently interprets keys.
     pub fn layer(&self) -> Layer {
+        if !self.asks.is_empty() {
+            return Layer::Ask;
+        }
         match &self.overlay {
             Some(Overlay::Help { .. }) => Layer::Help,
             Some(Overlay::Palette(_)) => Layer::Palette,

@@ -48,6 +48,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.clock_ms = ms;
             Vec::new()
         }
+        Msg::Edited(result) if state.layer() == Layer::Ask => {
+            super::ask::edited(state, result);
+            Vec::new()
+        }
         Msg::Edited(result) => {
             if let Some(Overlay::Form(form)) = &mut state.overlay {
                 form.edited(result);
@@ -111,6 +115,15 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.library.memory_open = Some((path, text));
             Vec::new()
         }
+        Msg::Asked { id, ask } => super::ask::arrived(state, id, *ask),
+        Msg::AskGone(id) => {
+            super::ask::gone(state, id);
+            Vec::new()
+        }
+        Msg::Sampled { id, result } => {
+            super::ask::sampled(state, id, result);
+            Vec::new()
+        }
         Msg::ThemeApplied { name, error } => match error {
             None => {
                 state.notice(NoticeLevel::Info, format!("theme: {name}"));
@@ -145,6 +158,7 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Browse => library::key(state, action),
         Layer::Form => form::key(state, key, action),
         Layer::Approval => approval::key(state, key, action),
+        Layer::Ask => super::ask::key(state, key, action),
         Layer::Step => match action {
             Some(Action::StepNext) => step(state, Op::StepNext).into(),
             Some(Action::StepContinue) => step(state, Op::StepContinue).into(),

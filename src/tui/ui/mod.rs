@@ -1,6 +1,7 @@
 //! Drawing: `render(&State, &Theme, &mut Frame)`, one pane per file.
 
 pub mod approval;
+mod ask;
 mod catalog;
 mod chat;
 mod composer;
@@ -58,6 +59,8 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
         }
         None => {}
     }
+    // A server waits for the person: its question is drawn over everything.
+    ask::render(state, theme, frame);
 }
 
 /// Only a notice: the terminal is smaller than [`MIN_SIZE`].

@@ -23,7 +23,7 @@ pub fn tools() -> Vec<Value> {
     let empty = json!({"type": "object", "properties": {}});
     vec![
         json!({"name": "ask_name", "description": "Elicit a name (form with defaults); `no_default: true` makes a required field without one.",
-            "inputSchema": {"type": "object", "properties": {"no_default": {"type": "boolean"}}},
+            "inputSchema": {"type": "object", "properties": {"no_default": {"type": "boolean"}, "profile": {"type": "boolean"}}},
             "annotations": {"readOnlyHint": true}}),
         json!({"name": "ask_url", "description": "Elicit a visit to a URL.", "inputSchema": empty,
             "annotations": {"readOnlyHint": true}}),
@@ -57,6 +57,23 @@ fn tool_error(text: impl Into<String>) -> Result<CallToolResponse, ErrorData> {
     ])))
 }
 
+/// `ask_name {"profile": true}`: every kind of field a form can have.
+fn profile_form() -> Value {
+    json!({"mode": "form", "message": "Tell us about your trip.", "requestedSchema": {
+        "type": "object",
+        "properties": {
+            "email": {"type": "string", "title": "Email", "format": "email", "description": "Where the ticket goes"},
+            "nights": {"type": "integer", "title": "Nights", "minimum": 1, "maximum": 14, "default": 3},
+            "class": {"type": "string", "title": "Class", "oneOf": [
+                {"const": "eco", "title": "Economy"}, {"const": "biz", "title": "Business"}], "default": "eco"},
+            "meals": {"type": "array", "title": "Meals", "items": {"type": "string", "enum": ["breakfast", "lunch", "dinner"]},
+                "default": ["breakfast"]},
+            "insured": {"type": "boolean", "title": "Insurance", "default": true}
+        },
+        "required": ["email", "nights"]
+    }})
+}
+
 fn name_form(no_default: bool) -> Value {
     let mut form = json!({"mode": "form", "message": "Who are you?", "requestedSchema": {
         "type": "object",
@@ -73,6 +90,13 @@ fn name_form(no_default: bool) -> Value {
     form
 }
 
+fn form_for(request: &CallToolRequestParams) -> Value {
+    if arg(request, "profile").and_then(Value::as_bool) == Some(true) {
+        return profile_form();
+    }
+    name_form(arg(request, "no_default").and_then(Value::as_bool) == Some(true))
+}
+
 fn sampling_params() -> Value {
     json!({
         "messages": [{"role": "user", "content": {"type": "text", "text": "What is 2+2?"}}],
@@ -84,10 +108,10 @@ fn sampling_params() -> Value {
 /// What an elicitation answer says, as text.
 fn elicited(answer: &Value) -> String {
     match answer["action"].as_str() {
-        Some("accept") => format!(
-            "Hello, {}",
-            answer["content"]["name"].as_str().unwrap_or("(no name)")
-        ),
+        Some("accept") => match answer["content"]["name"].as_str() {
+            Some(name) => format!("Hello, {name}"),
+            None => format!("accepted {}", answer["content"]),
+        },
         Some(other) => other.to_owned(),
         None => "no answer".into(),
     }
@@ -160,20 +184,14 @@ pub async fn run(
     }
     Some(match (request.name.as_ref(), modern) {
         ("ask_name", true) => {
-            let no_default = arg(request, "no_default").and_then(Value::as_bool) == Some(true);
+            let form = form_for(request);
             responses.get("name").map_or_else(
-                || {
-                    input_required(
-                        &one("name", "elicitation/create", name_form(no_default)),
-                        None,
-                    )
-                },
+                || input_required(&one("name", "elicitation/create", form), None),
                 |answer| text(elicited(answer)),
             )
         }
         ("ask_name", false) => {
-            let no_default = arg(request, "no_default").and_then(Value::as_bool) == Some(true);
-            let params: ElicitRequestParams = match from_json(name_form(no_default)) {
+            let params: ElicitRequestParams = match from_json(form_for(request)) {
                 Ok(p) => p,
                 Err(e) => return Some(Err(e)),
             };

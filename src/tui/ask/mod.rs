@@ -1,0 +1,153 @@
+//! What servers ask the person, queued in arrival order: an elicitation form, a URL
+//! to visit, a sampling request to approve. The front one is drawn over everything
+//! and takes the keys (`Layer::Ask`) until it is answered; the answer goes back to the
+//! waiting server through `Cmd::Answer` (the executor holds the reply channel).
+
+pub mod elicit;
+mod keys;
+pub mod sampling;
+
+pub use keys::key;
+
+use crate::mcp::{Ask, ElicitationKind};
+use crate::sanitize::sanitize_line;
+
+use super::msg::Cmd;
+use super::state::{ChatEntry, ChatKind, NoticeLevel, State, TailScroll};
+use elicit::ElicitForm;
+use sampling::SampleCard;
+
+/// The executor's number for a question (its reply channel is kept there).
+pub type AskId = u64;
+
+/// One question from a server. Text is sanitised when it enters the state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingAsk {
+    pub id: AskId,
+    pub server: String,
+    /// Why the server asks.
+    pub message: String,
+    pub view: AskView,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum AskView {
+    Form(ElicitForm),
+    Url(UrlAsk),
+    Sample(Box<SampleCard>),
+}
+
+/// A URL-mode elicitation: the page is opened or copied only when the person says so.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlAsk {
+    /// Exactly as sent (opened or copied, never drawn).
+    pub raw: String,
+    /// The URL as drawn (sanitised).
+    pub shown: String,
+    /// The host, emphasised on screen (IDN hosts in their ASCII form); `None` when the
+    /// URL does not parse.
+    pub host: Option<String>,
+    /// `http` or `https`: only those are opened.
+    pub web: bool,
+}
+
+impl UrlAsk {
+    pub fn new(raw: &str) -> Self {
+        let parsed = reqwest::Url::parse(raw).ok();
+        Self {
+            raw: raw.to_owned(),
+            shown: sanitize_line(raw),
+            host: parsed
+                .as_ref()
+                .and_then(|u| u.host_str().map(sanitize_line)),
+            web: parsed.is_some_and(|u| matches!(u.scheme(), "http" | "https")),
+        }
+    }
+}
+
+/// A question arrived: queued, with a notice naming the server.
+pub fn arrived(state: &mut State, id: AskId, ask: Ask) -> Vec<Cmd> {
+    let (server, message, view) = match ask {
+        Ask::Elicit(request) => {
+            let view = match &request.kind {
+                ElicitationKind::Form { schema } => AskView::Form(ElicitForm::from_schema(schema)),
+                ElicitationKind::Url { url, .. } => AskView::Url(UrlAsk::new(url)),
+            };
+            (request.server, request.message, view)
+        }
+        Ask::Sample(request) => {
+            let card = SampleCard::new(request.params);
+            (
+                request.server,
+                String::new(),
+                AskView::Sample(Box::new(card)),
+            )
+        }
+    };
+    let server = sanitize_line(&server);
+    let what = match &view {
+        AskView::Sample(_) => "asks to use the model".to_owned(),
+        _ => format!("asks: {}", crate::mcp::untrusted(&message, 80)),
+    };
+    state.notice(NoticeLevel::Warn, format!("{server} {what}"));
+    state.asks.push_back(PendingAsk {
+        id,
+        server,
+        message: crate::sanitize::sanitize(&message).into_owned(),
+        view,
+    });
+    Vec::new()
+}
+
+/// The server stopped waiting (its call was cancelled or failed): the question goes.
+pub fn gone(state: &mut State, id: AskId) {
+    if let Some(at) = state.asks.iter().position(|a| a.id == id)
+        && let Some(ask) = state.asks.remove(at)
+    {
+        note(state, &ask, "no longer waits for an answer", ChatKind::Note);
+    }
+}
+
+/// A line in the transcript: what was asked and what became of it.
+pub(super) fn note(state: &mut State, ask: &PendingAsk, outcome: &str, kind: ChatKind) {
+    let what = match &ask.view {
+        AskView::Form(_) => "asked for input",
+        AskView::Url(_) => "asked to visit a page",
+        AskView::Sample(_) => "asked to use the model",
+    };
+    state.chat.push(ChatEntry::new(
+        kind,
+        format!("{} {what}: {outcome}", ask.server),
+    ));
+    state.chat_scroll = TailScroll(0);
+}
+
+/// The provider answered an approved sampling request (or failed).
+pub fn sampled(state: &mut State, id: AskId, result: Result<crate::mcp::SamplingReply, String>) {
+    let card = state.asks.iter_mut().find(|a| a.id == id);
+    if let Some(PendingAsk {
+        view: AskView::Sample(card),
+        ..
+    }) = card
+    {
+        card.stage = match result {
+            Ok(reply) => sampling::SampleStage::Reply(reply),
+            Err(e) => sampling::SampleStage::Failed(sanitize_line(&e)),
+        };
+    }
+}
+
+/// The external editor returned the sampling messages or reply.
+pub fn edited(state: &mut State, result: Result<String, String>) {
+    let Some(PendingAsk {
+        view: AskView::Sample(card),
+        ..
+    }) = state.asks.front_mut()
+    else {
+        return;
+    };
+    let outcome = result.and_then(|text| card.edited(&text));
+    if let Err(e) = outcome {
+        state.notice(NoticeLevel::Error, e);
+    }
+}
