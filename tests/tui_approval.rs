@@ -27,6 +27,7 @@ fn request(id: u64, tool: &str, effect: ToolEffect) -> ApprovalRequest {
         call_id: CallId::new(format!("c{id}")),
         run_id: "run-1".into(),
         origin: Origin::Model,
+        client: None,
         server: Some("builtin".into()),
         tool: tool.into(),
         effect,

@@ -55,6 +55,9 @@ pub struct ApprovalRequest {
     pub call_id: CallId,
     pub run_id: String,
     pub origin: Origin,
+    /// The serve client that asked (its `clientInfo` name), for origin `serve`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
     /// The MCP server, or `builtin`.
     pub server: Option<String>,
     /// Qualified tool name.

@@ -43,6 +43,9 @@ pub struct AuditRecord {
     /// The call's id (the model's tool-call id, or one minted for the call).
     pub call_id: String,
     pub origin: Origin,
+    /// The serve client that made the call (origin `serve`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
     pub tool: String,
     pub effect: ToolEffect,
     /// `allow` when the tool ran, `deny` when it did not.

@@ -13,6 +13,7 @@ mod grant;
 mod load;
 mod mode;
 mod origin;
+mod remote;
 mod rule;
 
 use std::collections::{BTreeMap, HashMap};
@@ -29,6 +30,7 @@ pub use grant::{GrantId, GrantScope, SessionGrant, SessionGrants};
 pub use load::PolicyConfigError;
 pub use mode::{Mode, ParseModeError};
 pub use origin::{Origin, Scope};
+pub use remote::{ClientBudgetSpent, RemoteClient};
 pub use rule::{Rule, RuleError, SubjectPattern, escape_glob};
 
 /// `[policy] confirm_delete`.
@@ -140,6 +142,12 @@ impl Policy {
 
     /// Deny rule > ask rule > allow rule > session grant > mode.
     pub fn decide_with(&self, call: &CallFacts, grants: &SessionGrants) -> Decision {
+        self.decide_in(call, grants, self.mode)
+    }
+
+    /// As [`Policy::decide_with`], with `mode` in place of the policy's own (a serve
+    /// client's `[serve.clients.NAME] mode`).
+    pub fn decide_in(&self, call: &CallFacts, grants: &SessionGrants, mode: Mode) -> Decision {
         for list in [RuleList::Deny, RuleList::Ask, RuleList::Allow] {
             if let Some((index, rule)) = self
                 .rules(list)
@@ -167,9 +175,9 @@ impl Policy {
             };
         }
         Decision {
-            verdict: self.mode.verdict(call.effect),
+            verdict: mode.verdict(call.effect),
             reason: DecisionReason::Mode {
-                mode: self.mode,
+                mode,
                 effect: call.effect,
             },
         }

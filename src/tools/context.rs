@@ -7,7 +7,7 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::gate::{CallId, GateObserver};
-use crate::policy::{Origin, Scope};
+use crate::policy::{Origin, RemoteClient, Scope};
 
 /// The context of one call.
 #[derive(Clone)]
@@ -25,6 +25,8 @@ pub struct ToolContext {
     pub cancel: CancellationToken,
     /// Hears the gate's events about this call (`None`: nobody listens).
     pub observer: Option<Arc<dyn GateObserver>>,
+    /// The serve client that asked (origin `serve`): its name, mode and budget.
+    pub remote: Option<Arc<RemoteClient>>,
 }
 
 impl fmt::Debug for ToolContext {
@@ -35,6 +37,7 @@ impl fmt::Debug for ToolContext {
             .field("scope", &self.scope)
             .field("origin", &self.origin)
             .field("observed", &self.observer.is_some())
+            .field("remote", &self.remote.as_ref().map(|r| r.name.as_str()))
             .finish_non_exhaustive()
     }
 }
@@ -50,6 +53,7 @@ impl ToolContext {
             metadata: Arc::new(Value::Null),
             cancel: CancellationToken::new(),
             observer: None,
+            remote: None,
         }
     }
 
@@ -75,6 +79,19 @@ impl ToolContext {
     pub fn with_cancel(mut self, cancel: CancellationToken) -> Self {
         self.cancel = cancel;
         self
+    }
+
+    /// A call from a serve client (origin `serve`).
+    #[must_use]
+    pub fn with_remote(mut self, client: Arc<RemoteClient>) -> Self {
+        self.origin = Origin::Serve;
+        self.remote = Some(client);
+        self
+    }
+
+    /// The serve client's name, for people ("asked by NAME via serve").
+    pub fn client_name(&self) -> Option<&str> {
+        self.remote.as_ref().map(|r| r.name.as_str())
     }
 
     #[must_use]

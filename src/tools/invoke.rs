@@ -20,6 +20,9 @@ use crate::policy::{
     suggested_allow_rule,
 };
 
+/// How long a cancelled tool may take to stop before the gate stops waiting.
+const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// How one call through the gate ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallOutcome {
@@ -106,9 +109,9 @@ impl Registry {
         };
         let call = self.classify(name, &lease, &args, ctx, started);
         let gate = match self.authorise(&call, &lease, &args).await {
-            Gate::Run(ruling) => match self.budget.consume(name) {
+            Gate::Run(ruling) => match self.consume_budgets(name, ctx) {
                 Ok(()) => Gate::Run(ruling),
-                Err(spent) => Gate::Refuse(budget_ruling(), format!("Denied: {spent}.")),
+                Err(spent) => Gate::Refuse(budget_ruling(ctx), format!("Denied: {spent}.")),
             },
             other => other,
         };
@@ -116,12 +119,17 @@ impl Registry {
         let args_for_hooks = self.hook_args(&call, &args);
         let (outcome, ruling) = match gate {
             Gate::Run(ruling) => {
+                let run = self.after_call(&call, args_for_hooks.as_ref(), lease.invoke(args, ctx));
+                tokio::pin!(run);
                 let outcome = tokio::select! {
                     biased;
-                    () = ctx.cancel.cancelled() => CallOutcome::Cancelled,
-                    result = self.after_call(&call, args_for_hooks.as_ref(), lease.invoke(args, ctx)) => {
-                        CallOutcome::Ran(result)
+                    () = ctx.cancel.cancelled() => {
+                        // The tool saw the same token: a moment to stop cleanly (an MCP
+                        // tool tells its server the call is cancelled).
+                        let _ = tokio::time::timeout(CANCEL_GRACE, &mut run).await;
+                        CallOutcome::Cancelled
                     }
+                    result = &mut run => CallOutcome::Ran(result),
                 };
                 (outcome, ruling)
             }
@@ -226,6 +234,7 @@ impl Registry {
                 run_id: call.ctx.run_id.clone(),
                 call_id: call.id.0.clone(),
                 origin: call.ctx.origin,
+                client: call.ctx.client_name().map(str::to_owned),
                 tool: call.facts.tool.clone(),
                 effect: call.facts.effect,
                 decision: match end {
@@ -268,9 +277,14 @@ impl Registry {
             return Gate::Refuse(Ruling::new(DecidedBy::Scope, "read-only scope"), message);
         }
         if let Err(spent) = self.budget.check(&call.facts.tool) {
-            return Gate::Refuse(budget_ruling(), format!("Denied: {spent}."));
+            return Gate::Refuse(budget_ruling(call.ctx), format!("Denied: {spent}."));
         }
-        let mut decision = self.policy.decide_with(&call.facts, &self.grants);
+        if let Some(Err(spent)) = call.ctx.remote.as_ref().map(|r| r.check()) {
+            return Gate::Refuse(budget_ruling(call.ctx), format!("Denied: {spent}."));
+        }
+        let mode = call.ctx.remote.as_ref().and_then(|r| r.mode);
+        let mode = mode.unwrap_or_else(|| self.policy.mode());
+        let mut decision = self.policy.decide_in(&call.facts, &self.grants, mode);
         // Hooks run only for calls the rules let through: they can tighten, never lift.
         if decision.verdict != Verdict::Deny
             && let Some(refusal) = self.pre_tool_hooks(call, args, &mut decision).await
@@ -308,6 +322,7 @@ impl Registry {
             call_id: call.id.clone(),
             run_id: call.ctx.run_id.clone(),
             origin: call.ctx.origin,
+            client: call.ctx.client_name().map(str::to_owned),
             server: Some(
                 call.facts
                     .tool
@@ -364,6 +379,15 @@ impl Registry {
         }
     }
 
+    /// Counts the call against `[policy] max_calls` and the serve client's budget.
+    fn consume_budgets(&self, name: &str, ctx: &ToolContext) -> Result<(), String> {
+        self.budget.consume(name).map_err(|e| e.to_string())?;
+        match &ctx.remote {
+            Some(client) => client.consume().map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    }
+
     /// "Always": append the rule to the config file and admit such calls from now on.
     fn remember_always(&self, facts: &CallFacts, rule: &str) {
         if let Some(path) = &self.always_file
@@ -375,8 +399,14 @@ impl Registry {
     }
 }
 
-fn budget_ruling() -> Ruling {
-    Ruling::new(DecidedBy::Budget, "[policy] max_calls")
+fn budget_ruling(ctx: &ToolContext) -> Ruling {
+    match ctx.client_name() {
+        Some(client) => Ruling::new(
+            DecidedBy::Budget,
+            format!("[serve.clients.{client}] max_calls or [policy] max_calls"),
+        ),
+        None => Ruling::new(DecidedBy::Budget, "[policy] max_calls"),
+    }
 }
 
 /// A non-interactive run cannot ask: refuse, naming what would allow the call.

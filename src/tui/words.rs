@@ -21,6 +21,17 @@ pub fn asker(origin: Origin) -> &'static str {
     }
 }
 
+/// Who asked, naming a serve client: "claude-desktop via serve" (the name is
+/// untrusted text, sanitised).
+pub fn asked_by(origin: Origin, client: Option<&str>) -> String {
+    match (origin, client) {
+        (Origin::Serve, Some(name)) => {
+            format!("{} via serve", crate::sanitize::sanitize_line(name))
+        }
+        _ => asker(origin).to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

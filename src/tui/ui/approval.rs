@@ -188,7 +188,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
                 format!(
                     "  {} · asked by {}",
                     sanitize_line(server),
-                    crate::tui::words::asker(request.origin)
+                    crate::tui::words::asked_by(request.origin, request.client.as_deref())
                 ),
                 style(theme, Role::Dim),
             ),
