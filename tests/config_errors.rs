@@ -256,3 +256,28 @@ fn conflicting_key_binding_is_located() {
         "{msg}"
     );
 }
+
+#[test]
+fn serve_values_are_checked_where_they_are() {
+    let mode = message("[serve]\nexpose = [\"t\"]\n\n[serve.clients.desk]\nmode = \"yolo\"\n");
+    assert!(
+        mode.starts_with("switchboard.toml:5:8: ") && mode.contains("serve.clients.desk.mode"),
+        "{mode}"
+    );
+    let token = message("[serve]\ntoken_env = \"NOT A NAME\"\n");
+    assert!(
+        token.starts_with("switchboard.toml:2:")
+            && token.contains("not an environment variable name"),
+        "{token}"
+    );
+    let origin = message("[serve]\nallowed_origins = [\"localhost\"]\n");
+    assert!(
+        origin.starts_with("switchboard.toml:2:") && origin.contains("scheme"),
+        "{origin}"
+    );
+    let key = message("[serve]\ntoken = \"x\"\n");
+    assert!(
+        key.starts_with("switchboard.toml:2:1: unknown key `token`"),
+        "{key}"
+    );
+}

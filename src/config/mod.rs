@@ -16,6 +16,7 @@ mod key_path;
 mod load;
 mod locate;
 mod model;
+mod serve;
 pub mod suggest;
 mod tools;
 mod validate;
@@ -26,6 +27,7 @@ pub use key_path::KeyPath;
 pub use load::{LoadedConfig, find_source, load, parse_str};
 pub use locate::SourceMap;
 pub use model::*;
+pub use serve::{DEFAULT_MAX_MESSAGE_BYTES, ServeClientConfig, ServeConfig};
 pub use validate::{
     BUILTIN_PROVIDER, CONFIRM_DELETE, POLICY_MODES, SERVER_TRANSPORTS, TOOL_EFFECTS, is_aws_region,
 };

@@ -31,6 +31,7 @@ pub struct Config {
     pub tools: ToolsConfig,
     pub agent: AgentConfig,
     pub hooks: HooksConfig,
+    pub serve: super::serve::ServeConfig,
 }
 
 /// `[ui]`

@@ -40,6 +40,7 @@ pub fn validate(config: &Config, path: &Path, text: &str) -> Result<(), ConfigEr
     check_providers(config, &mut report);
     check_policy(config, &mut report);
     check_tools(config, &map, &mut report);
+    super::serve::check(config, &map, &mut report);
     check_rules_and_keys(config, &mut report);
     match problems
         .into_iter()
@@ -186,7 +187,12 @@ fn check_policy(config: &Config, report: &mut Report<'_>) {
     }
 }
 
-fn check_one_of(value: &Spanned<String>, key: String, accepted: &[&str], report: &mut Report<'_>) {
+pub(super) fn check_one_of(
+    value: &Spanned<String>,
+    key: String,
+    accepted: &[&str],
+    report: &mut Report<'_>,
+) {
     let text = value.get_ref();
     if accepted.contains(&text.as_str()) {
         return;
@@ -280,7 +286,7 @@ fn shell_program_problem(name: &str) -> Option<String> {
         .then(|| format!("`{name}` holds whitespace: list one program name, no arguments"))
 }
 
-fn env_name_problem(name: &str) -> Option<String> {
+pub(super) fn env_name_problem(name: &str) -> Option<String> {
     let mut chars = name.chars();
     let ok = chars
         .next()

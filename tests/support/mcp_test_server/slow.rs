@@ -1,4 +1,5 @@
-//! `slow`: sleeps in 50 ms steps, reporting progress, until done or cancelled.
+//! `slow`: sleeps in 50 ms steps, reporting progress, until done or cancelled (then
+//! writes `cancelled` to the file named by `SWITCHBOARD_TEST_CANCELLED`, if set).
 
 use std::time::Duration;
 
@@ -26,6 +27,10 @@ pub async fn slow(
     for step in 0..steps {
         tokio::select! {
             () = context.ct.cancelled() => {
+                // Tests that a caller's going away reaches the server read this file.
+                if let Ok(path) = std::env::var("SWITCHBOARD_TEST_CANCELLED") {
+                    let _ = std::fs::write(path, "cancelled");
+                }
                 return Ok(json!({"content": [{"type": "text", "text": "cancelled"}], "isError": true}));
             }
             () = tokio::time::sleep(Duration::from_millis(50)) => {}
