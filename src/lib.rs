@@ -16,6 +16,7 @@ pub mod mcp;
 pub mod paths;
 pub mod policy;
 pub mod sanitize;
+pub mod serve;
 pub mod skills;
 pub mod sse;
 pub mod theme;

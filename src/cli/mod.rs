@@ -19,6 +19,7 @@ mod policy_cmd;
 mod prompt_cmd;
 mod read_cmd;
 pub mod run_cmd;
+mod serve_cmd;
 mod servers_cmd;
 mod sessions_cmd;
 mod task_cmd;
@@ -173,6 +174,8 @@ pub enum Command {
     Task(task_cmd::TaskCommand),
     /// Show a remote A2A agent's card, or run one task on it.
     A2a(a2a_cmd::A2aArgs),
+    /// Be one MCP server in front of every configured server, each call gated.
+    Serve(serve_cmd::ServeArgs),
     /// Manage the configured MCP servers (add, add-json, list, get, remove, enable,
     /// disable) and their OAuth logins (login, logout, auth-status).
     #[command(subcommand)]
@@ -206,6 +209,7 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::A2a(ref args)) => a2a_cmd::run(args),
         Some(Command::Hooks(ref cmd)) => hooks_cmd::run(&cli, cmd),
         Some(Command::Mcp(ref cmd)) => mcp_login_cmd::run(&cli, cmd),
+        Some(Command::Serve(ref args)) => serve_cmd::run(&cli, args),
         Some(Command::Completions { shell }) => {
             completions::run(shell);
             Ok(())

@@ -1,0 +1,68 @@
+//! `switchboard serve --stdio | --http ADDR`: switchboard as one MCP server in front of
+//! its servers, every call through the gate (non-interactive: a call the policy would
+//! ask about is refused, naming the rule to add).
+
+use std::sync::Arc;
+
+use clap::Args;
+
+use super::Cli;
+use super::mcp_session::{exit, load_config, run_to_exit, safe, start_with_login};
+use crate::paths::Dirs;
+use crate::policy::Mode;
+use crate::serve::Gateway;
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("transport").required(true).args(["stdio", "http"])))]
+pub struct ServeArgs {
+    /// Serve one client on stdin/stdout.
+    #[arg(long)]
+    pub stdio: bool,
+    /// Serve Streamable HTTP on ADDR (path /mcp); port 0 picks a free one. The URL is
+    /// the first line on stderr.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<String>,
+    /// Decide in this mode instead of the configured one
+    /// (read-only, ask, auto-edit, full-auto).
+    #[arg(long, value_name = "MODE")]
+    pub approve: Option<Mode>,
+}
+
+pub fn run(cli: &Cli, args: &ServeArgs) -> color_eyre::Result<()> {
+    run_to_exit(async {
+        let dirs = Dirs::from_env();
+        let (config, _) = match load_config(cli, &dirs) {
+            Ok(c) => c,
+            Err(code) => return code,
+        };
+        // Nothing may print on stdout (the protocol's channel): no login pages.
+        let workbench = match start_with_login(cli, &config, &dirs, args.approve, None).await {
+            Ok(w) => w,
+            Err(code) => return code,
+        };
+        let gateway = Arc::new(Gateway::new(&workbench));
+        for name in gateway.unknown_exposed() {
+            eprintln!(
+                "warning: [serve] expose names no configured server: {}",
+                safe(&name)
+            );
+        }
+        let code = match &args.http {
+            Some(_addr) => {
+                eprintln!("serve --http is not available yet");
+                exit::USAGE
+            }
+            None => match crate::serve::serve_stdio(Arc::clone(&gateway)).await {
+                Ok(()) => exit::OK,
+                Err(e) => {
+                    eprintln!("serve: {}", safe(&e));
+                    exit::USAGE
+                }
+            },
+        };
+        // The client's calls were cancelled as it left; let them finish first.
+        gateway.idle(std::time::Duration::from_secs(3)).await;
+        workbench.shutdown().await;
+        code
+    })
+}

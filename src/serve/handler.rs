@@ -1,0 +1,306 @@
+//! [`GatewayHandler`]: rmcp's `ServerHandler` for one client connection. Lists come
+//! from the registry and the hub's catalogs (`expose.rs`); `tools/call` goes through
+//! the gate (`call.rs`); reads and prompts are passed to the server that owns them.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, RequestMetaObject, ServerConfig, SubscriptionFilter,
+};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::clients::Connection;
+use super::notify::{self, LogLevel};
+use super::{Gateway, expose};
+use crate::policy::RemoteClient;
+
+/// The longest client name kept (from `clientInfo`).
+const MAX_CLIENT_NAME: usize = 64;
+
+/// One connection's handler. Cheap to clone; the connection is unlisted (and its
+/// notifications stop) when the last clone drops.
+#[derive(Clone)]
+pub struct GatewayHandler {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    gateway: Arc<Gateway>,
+    transport: &'static str,
+    client: Mutex<Option<(Arc<RemoteClient>, Connection)>>,
+    log_level: LogLevel,
+    stop: CancellationToken,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
+impl GatewayHandler {
+    pub(super) fn new(gateway: Arc<Gateway>, transport: &'static str) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                gateway,
+                transport,
+                client: Mutex::default(),
+                log_level: Arc::default(),
+                stop: CancellationToken::new(),
+            }),
+        }
+    }
+
+    fn gateway(&self) -> &Gateway {
+        &self.inner.gateway
+    }
+
+    /// The client of this connection, listed on first sight: its name from
+    /// `initialize`, else from the request's `clientInfo` metadata (2026-07-28).
+    fn client(&self, meta: &RequestMetaObject, peer: &Peer<RoleServer>) -> Arc<RemoteClient> {
+        let mut slot = self
+            .inner
+            .client
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some((client, _)) = slot.as_ref() {
+            return Arc::clone(client);
+        }
+        let name = meta
+            .client_info()
+            .map(|i| i.name)
+            .or_else(|| peer.peer_info().map(|p| p.client_info.name.clone()));
+        let name = client_name(name.as_deref());
+        let clients = self.gateway().clients();
+        let client = clients.remote(&name);
+        let connection = clients.connect(&name, self.inner.transport);
+        *slot = Some((Arc::clone(&client), connection));
+        client
+    }
+
+    fn count_call(&self) {
+        let slot = self
+            .inner
+            .client
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, connection)) = slot.as_ref() {
+            connection.called();
+        }
+    }
+}
+
+/// A usable name: trimmed, at most 64 characters, `unnamed client` when empty.
+fn client_name(name: Option<&str>) -> String {
+    let name: String = name
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .take(MAX_CLIENT_NAME)
+        .collect();
+    if name.is_empty() {
+        "unnamed client".to_owned()
+    } else {
+        name
+    }
+}
+
+/// An rmcp model value from wire JSON we built.
+fn wire<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+    serde_json::from_value(value).map_err(|e| ErrorData::internal_error(e.to_string(), None))
+}
+
+fn upstream(e: &crate::mcp::McpError) -> ErrorData {
+    ErrorData::internal_error(e.to_string(), None)
+}
+
+impl ServerHandler for GatewayHandler {
+    fn get_info(&self) -> ServerConfig {
+        let info = json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {
+                "tools": {"listChanged": true},
+                "resources": {"listChanged": true},
+                "prompts": {"listChanged": true},
+                "logging": {}
+            },
+            "serverInfo": {"name": "switchboard", "version": env!("CARGO_PKG_VERSION")},
+            "instructions": "switchboard: the tools, resources and prompts of the MCP servers it \
+                is connected to. Every tool call passes switchboard's permission gate; a refused \
+                call returns a tool error that says why and which rule would allow it."
+        });
+        serde_json::from_value(info).unwrap_or_default()
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        self.client(&context.meta, &context.peer);
+        self.negotiate_initialize(&request)
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        notify::spawn_session(
+            Arc::clone(&self.inner.gateway),
+            context.peer,
+            Arc::clone(&self.inner.log_level),
+            self.inner.stop.clone(),
+        );
+    }
+
+    #[allow(deprecated)] // logging/setLevel: deprecated in 2026-07-28, used by sessions
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let level = serde_json::to_value(request.level)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned));
+        *self
+            .inner
+            .log_level
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = level;
+        Ok(())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.client(&context.meta, &context.peer);
+        self.gateway().readiness.settled().await;
+        wire(json!({"tools": self.gateway().tools_wire()}))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let client = self.client(&context.meta, &context.peer);
+        self.count_call();
+        let args = request.arguments.unwrap_or_default();
+        let result =
+            super::call::call(self.gateway(), &request.name, args, client, &context).await?;
+        Ok(CallToolResponse::Complete(result))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.client(&context.meta, &context.peer);
+        self.gateway().readiness.settled().await;
+        let snapshot = self.gateway().hub.snapshot();
+        wire(json!({"resources": expose::resources_wire(&snapshot, &self.gateway().expose)}))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.client(&context.meta, &context.peer);
+        let snapshot = self.gateway().hub.snapshot();
+        let templates = expose::templates_wire(&snapshot, &self.gateway().expose);
+        wire(json!({"resourceTemplates": templates}))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.client(&context.meta, &context.peer);
+        let gateway = self.gateway();
+        let snapshot = gateway.hub.snapshot();
+        let Some(server) = expose::resource_server(&snapshot, &gateway.expose, &request.uri) else {
+            return Err(ErrorData::resource_not_found(
+                format!("no exposed server serves {}", request.uri),
+                None,
+            ));
+        };
+        let read = gateway
+            .hub
+            .read_resource(&server, &request.uri)
+            .await
+            .map_err(|e| upstream(&e))?;
+        let contents: Vec<Value> = read
+            .contents
+            .iter()
+            .map(expose::resource_contents)
+            .collect();
+        Ok(ReadResourceResponse::Complete(wire(
+            json!({"contents": contents}),
+        )?))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.client(&context.meta, &context.peer);
+        let snapshot = self.gateway().hub.snapshot();
+        wire(json!({"prompts": expose::prompts_wire(&snapshot, &self.gateway().expose)}))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.client(&context.meta, &context.peer);
+        let gateway = self.gateway();
+        let servers = gateway.hub.names();
+        let found = expose::server_of(&request.name, &servers)
+            .filter(|(server, _)| gateway.expose.server(server));
+        let Some((server, prompt)) = found else {
+            return Err(ErrorData::invalid_params(
+                format!("unknown prompt: {}", request.name),
+                None,
+            ));
+        };
+        let view = gateway
+            .hub
+            .get_prompt(server, &prompt, request.arguments.unwrap_or_default())
+            .await
+            .map_err(|e| upstream(&e))?;
+        let messages: Vec<Value> = view
+            .messages
+            .iter()
+            .map(|m| json!({"role": m.role, "content": expose::block_wire(&m.content)}))
+            .collect();
+        let mut result = json!({"messages": messages});
+        if let Some(d) = view.description {
+            result["description"] = json!(d);
+        }
+        Ok(GetPromptResponse::Complete(wire(result)?))
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(requested.clone())
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        notify::listen(self.gateway(), &context).await;
+        Ok(())
+    }
+}

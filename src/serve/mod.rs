@@ -1,0 +1,159 @@
+//! `switchboard serve`: switchboard as one MCP server in front of everything it is
+//! connected to. Clients see the exposed servers' tools (and the built-ins when
+//! `[serve] expose` names `builtin`), resources, templates and prompts; every
+//! `tools/call` enters [`Registry::invoke`] with origin `serve` and the client's
+//! [`RemoteClient`](crate::policy::RemoteClient) (its name from `clientInfo`, its
+//! `[serve.clients.NAME]` mode and budget).
+//!
+//! - [`Gateway`]: the shared part (registry, hub, what is exposed, the clients).
+//! - [`GatewayHandler`] (`handler.rs`): rmcp's `ServerHandler`, one per connection.
+//! - `stdio.rs` and `http.rs`: the transports (rmcp's stdio and Streamable HTTP).
+
+mod call;
+mod clients;
+mod expose;
+mod handler;
+mod notify;
+mod stdio;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::Value;
+
+pub use clients::{Clients, ConnectedClient, Connection};
+pub use expose::{BUILTIN, Expose};
+pub use handler::GatewayHandler;
+pub use stdio::serve_stdio;
+
+use crate::agent::Readiness;
+use crate::config::ServeConfig;
+use crate::gate::GateObserver;
+use crate::mcp::McpHub;
+use crate::tools::Registry;
+use crate::workbench::Workbench;
+
+/// The state every connection of one gateway shares.
+pub struct Gateway {
+    registry: Arc<Registry>,
+    hub: McpHub,
+    readiness: Arc<dyn Readiness>,
+    expose: Expose,
+    clients: Arc<Clients>,
+    config: ServeConfig,
+    /// Hears the gate's events of every call (the TUI's approval pane); none headless.
+    observer: Option<Arc<dyn GateObserver>>,
+    next_call: AtomicU64,
+    /// Calls running now.
+    running: tokio::sync::watch::Sender<usize>,
+}
+
+impl std::fmt::Debug for Gateway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gateway")
+            .field("expose", &self.expose)
+            .field("clients", &self.clients.connected())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Gateway {
+    /// A gateway over a started workbench, configured by its `[serve]`.
+    pub fn new(workbench: &Workbench) -> Self {
+        let config = workbench.config.serve.clone();
+        Self {
+            registry: Arc::clone(&workbench.registry),
+            hub: workbench.hub.clone(),
+            readiness: workbench.readiness(),
+            expose: Expose::new(config.expose.as_deref()),
+            clients: Arc::new(Clients::new(&config)),
+            config,
+            observer: None,
+            next_call: AtomicU64::new(0),
+            running: tokio::sync::watch::channel(0).0,
+        }
+    }
+
+    /// Every call's gate events also go to `observer` (the TUI).
+    #[must_use]
+    pub fn with_observer(mut self, observer: Arc<dyn GateObserver>) -> Self {
+        self.observer = Some(observer);
+        self
+    }
+
+    pub fn clients(&self) -> &Arc<Clients> {
+        &self.clients
+    }
+
+    pub fn config(&self) -> &ServeConfig {
+        &self.config
+    }
+
+    /// `[serve] expose` names that match no configured server.
+    pub fn unknown_exposed(&self) -> Vec<String> {
+        let names = self.hub.names();
+        self.expose
+            .unknown(&names)
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// A handler for one new connection over `transport` (`stdio`, `http`).
+    pub fn handler(self: &Arc<Self>, transport: &'static str) -> GatewayHandler {
+        GatewayHandler::new(Arc::clone(self), transport)
+    }
+
+    /// Whether clients may call the registry tool `name`.
+    fn exposes_tool(&self, name: &str) -> bool {
+        expose::tool_exposed(&self.expose, name, &self.hub.names())
+    }
+
+    /// The exposed tools as `tools/list` items, sorted by name.
+    fn tools_wire(&self) -> Vec<Value> {
+        let servers = self.hub.names();
+        let snapshot = self.hub.snapshot();
+        self.registry
+            .specs()
+            .iter()
+            .filter(|spec| expose::tool_exposed(&self.expose, &spec.name, &servers))
+            .map(|spec| match expose::server_of(&spec.name, &servers) {
+                Some((server, tool)) => {
+                    let catalog = snapshot.server(server).map(|s| Arc::clone(&s.catalog));
+                    let hints = catalog
+                        .as_ref()
+                        .and_then(|c| c.tool(&tool))
+                        .and_then(|t| t.annotations.as_ref());
+                    expose::tool_wire(spec, expose::Hints::Server(hints))
+                }
+                None => expose::tool_wire(spec, expose::Hints::Builtin),
+            })
+            .collect()
+    }
+
+    /// Waits (at most `timeout`) until no call is running: a client that left has
+    /// its calls cancelled, and their servers must hear so before they are closed.
+    pub async fn idle(&self, timeout: std::time::Duration) {
+        let mut rx = self.running.subscribe();
+        let _ = tokio::time::timeout(timeout, rx.wait_for(|n| *n == 0)).await;
+    }
+
+    /// Counts a running call until the guard drops.
+    fn running(&self) -> Running<'_> {
+        self.running.send_modify(|n| *n += 1);
+        Running(&self.running)
+    }
+
+    fn next_call(&self) -> u64 {
+        self.next_call.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}
+
+/// A running call, counted until dropped.
+struct Running<'a>(&'a tokio::sync::watch::Sender<usize>);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n = n.saturating_sub(1));
+    }
+}
