@@ -127,5 +127,6 @@ actions! {
     CallTool => "call_tool",
     ExternalEditor => "external_editor",
     OpenUrl => "open_url",
+    Login => "login",
     CopyUrl => "copy_url",
 }

@@ -187,6 +187,13 @@ pub fn default_bindings() -> Vec<Binding> {
         ),
         (
             L::Normal,
+            Key::char('l'),
+            A::Login,
+            "log in to the selected server (OAuth)",
+            None,
+        ),
+        (
+            L::Normal,
             Key::char('d'),
             A::ToggleServer,
             "disable / enable the selected server",
@@ -334,6 +341,13 @@ pub fn default_bindings() -> Vec<Binding> {
             Key::ctrl('r'),
             A::ToggleRaw,
             "raw JSON on/off",
+            None,
+        ),
+        (
+            L::Form,
+            Key::ctrl('y'),
+            A::CopyUrl,
+            "login: copy the authorization URL (OSC 52)",
             None,
         ),
         (

@@ -66,6 +66,7 @@ impl ServerHandle {
                     reason: reason.clone(),
                 };
                 snap.last_error = Some(with_reason(error.clone(), reason));
+                snap.login = self.stored_login();
                 false
             }
         }
@@ -95,6 +96,21 @@ impl ServerHandle {
             .await
             .map(|summary| tracing::info!(server = self.name, "{summary}"))
             .map_err(|e| e.to_string())
+    }
+
+    /// The stored login of this HTTP server, if there is one (a store that cannot
+    /// be read counts as none; the next login replaces it).
+    pub fn stored_login(&self) -> Option<oauth::LoginSummary> {
+        let url = self.config.url.as_deref()?;
+        oauth::stored_login(url).ok().flatten()
+    }
+
+    /// The challenge of the last `NeedsLogin` error, for a login started by hand.
+    pub fn last_challenge(snap: &ServerSnapshot) -> Option<String> {
+        match &snap.last_error {
+            Some(McpError::NeedsLogin { challenge, .. }) => challenge.clone(),
+            _ => None,
+        }
     }
 
     /// What a login to this server asks for; a step-up asks for the granted scopes

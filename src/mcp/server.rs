@@ -373,6 +373,7 @@ async fn serve(
     snap.catalog = Arc::new(catalog);
     snap.status = ServerStatus::Ready;
     snap.last_error = None;
+    snap.login = handle.stored_login();
     handle.publish(snap);
     let emit = |revision| {
         if events.receiver_count() > 0 {

@@ -130,6 +130,9 @@ pub struct ServerSnapshot {
     pub last_error: Option<McpError>,
     /// Connection generation: bumped on every successful (re)connect.
     pub generation: u64,
+    /// The stored OAuth login of an HTTP server (issuer, scopes, expiry; never a
+    /// token), read when it connects or asks for a login.
+    pub login: Option<super::oauth::LoginSummary>,
 }
 
 impl ServerSnapshot {
@@ -144,6 +147,7 @@ impl ServerSnapshot {
             stderr_tail: Arc::default(),
             last_error: None,
             generation: 0,
+            login: None,
         }
     }
 }

@@ -189,6 +189,7 @@ pub fn paste(state: &mut State, text: &str) {
             p.query.push_str(&crate::sanitize::sanitize_line(text));
             p.selected = 0;
         }
+        (Some(Overlay::Login(view)), _) => super::login::paste(view, text),
         (Some(_), _) => {}
         (None, Pane::Catalog) if state.filter.editing => {
             state

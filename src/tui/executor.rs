@@ -51,6 +51,8 @@ pub struct Executor {
     pub(super) prefs_file: Option<PathBuf>,
     /// Servers' questions waiting for the person (their reply channels).
     pub(super) asks: super::executor_ask::AskReplies,
+    /// The login started from the TUI, while it runs.
+    pub(super) login: Option<super::executor_login::LoginTask>,
 }
 
 impl Executor {
@@ -80,6 +82,7 @@ impl Executor {
             no_color: false,
             prefs_file: None,
             asks: super::executor_ask::AskReplies::default(),
+            login: None,
         }
     }
 
@@ -114,6 +117,15 @@ impl Executor {
                 self.execute_ask(cmd)
             }
             Cmd::LoadTheme(name) => Some(self.load_theme(name)),
+            Cmd::Login(server) => self.start_login(server),
+            Cmd::LoginPaste(text) => {
+                self.paste_login(text);
+                None
+            }
+            Cmd::CancelLogin => {
+                self.cancel_login();
+                None
+            }
             Cmd::SetMouseCapture(on) => {
                 if let Err(e) = term::set_mouse_capture(on) {
                     tracing::warn!("mouse capture: {e}");

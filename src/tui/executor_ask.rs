@@ -4,9 +4,6 @@
 //! `[policy] max_calls."sampling"`); its answer comes back for the person to see.
 
 use std::collections::HashMap;
-use std::io::Write;
-
-use base64::Engine;
 
 use crate::mcp::AskRequest;
 
@@ -75,10 +72,9 @@ impl Executor {
             }
             Cmd::CopyText(text) => {
                 // OSC 52: the terminal (also over SSH) puts it on the clipboard.
-                let encoded = base64::engine::general_purpose::STANDARD.encode(text);
-                let mut out = std::io::stdout();
-                let _ = write!(out, "\x1b]52;c;{encoded}\x07");
-                let _ = out.flush();
+                if let Err(e) = super::term::copy_to_clipboard(&text) {
+                    tracing::warn!("copy to the clipboard: {e}");
+                }
                 None
             }
             _ => None,

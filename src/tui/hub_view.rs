@@ -25,7 +25,8 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         Hub::Disabled => ServerStatus::Disabled,
         Hub::Connecting { .. } => ServerStatus::Connecting,
         Hub::Ready => ServerStatus::Ready,
-        Hub::Failed { .. } | Hub::NeedsLogin { .. } => ServerStatus::Failed,
+        Hub::Failed { .. } => ServerStatus::Failed,
+        Hub::NeedsLogin { .. } => ServerStatus::NeedsLogin,
         Hub::Disconnected { .. } => ServerStatus::Disconnected,
     };
     let detail = match &s.status {
@@ -33,8 +34,7 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
             Some(d) => format!("{error} (retry in {}s)", d.as_secs().max(1)),
             None => error.to_string(),
         }),
-        Hub::Disconnected { reason } => Some(reason.clone()),
-        Hub::NeedsLogin { reason } => Some(format!("needs login: {reason}")),
+        Hub::Disconnected { reason } | Hub::NeedsLogin { reason } => Some(reason.clone()),
         Hub::Connecting { attempt } if *attempt > 1 => Some(format!("attempt {attempt}")),
         _ => s.last_error.as_ref().map(ToString::to_string),
     };
@@ -53,6 +53,11 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
             ),
         ),
     ];
+    if let Some(login) = &s.login {
+        facts.extend(login_facts(login));
+    } else if matches!(s.status, Hub::NeedsLogin { .. }) {
+        facts.push(("login".into(), "not logged in: press l".into()));
+    }
     if let Some(info) = &s.info {
         facts.push(("server".into(), format!("{} {}", info.name, info.version)));
         let era = if info.is_stateless() {
@@ -85,6 +90,27 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         instructions: s.info.as_ref().and_then(|i| i.instructions.clone()),
         stderr: s.stderr_tail.as_ref().clone(),
     }
+}
+
+/// Issuer, scopes and expiry of a stored login (never a token).
+fn login_facts(login: &crate::mcp::oauth::LoginSummary) -> Vec<(String, String)> {
+    let scopes = if login.scopes.is_empty() {
+        "none".to_owned()
+    } else {
+        login.scopes.join(" ")
+    };
+    let mut expiry = login.expiry_text(std::time::SystemTime::now());
+    if login.refreshable {
+        expiry.push_str(", refreshed automatically");
+    }
+    vec![
+        (
+            "login issuer".into(),
+            login.issuer.clone().unwrap_or_else(|| "unknown".into()),
+        ),
+        ("login scopes".into(), scopes),
+        ("login expiry".into(), expiry),
+    ]
 }
 
 fn hints(tool: &CatalogTool) -> Option<String> {

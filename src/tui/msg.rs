@@ -63,6 +63,8 @@ pub enum Msg {
         total: Option<f64>,
         message: Option<String>,
     },
+    /// A login started from the TUI moved on.
+    Login(super::login::LoginMsg),
     /// The runtime tried to switch the theme.
     ThemeApplied {
         name: String,
@@ -161,6 +163,12 @@ pub enum Cmd {
     Resume(String),
     /// Reconnect an MCP server now (also enables a disabled one).
     Reconnect(String),
+    /// Log in to an HTTP server that asks for OAuth (answers with `Msg::Login`).
+    Login(String),
+    /// What the person pasted into the login overlay (redirect URL or code).
+    LoginPaste(String),
+    /// Stop the running login.
+    CancelLogin,
     /// Close an MCP server's connection and keep it off until enabled.
     Disable(String),
     /// Read a resource (`/read SERVER URI`); its card shows the text.

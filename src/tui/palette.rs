@@ -24,6 +24,8 @@ pub enum PaletteCommand {
     ResumeSession,
     RevokeGrant(crate::policy::GrantId),
     SwitchProvider(String),
+    /// Log in to a server that asks for OAuth.
+    Login(String),
     Quit,
 }
 
@@ -61,6 +63,12 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
         items.push(PaletteItem {
             label: format!("Provider: {name}"),
             command: PaletteCommand::SwitchProvider(name.clone()),
+        });
+    }
+    for name in super::login::loginable(state) {
+        items.push(PaletteItem {
+            label: format!("Log in to {name}"),
+            command: PaletteCommand::Login(name),
         });
     }
     for grant in &state.grants {
@@ -156,6 +164,7 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Handled {
         PaletteCommand::SwitchProvider(name) => {
             super::slash::switch_provider(state, Some(name), None)
         }
+        PaletteCommand::Login(name) => super::login::start(state, &name),
         PaletteCommand::Quit => return Handled::Unhandled(Action::Quit),
     };
     cmds.into()

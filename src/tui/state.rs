@@ -58,6 +58,8 @@ pub enum Overlay {
     Palette(PaletteState),
     /// The resume picker.
     Sessions(super::sessions::SessionPicker),
+    /// A login to a server that asks for OAuth.
+    Login(super::login::LoginView),
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -70,6 +72,8 @@ pub enum ServerStatus {
     Connecting,
     Ready,
     Failed,
+    /// An HTTP server that asks for an OAuth login (`l`).
+    NeedsLogin,
     Disconnected,
     /// Disabled in the config.
     Disabled,
@@ -317,7 +321,7 @@ impl State {
             Some(Overlay::Palette(_)) => Layer::Palette,
             Some(Overlay::Detail { .. } | Overlay::Server { .. }) => Layer::Detail,
             Some(Overlay::Browse { .. } | Overlay::Sessions(_)) => Layer::Browse,
-            Some(Overlay::Form(_)) => Layer::Form,
+            Some(Overlay::Form(_) | Overlay::Login(_)) => Layer::Form,
             None if !self.approvals.is_empty() => Layer::Approval,
             None if self.step_pause.is_some() => Layer::Step,
             None if self.focus == Pane::Composer => Layer::Composer,

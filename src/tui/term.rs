@@ -88,6 +88,19 @@ pub fn set_mouse_capture(on: bool) -> io::Result<()> {
     }
 }
 
+/// Put `text` on the system clipboard through the terminal (OSC 52; most terminals
+/// and tmux with `set-clipboard on` pass it on, also over SSH). Only while the
+/// terminal is ours: tests and headless runs write nothing.
+pub fn copy_to_clipboard(text: &str) -> io::Result<()> {
+    if !ACTIVE.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    execute!(
+        stdout(),
+        crossterm::clipboard::CopyToClipboard::to_clipboard_from(text)
+    )
+}
+
 /// Put the terminal back as it was. Safe to call more than once and from a panic hook.
 pub fn restore() {
     if !ACTIVE.swap(false, Ordering::SeqCst) {

@@ -124,6 +124,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::ask::sampled(state, id, result);
             Vec::new()
         }
+        Msg::Login(msg) => super::login::on_msg(state, msg),
         Msg::ThemeApplied { name, error } => match error {
             None => {
                 state.notice(NoticeLevel::Info, format!("theme: {name}"));
@@ -156,6 +157,9 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
             super::sessions::key(state, action)
         }
         Layer::Browse => library::key(state, action),
+        Layer::Form if matches!(state.overlay, Some(Overlay::Login(_))) => {
+            super::login::key(state, key, action)
+        }
         Layer::Form => form::key(state, key, action),
         Layer::Approval => approval::key(state, key, action),
         Layer::Ask => super::ask::key(state, key, action),
@@ -296,6 +300,7 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             super::detail::use_selected(state, false);
             Vec::new()
         }
+        Action::Login if state.focus == Pane::Servers => super::login::login_selected(state),
         Action::ToggleServer | Action::Reconnect if state.focus == Pane::Servers => {
             servers::server_action(state, action)
         }

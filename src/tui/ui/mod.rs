@@ -10,6 +10,7 @@ mod form;
 mod help;
 pub mod input_prompt;
 mod library;
+mod login;
 mod logs;
 mod palette;
 mod servers;
@@ -57,6 +58,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
         Some(Overlay::Browse { kind, sel, scroll }) => {
             library::render(state, theme, frame, *kind, *sel, *scroll);
         }
+        Some(Overlay::Login(view)) => login::render(theme, frame, view),
         None => {}
     }
     // A server waits for the person: its question is drawn over everything.

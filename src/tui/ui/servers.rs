@@ -5,6 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState};
 
+use crate::keymap::{Action, Layer};
 use crate::sanitize::sanitize_line;
 use crate::theme::{Role, Theme};
 use crate::tui::state::{Pane, ServerStatus, State};
@@ -18,12 +19,15 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         .iter()
         .map(|s| {
             let (dot, dot_role, label) = match s.status {
-                ServerStatus::Builtin | ServerStatus::Ready => {
-                    ("●", Role::ToolOk, format!("{} tools", s.tools))
-                }
+                ServerStatus::Builtin | ServerStatus::Ready => (
+                    "●",
+                    Role::ToolOk,
+                    crate::tui::words::count(s.tools, "tool", "tools"),
+                ),
                 ServerStatus::Idle => ("○", Role::Dim, "not connected".to_string()),
                 ServerStatus::Connecting => ("◐", Role::Warning, "connecting".to_string()),
                 ServerStatus::Failed => ("✗", Role::Error, "failed".to_string()),
+                ServerStatus::NeedsLogin => ("◆", Role::Warning, "needs login".to_string()),
                 ServerStatus::Disconnected => ("○", Role::Warning, "disconnected".to_string()),
                 ServerStatus::Disabled => ("◌", Role::Dim, "disabled".to_string()),
             };
@@ -37,6 +41,13 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                 Span::styled(sanitize_line(&s.name), style(theme, Role::Text)),
                 Span::styled(meta, style(theme, Role::Dim)),
             ])];
+            if s.status == ServerStatus::NeedsLogin {
+                let key = state.keymap.hint(Layer::Normal, Action::Login);
+                lines.push(Line::styled(
+                    format!("  {key} to log in"),
+                    style(theme, Role::KeyHint),
+                ));
+            }
             if let Some(detail) = &s.detail {
                 let role = if s.status == ServerStatus::Failed {
                     Role::Error
