@@ -273,3 +273,58 @@ async fn the_redirect_url_can_be_pasted_when_no_browser_opens() {
     let _ = child.wait();
     assert_eq!(fake.state().issued.len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_authorization_server_drops_the_old_tokens() {
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    let fake = Fake::start(3600).await;
+    let env = Env::new(&fake.url());
+    let out = env.run(&["mcp", "login", "remote"], true).await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+
+    // The resource now names another authorization server (it migrated).
+    let moved = MockServer::start().await;
+    let base = moved.uri();
+    Mock::given(method("GET"))
+        .and(path("/.well-known/oauth-authorization-server"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "issuer": base,
+            "authorization_endpoint": format!("{base}/authorize"),
+            "token_endpoint": format!("{base}/token"),
+            "response_types_supported": ["code"],
+            "code_challenge_methods_supported": ["S256"],
+        })))
+        .mount(&moved)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/.well-known/oauth-protected-resource/mcp"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "resource": fake.url(),
+            "authorization_servers": [base],
+        })))
+        .with_priority(1)
+        .mount(&fake.server)
+        .await;
+
+    // The old tokens are still valid at the resource, but they were minted by the
+    // old issuer: they are not sent, and the server needs a new login.
+    let out = env
+        .run(&["call", "remote", "echo", "--approve", "full-auto"], false)
+        .await;
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("needs login: run `switchboard mcp login remote`"),
+        "{}",
+        text(&out.stderr)
+    );
+    let mut files = Vec::new();
+    all_files(&env.state().join("switchboard/oauth"), &mut files);
+    for file in files {
+        let content = std::fs::read_to_string(&file).unwrap();
+        for token in &fake.state().issued {
+            assert!(!content.contains(token.as_str()), "old token kept");
+        }
+    }
+}
