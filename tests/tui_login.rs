@@ -133,7 +133,7 @@ async fn esc_cancels_and_a_pasted_redirect_finishes_the_login() {
         .await
         .unwrap();
     // The browser elsewhere: follow the authorization page to its redirect.
-    let client = reqwest::Client::builder()
+    let client = switchboard::tls::client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
