@@ -28,10 +28,12 @@ pub enum Layer {
     Form,
     /// A server asks the person (elicitation, sampling); form fields take typed keys.
     Ask,
+    /// The Tasks view.
+    Tasks,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 12] = [
+    pub const ALL: [Layer; 13] = [
         Layer::Global,
         Layer::Normal,
         Layer::Composer,
@@ -44,6 +46,7 @@ impl Layer {
         Layer::Step,
         Layer::Form,
         Layer::Ask,
+        Layer::Tasks,
     ];
 
     pub fn title(self) -> &'static str {
@@ -60,6 +63,7 @@ impl Layer {
             Layer::Step => "Step mode (paused)",
             Layer::Form => "Call form",
             Layer::Ask => "A server asks",
+            Layer::Tasks => "Tasks",
         }
     }
 }
@@ -129,4 +133,6 @@ actions! {
     OpenUrl => "open_url",
     Login => "login",
     CopyUrl => "copy_url",
+    ShowTasks => "show_tasks",
+    CancelTask => "cancel_task",
 }

@@ -2,7 +2,7 @@
 //! to visit, a sampling request to approve. Form fields take typed keys first, so the
 //! letter keys below apply to the URL and sampling cards.
 
-use super::action::{Action as A, Layer::Ask as L};
+use super::action::{Action as A, Layer, Layer::Ask as L};
 use super::key::{Key, KeyCode as C};
 use super::table::{Row, k};
 
@@ -74,5 +74,23 @@ pub(super) fn rows() -> Vec<Row> {
             "edit the sampling messages or reply in $VISUAL / $EDITOR",
             None,
         ),
+        (Layer::Global, k(C::F(5)), A::ShowTasks, "tasks", None),
+        (Layer::Tasks, k(C::Up), A::Up, "previous task", None),
+        (Layer::Tasks, k(C::Down), A::Down, "next task", None),
+        (
+            Layer::Tasks,
+            k(C::Enter),
+            A::Activate,
+            "ask the server now (tasks/get; the result once done)",
+            Some("get"),
+        ),
+        (
+            Layer::Tasks,
+            Key::char('x'),
+            A::CancelTask,
+            "cancel the task (tasks/cancel)",
+            Some("cancel task"),
+        ),
+        (Layer::Tasks, k(C::Esc), A::Close, "close", Some("close")),
     ]
 }

@@ -67,6 +67,18 @@ impl ServerHandle {
             }
             ServerResult::CreateTaskResult(created) => {
                 let task = &created.task;
+                self.task_seen(
+                    &route.request,
+                    super::tasks::TaskView {
+                        server: self.name.clone(),
+                        task_id: super::error::untrusted(&task.task_id, 200),
+                        status: super::tasks::status_name(task.status),
+                        status_message: task.status_message.clone(),
+                        ttl_ms: task.ttl_ms,
+                        poll_interval_ms: task.poll_interval_ms,
+                        wire: Value::Null,
+                    },
+                );
                 if ctx.no_wait {
                     let status = super::tasks::status_name(task.status);
                     return Ok(super::tasks::started(&self.name, &task.task_id, &status));

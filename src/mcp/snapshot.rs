@@ -195,6 +195,11 @@ pub enum McpEvent {
     Stderr { server: String, line: String },
     /// A list was refreshed after `list_changed` (or a reconnect).
     CatalogChanged { server: String, revision: u64 },
+    /// A call became a task, or a poll saw it again (`tool`: the call's tool).
+    Task {
+        tool: String,
+        view: Box<super::tasks::TaskView>,
+    },
     /// A subscribed resource changed (`notifications/resources/updated`).
     ResourceUpdated { server: String, uri: String },
     /// The server asked the person something (`elicitation`, `sampling`) and got

@@ -136,11 +136,25 @@ impl ServerHandle {
         }
     }
 
+    /// Tells listeners (the TUI's Tasks view) what a task looks like now.
+    pub(super) fn task_seen(&self, tool: &str, view: TaskView) {
+        let events = &self.client.events;
+        if events.receiver_count() > 0 {
+            let _ = events.send(McpEvent::Task {
+                tool: tool.to_owned(),
+                view: Box::new(view),
+            });
+        }
+    }
+
     fn task_progress(&self, route: &ProgressRoute, view: &TaskView, polls: u32) {
         let events = &self.client.events;
         if events.receiver_count() == 0 {
             return;
         }
+        let mut seen = view.clone();
+        seen.wire = Value::Null;
+        self.task_seen(&route.request, seen);
         let message = match &view.status_message {
             Some(m) => format!("task {}: {}", view.status, m),
             None => format!("task {}", view.status),

@@ -112,10 +112,12 @@ impl Executor {
             | Cmd::SetServerLogLevel(_)
             | Cmd::GetPrompt { .. }
             | Cmd::Complete { .. }) => self.execute_mcp(cmd),
-            cmd
-            @ (Cmd::Answer { .. } | Cmd::Sample { .. } | Cmd::OpenUrl(_) | Cmd::CopyText(_)) => {
-                self.execute_ask(cmd)
-            }
+            cmd @ (Cmd::Answer { .. }
+            | Cmd::Sample { .. }
+            | Cmd::OpenUrl(_)
+            | Cmd::CopyText(_)
+            | Cmd::GetTask { .. }
+            | Cmd::CancelTask { .. }) => self.execute_ask(cmd),
             Cmd::LoadTheme(name) => Some(self.load_theme(name)),
             Cmd::Login(server) => self.start_login(server),
             Cmd::LoginPaste(text) => {

@@ -56,6 +56,8 @@ impl Executor {
                 None
             }
             Cmd::Sample { id, server, params } => self.sample(id, &server, params),
+            Cmd::GetTask { server, task_id } => self.task_request(server, task_id, false),
+            Cmd::CancelTask { server, task_id } => self.task_request(server, task_id, true),
             Cmd::OpenUrl(url) => {
                 let inbox = self.inbox.clone();
                 tokio::spawn(async move {
@@ -79,6 +81,41 @@ impl Executor {
             }
             _ => None,
         }
+    }
+
+    /// `tasks/get` or `tasks/cancel` over the server's current connection.
+    fn task_request(&self, server: String, task_id: String, cancel: bool) -> Option<Msg> {
+        let Some(hub) = self.hub.clone() else {
+            return Some(Msg::TaskAnswer {
+                view: None,
+                text: Err("no MCP servers are configured".into()),
+            });
+        };
+        let inbox = self.inbox.clone();
+        tokio::spawn(async move {
+            let msg = if cancel {
+                let text = hub
+                    .cancel_task(&server, &task_id)
+                    .await
+                    .map(|()| format!("task {task_id} on {server}: cancel sent"))
+                    .map_err(|e| format!("cancel task {task_id}: {e}"));
+                let view = hub.get_task(&server, &task_id).await.ok().map(Box::new);
+                Msg::TaskAnswer { view, text }
+            } else {
+                match hub.get_task(&server, &task_id).await {
+                    Ok(view) => Msg::TaskAnswer {
+                        text: Ok(super::tasks::describe(&view)),
+                        view: Some(Box::new(view)),
+                    },
+                    Err(e) => Msg::TaskAnswer {
+                        view: None,
+                        text: Err(format!("task {task_id}: {e}")),
+                    },
+                }
+            };
+            let _ = inbox.send(msg);
+        });
+        None
     }
 
     /// Sends the approved request to the provider the session uses now.
@@ -122,5 +159,15 @@ impl Executor {
             let _ = inbox.send(Msg::Sampled { id, result });
         });
         None
+    }
+}
+
+impl Executor {
+    /// The MCP hub the executor reads, gets prompts and follows tasks through (the
+    /// event loop sets it; tests that drive an executor use this).
+    #[must_use]
+    pub fn with_hub(mut self, hub: crate::mcp::McpHub) -> Self {
+        self.hub = Some(hub);
+        self
     }
 }

@@ -209,6 +209,7 @@ pub fn mcp_msg(event: McpEvent) -> Option<Msg> {
             total,
             message,
         }),
+        McpEvent::Task { tool, view } => Some(Msg::TaskSeen { tool, view }),
         McpEvent::CatalogChanged { .. }
         | McpEvent::Asked { .. }
         | McpEvent::ResourceUpdated { .. } => None,

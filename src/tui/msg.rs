@@ -77,6 +77,16 @@ pub enum Msg {
     },
     /// The server no longer waits for this question (its call ended).
     AskGone(super::ask::AskId),
+    /// The hub saw a task (a call became one, or a poll saw it again).
+    TaskSeen {
+        tool: String,
+        view: Box<crate::mcp::TaskView>,
+    },
+    /// What `tasks/get` or `tasks/cancel` answered (the task as it is now, if known).
+    TaskAnswer {
+        view: Option<Box<crate::mcp::TaskView>>,
+        text: Result<String, String>,
+    },
     /// The model's answer to an approved sampling request (or why there is none).
     Sampled {
         id: super::ask::AskId,
@@ -226,6 +236,16 @@ pub enum Cmd {
         id: super::ask::AskId,
         server: String,
         params: Value,
+    },
+    /// `tasks/get` for one task (answers `Msg::TaskAnswer`).
+    GetTask {
+        server: String,
+        task_id: String,
+    },
+    /// `tasks/cancel` for one task (answers `Msg::TaskAnswer`).
+    CancelTask {
+        server: String,
+        task_id: String,
     },
     /// Open a web page in the browser (a URL elicitation, when the person asks).
     OpenUrl(String),

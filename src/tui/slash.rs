@@ -8,8 +8,8 @@ use super::msg::Cmd;
 use super::state::{ChatEntry, ChatKind, Overlay, ServerStatus, State, TailScroll};
 
 /// The commands the composer knows (for "did you mean" and the error that lists them).
-pub const COMMANDS: [&str; 7] = [
-    "/call", "/read", "/prompt", "/save", "/save!", "/model", "/help",
+pub const COMMANDS: [&str; 8] = [
+    "/call", "/read", "/prompt", "/save", "/save!", "/model", "/help", "/tasks",
 ];
 
 /// Enter in the composer: a slash command, or a message for the model. A message that
@@ -60,6 +60,10 @@ fn command(state: &mut State, text: &str) -> Result<Vec<Cmd>, String> {
         "/model" => return model_command(state, rest),
         "/help" => {
             state.overlay = Some(Overlay::Help { scroll: 0 });
+            return Ok(Vec::new());
+        }
+        "/tasks" => {
+            super::tasks::open(state);
             return Ok(Vec::new());
         }
         "/call" => call_command(state, rest)?,

@@ -60,6 +60,10 @@ pub enum Overlay {
     Sessions(super::sessions::SessionPicker),
     /// A login to a server that asks for OAuth.
     Login(super::login::LoginView),
+    /// The tasks of this session's calls.
+    Tasks {
+        sel: usize,
+    },
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -209,6 +213,8 @@ pub struct State {
     pub approvals: VecDeque<PendingApproval>,
     /// What servers ask the person; the front one is shown over everything.
     pub asks: VecDeque<super::ask::PendingAsk>,
+    /// Tasks calls became (the MCP tasks extension), in the order first seen.
+    pub tasks: Vec<super::tasks::TaskRow>,
     /// `[policy] confirm_delete = "double"`.
     pub confirm_delete_double: bool,
     /// Where "always" writes its rule (shown before it does).
@@ -283,6 +289,7 @@ impl State {
             keymap,
             approvals: VecDeque::new(),
             asks: VecDeque::new(),
+            tasks: Vec::new(),
             confirm_delete_double: false,
             always_file: "switchboard.toml".into(),
             grants: Vec::new(),
@@ -322,6 +329,7 @@ impl State {
             Some(Overlay::Detail { .. } | Overlay::Server { .. }) => Layer::Detail,
             Some(Overlay::Browse { .. } | Overlay::Sessions(_)) => Layer::Browse,
             Some(Overlay::Form(_) | Overlay::Login(_)) => Layer::Form,
+            Some(Overlay::Tasks { .. }) => Layer::Tasks,
             None if !self.approvals.is_empty() => Layer::Approval,
             None if self.step_pause.is_some() => Layer::Step,
             None if self.focus == Pane::Composer => Layer::Composer,

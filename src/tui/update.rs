@@ -115,6 +115,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.library.memory_open = Some((path, text));
             Vec::new()
         }
+        Msg::TaskSeen { tool, view } => {
+            super::tasks::seen(state, Some(&tool), &view);
+            Vec::new()
+        }
+        Msg::TaskAnswer { view, text } => {
+            super::tasks::answered(state, view.as_deref(), text);
+            Vec::new()
+        }
         Msg::Asked { id, ask } => super::ask::arrived(state, id, *ask),
         Msg::AskGone(id) => {
             super::ask::gone(state, id);
@@ -163,6 +171,7 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Form => form::key(state, key, action),
         Layer::Approval => approval::key(state, key, action),
         Layer::Ask => super::ask::key(state, key, action),
+        Layer::Tasks => super::tasks::key(state, action),
         Layer::Step => match action {
             Some(Action::StepNext) => step(state, Op::StepNext).into(),
             Some(Action::StepContinue) => step(state, Op::StepContinue).into(),
@@ -230,6 +239,10 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
         Action::CancelTurn => cancel_turn(state),
         Action::ShowSkills => library::open(state, library::BrowseKind::Skills),
         Action::ShowMemory => library::open(state, library::BrowseKind::Memory),
+        Action::ShowTasks => {
+            super::tasks::open(state);
+            Vec::new()
+        }
         _ => Vec::new(),
     }
 }

@@ -16,6 +16,7 @@ mod palette;
 mod servers;
 mod sessions;
 mod status;
+mod tasks;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -55,6 +56,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
         Some(Overlay::Form(f)) => form::render(state, theme, frame, f),
         Some(Overlay::Server { scroll }) => detail::render_server(state, theme, frame, *scroll),
         Some(Overlay::Sessions(picker)) => sessions::render(state, theme, frame, picker),
+        Some(Overlay::Tasks { sel }) => tasks::render(state, theme, frame, *sel),
         Some(Overlay::Browse { kind, sel, scroll }) => {
             library::render(state, theme, frame, *kind, *sel, *scroll);
         }
