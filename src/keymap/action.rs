@@ -135,4 +135,5 @@ actions! {
     CopyUrl => "copy_url",
     ShowTasks => "show_tasks",
     CancelTask => "cancel_task",
+    Subscribe => "subscribe",
 }

@@ -168,7 +168,7 @@ pub fn default_bindings() -> Vec<Binding> {
             L::Normal,
             Key::char('r'),
             A::Reconnect,
-            "reconnect the selected server",
+            "reconnect the selected server (catalog: read the resource again)",
             None,
         ),
         (

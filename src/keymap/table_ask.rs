@@ -1,6 +1,7 @@
 //! The keys of the layer where a server asks the person: an elicitation form, a URL
 //! to visit, a sampling request to approve. Form fields take typed keys first, so the
-//! letter keys below apply to the URL and sampling cards.
+//! letter keys below apply to the URL and sampling cards. Also the Tasks view and
+//! resource subscriptions.
 
 use super::action::{Action as A, Layer, Layer::Ask as L};
 use super::key::{Key, KeyCode as C};
@@ -75,6 +76,13 @@ pub(super) fn rows() -> Vec<Row> {
             None,
         ),
         (Layer::Global, k(C::F(5)), A::ShowTasks, "tasks", None),
+        (
+            Layer::Normal,
+            Key::char('s'),
+            A::Subscribe,
+            "catalog: subscribe to the selected resource / stop",
+            None,
+        ),
         (Layer::Tasks, k(C::Up), A::Up, "previous task", None),
         (Layer::Tasks, k(C::Down), A::Down, "next task", None),
         (

@@ -71,6 +71,8 @@ pub struct CatalogEntry {
     pub schema: Option<serde_json::Value>,
     /// Further facts shown in the detail view (annotations, URI, MIME type…).
     pub facts: Vec<(String, String)>,
+    /// How many icons the server gave it (shown as a glyph; images are not fetched).
+    pub icons: usize,
     /// The filter's lower-cased text, made on first use.
     pub search: HaystackCell,
 }

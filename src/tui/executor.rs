@@ -117,7 +117,8 @@ impl Executor {
             | Cmd::OpenUrl(_)
             | Cmd::CopyText(_)
             | Cmd::GetTask { .. }
-            | Cmd::CancelTask { .. }) => self.execute_ask(cmd),
+            | Cmd::CancelTask { .. }
+            | Cmd::Subscribe { .. }) => self.execute_ask(cmd),
             Cmd::LoadTheme(name) => Some(self.load_theme(name)),
             Cmd::Login(server) => self.start_login(server),
             Cmd::LoginPaste(text) => {

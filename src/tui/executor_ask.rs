@@ -56,6 +56,25 @@ impl Executor {
                 None
             }
             Cmd::Sample { id, server, params } => self.sample(id, &server, params),
+            Cmd::Subscribe { server, uri, on } => {
+                let hub = self.hub.clone()?;
+                let inbox = self.inbox.clone();
+                tokio::spawn(async move {
+                    let result = if on {
+                        hub.subscribe_resource(&server, &uri).await
+                    } else {
+                        hub.unsubscribe_resource(&server, &uri).await
+                    };
+                    let result = result.map_err(|e| e.to_string());
+                    let _ = inbox.send(Msg::Subscribed {
+                        server,
+                        uri,
+                        on,
+                        result,
+                    });
+                });
+                None
+            }
             Cmd::GetTask { server, task_id } => self.task_request(server, task_id, false),
             Cmd::CancelTask { server, task_id } => self.task_request(server, task_id, true),
             Cmd::OpenUrl(url) => {

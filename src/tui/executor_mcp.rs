@@ -210,8 +210,7 @@ pub fn mcp_msg(event: McpEvent) -> Option<Msg> {
             message,
         }),
         McpEvent::Task { tool, view } => Some(Msg::TaskSeen { tool, view }),
-        McpEvent::CatalogChanged { .. }
-        | McpEvent::Asked { .. }
-        | McpEvent::ResourceUpdated { .. } => None,
+        McpEvent::ResourceUpdated { server, uri } => Some(Msg::ResourceUpdated { server, uri }),
+        McpEvent::CatalogChanged { .. } | McpEvent::Asked { .. } => None,
     }
 }

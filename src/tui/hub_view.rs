@@ -140,6 +140,12 @@ pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
         let found = snapshot
             .server(server)
             .and_then(|s| s.catalog.tools.iter().find(|t| t.name == name).cloned());
+        if let Some(tool) = &found {
+            entry.icons = tool.icons;
+            if entry.title.is_none() && tool.display_title() != tool.name {
+                entry.title = Some(tool.display_title().to_owned());
+            }
+        }
         if let Some(tool) = found
             && let Some(h) = hints(&tool)
         {
@@ -173,6 +179,7 @@ pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
                 title: r.title.clone(),
                 description: r.description.clone().unwrap_or_default(),
                 facts,
+                icons: r.icons,
                 ..CatalogEntry::default()
             }
         }));
@@ -184,6 +191,7 @@ pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
                 title: t.title.clone(),
                 description: t.description.clone().unwrap_or_default(),
                 facts: vec![("uri template".into(), t.uri_template.clone())],
+                icons: t.icons,
                 ..CatalogEntry::default()
             }));
         catalog.prompts.extend(c.prompts.iter().map(|p| {
@@ -204,6 +212,7 @@ pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
                 title: p.title.clone(),
                 description: p.description.clone().unwrap_or_default(),
                 schema: Some(json!({"type": "object", "properties": properties, "required": required})),
+                icons: p.icons,
                 ..CatalogEntry::default()
             }
         }));

@@ -38,6 +38,7 @@ pub mod sessions;
 pub mod slash;
 pub mod state;
 pub mod style;
+pub mod subs;
 pub mod tasks;
 pub mod term;
 pub mod transcript;

@@ -87,6 +87,18 @@ pub enum Msg {
         view: Option<Box<crate::mcp::TaskView>>,
         text: Result<String, String>,
     },
+    /// A subscribe (`on`) or unsubscribe was answered.
+    Subscribed {
+        server: String,
+        uri: String,
+        on: bool,
+        result: Result<(), String>,
+    },
+    /// A subscribed resource changed.
+    ResourceUpdated {
+        server: String,
+        uri: String,
+    },
     /// The model's answer to an approved sampling request (or why there is none).
     Sampled {
         id: super::ask::AskId,
@@ -236,6 +248,12 @@ pub enum Cmd {
         id: super::ask::AskId,
         server: String,
         params: Value,
+    },
+    /// Subscribe to a resource (`on`) or stop (answers `Msg::Subscribed`).
+    Subscribe {
+        server: String,
+        uri: String,
+        on: bool,
     },
     /// `tasks/get` for one task (answers `Msg::TaskAnswer`).
     GetTask {

@@ -215,6 +215,8 @@ pub struct State {
     pub asks: VecDeque<super::ask::PendingAsk>,
     /// Tasks calls became (the MCP tasks extension), in the order first seen.
     pub tasks: Vec<super::tasks::TaskRow>,
+    /// Subscribed resources and which changed since read.
+    pub subscriptions: super::subs::Subscriptions,
     /// `[policy] confirm_delete = "double"`.
     pub confirm_delete_double: bool,
     /// Where "always" writes its rule (shown before it does).
@@ -290,6 +292,7 @@ impl State {
             approvals: VecDeque::new(),
             asks: VecDeque::new(),
             tasks: Vec::new(),
+            subscriptions: super::subs::Subscriptions::default(),
             confirm_delete_double: false,
             always_file: "switchboard.toml".into(),
             grants: Vec::new(),

@@ -41,23 +41,20 @@ pub fn seen(state: &mut State, tool: Option<&str>, view: &TaskView) {
         .tasks
         .iter()
         .position(|t| t.server == server && t.task_id == task_id);
-    let row = match at {
-        Some(i) => &mut state.tasks[i],
-        None => {
-            state.tasks.push(TaskRow {
-                server,
-                task_id,
-                tool: tool.map(sanitize_line).unwrap_or_default(),
-                status: String::new(),
-                message: None,
-                ttl_ms: None,
-                poll_ms: None,
-                since_ms: state.clock_ms,
-            });
-            let last = state.tasks.len() - 1;
-            &mut state.tasks[last]
-        }
-    };
+    let i = at.unwrap_or_else(|| {
+        state.tasks.push(TaskRow {
+            server,
+            task_id,
+            tool: tool.map(sanitize_line).unwrap_or_default(),
+            status: String::new(),
+            message: None,
+            ttl_ms: None,
+            poll_ms: None,
+            since_ms: state.clock_ms,
+        });
+        state.tasks.len() - 1
+    });
+    let row = &mut state.tasks[i];
     row.status = sanitize_line(&view.status);
     row.message = view.status_message.as_deref().map(sanitize_line);
     row.ttl_ms = view.ttl_ms.or(row.ttl_ms);
@@ -86,7 +83,8 @@ pub fn describe(view: &TaskView) -> String {
         sanitize_line(&view.status)
     );
     if let Some(m) = &view.status_message {
-        out.push_str(&format!(" — {}", sanitize_line(m)));
+        out.push_str(" — ");
+        out.push_str(&sanitize_line(m));
     }
     let texts = texts(&view.wire);
     if !texts.is_empty() {

@@ -115,6 +115,19 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.library.memory_open = Some((path, text));
             Vec::new()
         }
+        Msg::Subscribed {
+            server,
+            uri,
+            on,
+            result,
+        } => {
+            super::subs::answered(state, server, uri, on, result);
+            Vec::new()
+        }
+        Msg::ResourceUpdated { server, uri } => {
+            super::subs::updated(state, server, uri);
+            Vec::new()
+        }
         Msg::TaskSeen { tool, view } => {
             super::tasks::seen(state, Some(&tool), &view);
             Vec::new()
@@ -314,6 +327,8 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             Vec::new()
         }
         Action::Login if state.focus == Pane::Servers => super::login::login_selected(state),
+        Action::Subscribe if state.focus == Pane::Catalog => super::subs::toggle(state),
+        Action::Reconnect if state.focus == Pane::Catalog => super::subs::reread(state),
         Action::ToggleServer | Action::Reconnect if state.focus == Pane::Servers => {
             servers::server_action(state, action)
         }

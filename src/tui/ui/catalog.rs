@@ -127,9 +127,16 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                 ));
                 room = room.saturating_sub(2);
             }
-            let name = fit(&sanitize_line(name), room);
+            // The title when the server gave one; the name is in the detail view.
+            let name = fit(&sanitize_line(e.title.as_deref().unwrap_or(name)), room);
             room = room.saturating_sub(name.chars().count());
             spans.push(Span::styled(name, style(theme, Role::Text)));
+            for (mark, role) in marks(state, e) {
+                if room > mark.chars().count() {
+                    room -= mark.chars().count();
+                    spans.push(Span::styled(mark, style(theme, role)));
+                }
+            }
             if room > 3 {
                 let server = fit(&sanitize_line(&e.server), room - 2);
                 spans.push(Span::styled(format!("  {server}"), style(theme, Role::Dim)));
@@ -141,6 +148,22 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let mut list_state = ListState::default();
     list_state.select(Some(state.catalog_sel));
     frame.render_stateful_widget(list, list_area, &mut list_state);
+}
+
+/// After the name: `◆` has icons, `●` subscribed, `✱` changed since read.
+fn marks(state: &State, e: &crate::tui::state::CatalogEntry) -> Vec<(&'static str, Role)> {
+    let mut out = Vec::new();
+    if e.icons > 0 {
+        out.push((" ◆", Role::Dim));
+    }
+    if let Some((_, uri)) = e.facts.iter().find(|(k, _)| k == "uri") {
+        if state.subscriptions.is_changed(&e.server, uri) {
+            out.push((" ✱", Role::Warning));
+        } else if state.subscriptions.is_on(&e.server, uri) {
+            out.push((" ●", Role::Info));
+        }
+    }
+    out
 }
 
 /// One letter for a tool's effect: Read, Write, Delete, Compute, `?` unknown.

@@ -1,0 +1,111 @@
+//! Resource subscriptions from the Catalog's Resources tab: `s` subscribes to the
+//! selected resource or stops (`resources/subscribe` in a 2025-11-25 session, a
+//! `subscriptions/listen` stream in 2026-07-28); each change marks the row and says
+//! so in the status bar; `r` reads it again (and clears the mark).
+
+use std::collections::BTreeSet;
+
+use crate::sanitize::sanitize_line;
+
+use super::msg::Cmd;
+use super::state::{CatalogTab, ChatEntry, ChatKind, NoticeLevel, State, TailScroll};
+
+/// (server, uri) pairs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Subscriptions {
+    /// Subscribed (as the server confirmed).
+    pub on: BTreeSet<(String, String)>,
+    /// Changed since last read.
+    pub changed: BTreeSet<(String, String)>,
+}
+
+impl Subscriptions {
+    pub fn is_on(&self, server: &str, uri: &str) -> bool {
+        self.on.contains(&(server.to_owned(), uri.to_owned()))
+    }
+
+    pub fn is_changed(&self, server: &str, uri: &str) -> bool {
+        self.changed.contains(&(server.to_owned(), uri.to_owned()))
+    }
+}
+
+/// The selected resource: (server, uri).
+fn selected(state: &State) -> Option<(String, String)> {
+    if state.tab != CatalogTab::Resources {
+        return None;
+    }
+    let entry = state.selected_entry()?;
+    let uri = entry.facts.iter().find(|(k, _)| k == "uri")?.1.clone();
+    Some((entry.server.clone(), uri))
+}
+
+/// `s`: subscribe to the selected resource, or stop.
+pub fn toggle(state: &mut State) -> Vec<Cmd> {
+    let Some((server, uri)) = selected(state) else {
+        state.notice(
+            NoticeLevel::Info,
+            "s subscribes to a resource (Resources tab)",
+        );
+        return Vec::new();
+    };
+    let on = !state.subscriptions.is_on(&server, &uri);
+    vec![Cmd::Subscribe { server, uri, on }]
+}
+
+/// `r` on a resource: read it again; its change mark goes.
+pub fn reread(state: &mut State) -> Vec<Cmd> {
+    let Some((server, uri)) = selected(state) else {
+        return Vec::new();
+    };
+    state
+        .subscriptions
+        .changed
+        .remove(&(server.clone(), uri.clone()));
+    state.chat.push(ChatEntry::new(
+        ChatKind::User,
+        format!("/read {} {}", sanitize_line(&server), sanitize_line(&uri)),
+    ));
+    state.chat_scroll = TailScroll(0);
+    vec![Cmd::ReadResource {
+        call_id: state.next_manual_call(),
+        server,
+        uri,
+    }]
+}
+
+/// The server took (or refused) a subscribe / unsubscribe.
+pub fn answered(
+    state: &mut State,
+    server: String,
+    uri: String,
+    on: bool,
+    result: Result<(), String>,
+) {
+    let shown = format!("{} {}", sanitize_line(&server), sanitize_line(&uri));
+    match result {
+        Ok(()) if on => {
+            state.notice(NoticeLevel::Info, format!("subscribed: {shown}"));
+            state.subscriptions.on.insert((server, uri));
+        }
+        Ok(()) => {
+            state.notice(NoticeLevel::Info, format!("unsubscribed: {shown}"));
+            let key = (server, uri);
+            state.subscriptions.changed.remove(&key);
+            state.subscriptions.on.remove(&key);
+        }
+        Err(e) => state.notice(NoticeLevel::Error, sanitize_line(&e)),
+    }
+}
+
+/// A subscribed resource changed.
+pub fn updated(state: &mut State, server: String, uri: String) {
+    state.notice(
+        NoticeLevel::Info,
+        format!(
+            "{} changed: {} (r reads it again)",
+            sanitize_line(&server),
+            sanitize_line(&uri)
+        ),
+    );
+    state.subscriptions.changed.insert((server, uri));
+}
