@@ -24,6 +24,8 @@ fn hints(state: &State) -> Vec<(&'static str, String)> {
         .filter(|(action, _, _)| match action {
             Action::Filter | Action::NextTab => state.focus == Pane::Catalog,
             Action::CallTool | Action::ToggleRaw => !server_details,
+            // The resume picker is a short list: nothing to scroll.
+            Action::PageDown => !matches!(state.overlay, Some(Overlay::Sessions(_))),
             // While typing, the bar keeps room for what runs; F1 and Ctrl+P are in the
             // welcome text and the help.
             Action::Help | Action::Palette => layer != Layer::Composer,
@@ -82,10 +84,13 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             NoticeLevel::Warn => Role::Warning,
             NoticeLevel::Error => Role::Error,
         };
-        Line::from(Span::styled(
-            format!("  {} ", sanitize_line(&notice.text)),
-            style(theme, role),
-        ))
+        // A notice longer than the bar keeps its start (right-aligned text would
+        // keep its end, cutting off what the notice is about).
+        let text = fit(
+            &sanitize_line(&notice.text),
+            usize::from(area.width).saturating_sub(3),
+        );
+        Line::from(Span::styled(format!("  {text} "), style(theme, role)))
     } else {
         let mut spans = vec![Span::styled("  ", base)];
         for (label, key) in hints(state) {
@@ -101,4 +106,36 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let [l, r] = Layout::horizontal([Constraint::Min(0), Constraint::Length(right_w)]).areas(area);
     frame.render_widget(Line::from(left), l);
     frame.render_widget(right.right_aligned(), r);
+}
+
+/// `text` cut to `width` columns, ending in `…` when cut.
+fn fit(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar as _;
+    if unicode_width::UnicodeWidthStr::width(text) <= width {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit;
+
+    #[test]
+    fn a_long_notice_keeps_its_start() {
+        assert_eq!(fit("logged in to linear", 40), "logged in to linear");
+        assert_eq!(fit("logged in to linear", 10), "logged in…");
+        assert_eq!(fit("日本語のテキスト", 7), "日本語…");
+    }
 }
