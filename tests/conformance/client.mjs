@@ -12,7 +12,7 @@
 //
 // SWITCHBOARD_BIN names the binary (default: target/debug/switchboard).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +24,8 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}");
 const version = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
 
 const home = mkdtempSync(join(tmpdir(), "switchboard-conformance-"));
+// The scenario's config, tokens and logs go with it.
+process.on("exit", () => rmSync(home, { recursive: true, force: true }));
 const config = join(home, "switchboard.toml");
 const oauth = [
   `client_metadata_url = ${JSON.stringify("https://conformance-test.local/client-metadata.json")}`,
