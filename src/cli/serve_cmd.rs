@@ -41,28 +41,65 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> color_eyre::Result<()> {
             Err(code) => return code,
         };
         let gateway = Arc::new(Gateway::new(&workbench));
-        for name in gateway.unknown_exposed() {
-            eprintln!(
-                "warning: [serve] expose names no configured server: {}",
-                safe(&name)
-            );
-        }
         let code = match &args.http {
-            Some(_addr) => {
-                eprintln!("serve --http is not available yet");
-                exit::USAGE
-            }
-            None => match crate::serve::serve_stdio(Arc::clone(&gateway)).await {
-                Ok(()) => exit::OK,
-                Err(e) => {
-                    eprintln!("serve: {}", safe(&e));
-                    exit::USAGE
-                }
-            },
+            Some(addr) => serve_http(&gateway, addr).await,
+            None => serve_stdio(&gateway).await,
         };
         // The client's calls were cancelled as it left; let them finish first.
         gateway.idle(std::time::Duration::from_secs(3)).await;
         workbench.shutdown().await;
         code
     })
+}
+
+async fn serve_stdio(gateway: &Arc<Gateway>) -> i32 {
+    warn_unknown(gateway);
+    match crate::serve::serve_stdio(Arc::clone(gateway)).await {
+        Ok(()) => exit::OK,
+        Err(e) => {
+            eprintln!("serve: {}", safe(&e));
+            exit::USAGE
+        }
+    }
+}
+
+/// Binds, prints the URL as the first line on stderr, serves until Ctrl-C or SIGTERM.
+async fn serve_http(gateway: &Arc<Gateway>, addr: &str) -> i32 {
+    let server = match crate::serve::HttpServer::bind(gateway, addr).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("serve: {e}");
+            return exit::USAGE;
+        }
+    };
+    eprintln!("{}", server.url());
+    warn_unknown(gateway);
+    let stop = tokio_util::sync::CancellationToken::new();
+    let serving = tokio::spawn(server.serve(stop.clone()));
+    shutdown_signal().await;
+    stop.cancel();
+    let _ = serving.await;
+    exit::OK
+}
+
+async fn shutdown_signal() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = async {
+            match term.as_mut() {
+                Some(t) => { t.recv().await; }
+                None => std::future::pending::<()>().await,
+            }
+        } => {}
+    }
+}
+
+fn warn_unknown(gateway: &Gateway) {
+    for name in gateway.unknown_exposed() {
+        eprintln!(
+            "warning: [serve] expose names no configured server: {}",
+            safe(&name)
+        );
+    }
 }

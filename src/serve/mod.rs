@@ -13,6 +13,8 @@ mod call;
 mod clients;
 mod expose;
 mod handler;
+mod http;
+mod http_cancel;
 mod notify;
 mod stdio;
 
@@ -24,6 +26,7 @@ use serde_json::Value;
 pub use clients::{Clients, ConnectedClient, Connection};
 pub use expose::{BUILTIN, Expose};
 pub use handler::GatewayHandler;
+pub use http::{HttpError, HttpServer};
 pub use stdio::serve_stdio;
 
 use crate::agent::Readiness;

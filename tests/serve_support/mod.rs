@@ -1,6 +1,12 @@
 //! Shared by the serve tests: a config directory with the test server behind
 //! switchboard, and rmcp clients of `switchboard serve`.
-#![allow(dead_code, clippy::unwrap_used, clippy::needless_pass_by_value)]
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::needless_pass_by_value,
+    clippy::items_after_statements,
+    clippy::format_push_string
+)]
 
 use std::path::{Path, PathBuf};
 
@@ -87,6 +93,132 @@ impl Env {
             .await
             .unwrap()
     }
+}
+
+/// `switchboard serve --http ADDR` in a workspace; killed on drop.
+pub struct HttpGateway {
+    pub child: tokio::process::Child,
+    /// The URL it printed first on stderr.
+    pub url: String,
+}
+
+impl HttpGateway {
+    pub async fn start(env: &Env, addr: &str, vars: &[(&str, &str)]) -> Self {
+        use tokio::io::AsyncBufReadExt;
+        let mut cmd = env.command(&["serve", "--http", addr]);
+        cmd.envs(vars.iter().copied())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true);
+        let mut child = cmd.spawn().unwrap();
+        let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+        let url = tokio::time::timeout(std::time::Duration::from_secs(60), lines.next_line())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        Self { child, url }
+    }
+
+    /// The URL with the host replaced by 127.0.0.1 (for a bind on 0.0.0.0).
+    pub fn loopback_url(&self) -> String {
+        let port = self
+            .url
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .trim_end_matches("/mcp");
+        format!("http://127.0.0.1:{port}/mcp")
+    }
+
+    pub fn port(&self) -> u16 {
+        self.url
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .trim_end_matches("/mcp")
+            .parse()
+            .unwrap()
+    }
+}
+
+/// An rmcp client named `name` over Streamable HTTP (2025-11-25 session).
+pub async fn http_client(url: &str, name: &str) -> Client {
+    switchboard::tls::install_crypto_provider();
+    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.to_owned());
+    client_config(name).serve(transport).await.unwrap()
+}
+
+/// As [`http_client`], speaking 2026-07-28 (no session).
+pub async fn http_client_2026(url: &str, name: &str) -> Client {
+    switchboard::tls::install_crypto_provider();
+    use rmcp::{ClientLifecycleMode, ClientServiceExt};
+    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.to_owned());
+    let mode = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    client_config(name)
+        .serve_with_lifecycle(transport, mode)
+        .await
+        .unwrap()
+}
+
+/// One raw HTTP/1.1 POST of an `initialize` to 127.0.0.1:`port`: the status code.
+pub async fn raw_post(port: u16, headers: &[(&str, &str)]) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut head = vec![0u8; 12];
+    stream.read_exact(&mut head).await.unwrap();
+    String::from_utf8_lossy(&head[9..12]).parse().unwrap()
+}
+
+/// Sends a raw HTTP/1.1 POST of `body` with `headers` to 127.0.0.1:`port` and
+/// returns the open connection (drop it to disconnect).
+pub async fn raw_send(port: u16, headers: &[(&str, &str)], body: &str) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    stream
+}
+
+/// Waits (a hang guard) for the test server's `cancelled` marker.
+pub async fn wait_for_marker(path: &Path) -> bool {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    while tokio::time::Instant::now() < deadline {
+        if std::fs::read_to_string(path).is_ok_and(|s| s == "cancelled") {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    false
 }
 
 /// What a client called `name` says about itself (2025-11-25, as `initialize` offers).

@@ -1,0 +1,257 @@
+//! `serve --http ADDR`: rmcp's Streamable HTTP service on `/mcp`, both protocol
+//! generations (2025-11-25 sessions answered as SSE, 2026-07-28 requests answered
+//! statelessly, as JSON unless notifications come first), behind two checks:
+//!
+//! - DNS rebinding: rmcp refuses a `Host` not on the list (loopback names, the bind
+//!   address, `[serve] allowed_hosts`) and a browser `Origin` not on the list
+//!   (loopback origins, `[serve] allowed_origins`) with 403.
+//! - A bearer token (RFC 6750) from the variable `[serve] token_env`: required for
+//!   every request when set; a bind that is not on loopback refuses to start without
+//!   one. Missing or wrong: 401 with `WWW-Authenticate: Bearer`.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use super::http_cancel::{self, Body};
+use super::{Gateway, GatewayHandler};
+
+/// Why the HTTP gateway cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum HttpError {
+    #[error("{0:?} is not an address to listen on (e.g. 127.0.0.1:7331, [::1]:0)")]
+    BadAddress(String),
+    #[error(
+        "{addr} is not a loopback address: set [serve] token_env to a variable holding the bearer token clients must send"
+    )]
+    NeedsToken { addr: SocketAddr },
+    #[error("[serve] token_env names {0}, which is not set (or empty)")]
+    TokenUnset(String),
+    #[error("cannot listen on {addr}: {error}")]
+    Bind {
+        addr: SocketAddr,
+        error: std::io::Error,
+    },
+}
+
+/// A bound HTTP gateway, not yet serving.
+pub struct HttpServer {
+    listener: TcpListener,
+    url: String,
+    app: App,
+}
+
+#[derive(Clone)]
+struct App {
+    mcp: StreamableHttpService<GatewayHandler, LocalSessionManager>,
+    token: Option<Arc<str>>,
+    max_bytes: usize,
+}
+
+impl HttpServer {
+    /// Binds `addr`; the token comes from `[serve] token_env`.
+    pub async fn bind(gateway: &Arc<Gateway>, addr: &str) -> Result<Self, HttpError> {
+        let addr: SocketAddr = addr
+            .parse()
+            .map_err(|_| HttpError::BadAddress(addr.to_owned()))?;
+        let token = match &gateway.config().token_env {
+            Some(var) => Some(
+                std::env::var(var)
+                    .ok()
+                    .filter(|t| !t.trim().is_empty())
+                    .ok_or_else(|| HttpError::TokenUnset(var.clone()))?,
+            ),
+            None if addr.ip().is_loopback() => None,
+            None => return Err(HttpError::NeedsToken { addr }),
+        };
+        let listener = TcpListener::bind(addr)
+            .await
+            .map_err(|error| HttpError::Bind { addr, error })?;
+        let local = listener
+            .local_addr()
+            .map_err(|error| HttpError::Bind { addr, error })?;
+        let url = format!("http://{local}/mcp");
+        let factory = Arc::clone(gateway);
+        let mcp = StreamableHttpService::new(
+            move || Ok(factory.handler("http")),
+            Arc::new(LocalSessionManager::default()),
+            config(gateway, local),
+        );
+        Ok(Self {
+            listener,
+            url,
+            app: App {
+                mcp,
+                token: token.map(Arc::from),
+                max_bytes: gateway.config().max_message_bytes,
+            },
+        })
+    }
+
+    /// `http://HOST:PORT/mcp`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Serves until `stop` is cancelled.
+    pub async fn serve(self, stop: CancellationToken) {
+        loop {
+            let accepted = tokio::select! {
+                () = stop.cancelled() => return,
+                accepted = self.listener.accept() => accepted,
+            };
+            let Ok((stream, _)) = accepted else {
+                continue;
+            };
+            let app = self.app.clone();
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |req| {
+                    let app = app.clone();
+                    async move { Ok::<_, Infallible>(app.route(req).await) }
+                });
+                let connection = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service);
+                tokio::select! {
+                    () = stop.cancelled() => {}
+                    _ = connection => {}
+                }
+            });
+        }
+    }
+}
+
+/// rmcp's settings: hosts and origins allowed, the message cap, JSON answers for
+/// requests without a session.
+fn config(gateway: &Gateway, local: SocketAddr) -> StreamableHttpServerConfig {
+    let serve = gateway.config();
+    let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1"]
+        .iter()
+        .map(|h| (*h).to_owned())
+        .collect();
+    if !local.ip().is_unspecified() {
+        hosts.push(local.ip().to_string());
+    }
+    hosts.extend(serve.allowed_hosts.iter().cloned());
+    let mut origins: Vec<String> = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"]
+        .iter()
+        .map(|o| (*o).to_owned())
+        .collect();
+    origins.extend(serve.allowed_origins.iter().cloned());
+    StreamableHttpServerConfig::default()
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(origins)
+        .enforce_origin_validation()
+        .with_max_request_body_bytes(serve.max_message_bytes)
+        .with_json_response(true)
+}
+
+impl App {
+    async fn route(&self, req: Request<Incoming>) -> Response<Body> {
+        if req.uri().path() != "/mcp" {
+            return plain(StatusCode::NOT_FOUND, "not found: the MCP endpoint is /mcp");
+        }
+        if let Some(token) = &self.token
+            && !bearer_matches(&req, token)
+        {
+            let mut response = plain(StatusCode::UNAUTHORIZED, "a bearer token is required");
+            response.headers_mut().insert(
+                hyper::header::WWW_AUTHENTICATE,
+                hyper::header::HeaderValue::from_static("Bearer"),
+            );
+            return response;
+        }
+        let (parts, body) = req.into_parts();
+        // Buffered (within the cap) to see which session request this is.
+        let limit = self.max_bytes.saturating_add(1);
+        let bytes = match http_body_util::Limited::new(body, limit).collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(_) => {
+                return plain(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "message over [serve] max_message_bytes",
+                );
+            }
+        };
+        let watched = http_cancel::watched(&parts.headers, &bytes);
+        let response = self
+            .call_mcp(Request::from_parts(parts, Full::new(bytes)))
+            .await;
+        match watched {
+            Some(watched) => {
+                let mcp = self.mcp.clone();
+                http_cancel::guard(response, move || {
+                    let mut mcp = mcp;
+                    let request = http_cancel::cancel_request(&watched);
+                    tokio::spawn(async move {
+                        let _ = tower_service::Service::call(&mut mcp, request).await;
+                    });
+                })
+            }
+            None => response,
+        }
+    }
+
+    async fn call_mcp(&self, req: Request<Full<Bytes>>) -> Response<Body> {
+        let mut mcp = self.mcp.clone();
+        match tower_service::Service::call(&mut mcp, req).await {
+            Ok(response) => response,
+            Err(never) => match never {},
+        }
+    }
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
+    *response.status_mut() = status;
+    response
+}
+
+/// `Authorization: Bearer TOKEN`, compared in constant time.
+fn bearer_matches<B>(req: &Request<B>, token: &str) -> bool {
+    let Some(given) = req
+        .headers()
+        .get(hyper::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
+    else {
+        return false;
+    };
+    let (a, b) = (given.trim().as_bytes(), token.as_bytes());
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(auth: Option<&str>) -> Request<()> {
+        let mut req = Request::new(());
+        if let Some(a) = auth {
+            req.headers_mut()
+                .insert(hyper::header::AUTHORIZATION, a.parse().unwrap());
+        }
+        req
+    }
+
+    #[test]
+    fn only_the_exact_bearer_token_passes() {
+        assert!(bearer_matches(&with(Some("Bearer s3cret")), "s3cret"));
+        assert!(!bearer_matches(&with(Some("Bearer s3cre")), "s3cret"));
+        assert!(!bearer_matches(&with(Some("Basic s3cret")), "s3cret"));
+        assert!(!bearer_matches(&with(None), "s3cret"));
+    }
+}

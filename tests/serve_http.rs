@@ -1,0 +1,197 @@
+//! `switchboard serve --http ADDR`: rmcp clients of both generations list and call
+//! through the gate, two clients at once, DNS-rebinding protection (wrong Host or
+//! Origin: 403), the bearer token a non-loopback bind requires (401), and a client
+//! that leaves mid-call (with or without a session) has the call cancelled upstream.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod serve_support;
+
+use serde_json::json;
+use serve_support::{
+    Env, HttpGateway, call, http_client, http_client_2026, is_error, raw_post, text,
+};
+
+#[tokio::test]
+async fn both_generations_list_and_call_through_the_gate() {
+    let env = Env::new("");
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
+    assert!(
+        gateway.url.starts_with("http://127.0.0.1:") && gateway.url.ends_with("/mcp"),
+        "{}",
+        gateway.url
+    );
+    let session = http_client(&gateway.url, "old-school").await;
+    assert!(
+        session
+            .list_all_tools()
+            .await
+            .unwrap()
+            .iter()
+            .any(|t| t.name == "t__echo")
+    );
+    assert!(text(&call(&session, "t__echo", json!({"text": "hi"})).await).contains("hi"));
+    let refused = call(&session, "t__write_thing", json!({"id": "1"})).await;
+    assert!(
+        is_error(&refused) && text(&refused).contains("allow = ["),
+        "{refused:?}"
+    );
+
+    let modern = http_client_2026(&gateway.url, "modern").await;
+    assert_eq!(
+        modern.peer_info().unwrap().protocol_version.as_str(),
+        "2026-07-28"
+    );
+    assert!(
+        modern
+            .list_all_tools()
+            .await
+            .unwrap()
+            .iter()
+            .any(|t| t.name == "t__echo")
+    );
+    assert!(!is_error(
+        &call(&modern, "t__echo", json!({"text": "new"})).await
+    ));
+    let refused = call(&modern, "t__delete_thing", json!({"id": "1"})).await;
+    assert!(is_error(&refused), "{refused:?}");
+    session.cancel().await.unwrap();
+    modern.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn two_clients_at_once_are_both_served() {
+    let env = Env::new("");
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
+    let a = http_client(&gateway.url, "a").await;
+    let b = http_client(&gateway.url, "b").await;
+    let (slow, quick) = tokio::join!(
+        call(&a, "t__slow", json!({"millis": 600})),
+        call(&b, "t__echo", json!({"text": "meanwhile"}))
+    );
+    assert!(text(&slow).contains("slept 600 ms"), "{slow:?}");
+    assert!(text(&quick).contains("meanwhile"), "{quick:?}");
+    a.cancel().await.unwrap();
+    b.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_wrong_host_or_origin_is_forbidden() {
+    let env = Env::new("");
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
+    let port = gateway.port();
+    assert_eq!(raw_post(port, &[]).await, 200);
+    assert_eq!(raw_post(port, &[("Host", "evil.example")]).await, 403);
+    assert_eq!(
+        raw_post(port, &[("Host", &format!("attacker.test:{port}"))]).await,
+        403
+    );
+    assert_eq!(
+        raw_post(port, &[("Origin", "http://evil.example")]).await,
+        403
+    );
+    assert_eq!(
+        raw_post(port, &[("Origin", "http://localhost:3000")]).await,
+        200
+    );
+}
+
+#[tokio::test]
+async fn a_non_loopback_bind_needs_a_token_and_checks_it() {
+    let env = Env::new("");
+    let out = env
+        .command(&["serve", "--http", "0.0.0.0:0"])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("token_env") && said.contains("loopback"),
+        "{said}"
+    );
+
+    let env = Env::new("[serve]\ntoken_env = \"SB_SERVE_TOKEN\"\n");
+    let gateway = HttpGateway::start(&env, "0.0.0.0:0", &[("SB_SERVE_TOKEN", "s3cret")]).await;
+    let port = gateway.port();
+    assert_eq!(raw_post(port, &[]).await, 401);
+    assert_eq!(
+        raw_post(port, &[("Authorization", "Bearer wrong")]).await,
+        401
+    );
+    assert_eq!(
+        raw_post(port, &[("Authorization", "Bearer s3cret")]).await,
+        200
+    );
+    // A token variable that is named but not set refuses to start.
+    let unset = env
+        .command(&["serve", "--http", "127.0.0.1:0"])
+        .env_remove("SB_SERVE_TOKEN")
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(unset.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&unset.stderr).contains("SB_SERVE_TOKEN"));
+}
+
+/// A 2026-07-28 `tools/call` of `t__slow` for a minute, as one raw request.
+const SLOW_2026: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t__slow","arguments":{"millis":60000,"progress":false},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+
+#[tokio::test]
+async fn a_client_gone_mid_call_cancels_the_call_upstream() {
+    let env = Env::new("");
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
+    let headers = [
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "t__slow"),
+    ];
+    let connection = serve_support::raw_send(gateway.port(), &headers, SLOW_2026).await;
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    drop(connection);
+    assert!(serve_support::wait_for_marker(&env.cancelled_marker()).await);
+    // The gateway serves on.
+    assert_eq!(raw_post(gateway.port(), &[]).await, 200);
+}
+
+/// Reads an HTTP response head from `stream`: the `Mcp-Session-Id` header, if any.
+async fn session_id(stream: &mut tokio::net::TcpStream) -> Option<String> {
+    use tokio::io::AsyncReadExt;
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        stream.read_exact(&mut byte).await.unwrap();
+        head.push(byte[0]);
+    }
+    String::from_utf8_lossy(&head).lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        k.eq_ignore_ascii_case("mcp-session-id")
+            .then(|| v.trim().to_owned())
+    })
+}
+
+#[tokio::test]
+async fn a_session_client_gone_mid_call_cancels_the_call_upstream() {
+    let env = Env::new("");
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
+    let port = gateway.port();
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let mut first = serve_support::raw_send(port, &[], init).await;
+    let session = session_id(&mut first).await.expect("a session id");
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    drop(
+        serve_support::raw_send(
+            port,
+            &headers,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        )
+        .await,
+    );
+    let slow = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t__slow","arguments":{"millis":60000,"progress":false}}}"#;
+    let connection = serve_support::raw_send(port, &headers, slow).await;
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    drop(connection);
+    assert!(serve_support::wait_for_marker(&env.cancelled_marker()).await);
+}
