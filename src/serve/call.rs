@@ -69,7 +69,7 @@ pub(super) fn result_wire(result: ToolResult) -> Result<CallToolResult, ErrorDat
     if let Some(structured) = result.structured {
         wire["structuredContent"] = structured;
     }
-    serde_json::from_value(wire).map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    super::handler::wire(wire)
 }
 
 /// Passes the upstream server's progress for this call on to the client.

@@ -112,8 +112,14 @@ fn client_name(name: Option<&str>) -> String {
     }
 }
 
-/// An rmcp model value from wire JSON we built.
-fn wire<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+/// An rmcp model value from wire JSON we built, marked `resultType: complete`
+/// (2026-07-28 clients require it; rmcp strips it for older ones).
+pub(super) fn wire<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
+    if let Some(object) = value.as_object_mut() {
+        object
+            .entry("resultType")
+            .or_insert_with(|| Value::from("complete"));
+    }
     serde_json::from_value(value).map_err(|e| ErrorData::internal_error(e.to_string(), None))
 }
 
