@@ -79,6 +79,10 @@ pub struct Cli {
     /// Reopen the most recent session of this workspace.
     #[arg(long = "continue")]
     pub continue_last: bool,
+    /// Run the MCP gateway (as `serve --http ADDR`) inside the TUI: a serve client's
+    /// call that needs approval waits in the approval pane.
+    #[arg(long, value_name = "ADDR")]
+    pub serve: Option<String>,
     /// Draw the first frame, then exit (start-up measurement).
     #[arg(long, hide = true)]
     pub exit_after_first_frame: bool,

@@ -159,6 +159,19 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
         };
         let session = start_session(cli, &recipe, &mut state);
         let hub = (!config.servers.is_empty()).then(|| workbench.hub.clone());
+        let (serve, serve_stop) = match &cli.serve {
+            Some(addr) => match start_serve(&workbench, addr).await {
+                Ok((link, stop)) => {
+                    state.serve.url = Some(link.url.clone());
+                    (Some(link), Some(stop))
+                }
+                Err(e) => {
+                    eprintln!("--serve: {e}");
+                    std::process::exit(1);
+                }
+            },
+            None => (None, None),
+        };
         let result = tui::event_loop::run_async(TuiOptions {
             started,
             state,
@@ -183,9 +196,40 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             exit_after_first_frame: cli.exit_after_first_frame,
             debug_panic: cli.debug_panic,
             asks: Some(asks),
+            serve,
         })
         .await;
+        if let Some(stop) = serve_stop {
+            stop.cancel();
+        }
         workbench.shutdown().await;
         result
     })
+}
+
+/// `--serve ADDR`: the HTTP gateway on this workbench, its gate events and clients
+/// for the TUI.
+async fn start_serve(
+    workbench: &Workbench,
+    addr: &str,
+) -> Result<
+    (
+        tui::serve_view::ServeLink,
+        tokio_util::sync::CancellationToken,
+    ),
+    crate::serve::HttpError,
+> {
+    let (tx, gate_events) = tokio::sync::mpsc::unbounded_channel();
+    let gateway = crate::serve::Gateway::new(workbench).with_observer(Arc::new(tx));
+    let gateway = Arc::new(gateway);
+    let server = crate::serve::HttpServer::bind(&gateway, addr).await?;
+    let url = server.url().to_owned();
+    let stop = tokio_util::sync::CancellationToken::new();
+    tokio::spawn(server.serve(stop.clone()));
+    let link = tui::serve_view::ServeLink {
+        url,
+        gate_events,
+        clients: gateway.clients().subscribe(),
+    };
+    Ok((link, stop))
 }

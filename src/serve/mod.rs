@@ -63,11 +63,25 @@ impl std::fmt::Debug for Gateway {
 impl Gateway {
     /// A gateway over a started workbench, configured by its `[serve]`.
     pub fn new(workbench: &Workbench) -> Self {
-        let config = workbench.config.serve.clone();
+        Self::from_parts(
+            Arc::clone(&workbench.registry),
+            workbench.hub.clone(),
+            workbench.readiness(),
+            workbench.config.serve.clone(),
+        )
+    }
+
+    /// A gateway over a registry and hub assembled elsewhere (tests, embedders).
+    pub fn from_parts(
+        registry: Arc<Registry>,
+        hub: McpHub,
+        readiness: Arc<dyn Readiness>,
+        config: ServeConfig,
+    ) -> Self {
         Self {
-            registry: Arc::clone(&workbench.registry),
-            hub: workbench.hub.clone(),
-            readiness: workbench.readiness(),
+            registry,
+            hub,
+            readiness,
             expose: Expose::new(config.expose.as_deref()),
             clients: Arc::new(Clients::new(&config)),
             config,

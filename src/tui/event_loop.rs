@@ -51,6 +51,8 @@ pub struct TuiOptions {
     pub debug_panic: bool,
     /// What servers ask the person (the hub's `ChannelAsker`); `None`: nobody asks.
     pub asks: Option<tokio::sync::mpsc::UnboundedReceiver<crate::mcp::AskRequest>>,
+    /// `--serve ADDR`: the gateway running inside the TUI.
+    pub serve: Option<super::serve_view::ServeLink>,
 }
 
 pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
@@ -77,6 +79,10 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     let mut clock = tokio::time::interval(Duration::from_millis(100));
 
     let mut asks = options.asks;
+    let (mut serve_gate, mut serve_clients) = match options.serve {
+        Some(link) => (Some(link.gate_events), Some(link.clients)),
+        None => (None, None),
+    };
     let mut rt = Executor::new(options.state, options.registry, recorder, inbox);
     rt.memory_dir = options.memory_dir;
     rt.session_ops = session_ops;
@@ -161,6 +167,16 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
                         dirty |= rt.handle(msg);
                     }
                 }
+            }
+            Some(event) = async { match serve_gate.as_mut() { Some(rx) => rx.recv().await, None => std::future::pending().await } } => {
+                let event = crate::agent::AgentEvent::Gate(event);
+                dirty |= rt.handle(Msg::Agent(Box::new(event)));
+            }
+            Ok(()) = async { match serve_clients.as_mut() { Some(rx) => rx.changed().await, None => std::future::pending().await } } => {
+                let lines = serve_clients.as_ref().map(|rx| {
+                    rx.borrow().iter().map(super::serve_view::client_line).collect()
+                });
+                dirty |= rt.handle(Msg::ServeClients(lines.unwrap_or_default()));
             }
             Some(event) = session_events.recv() => {
                 dirty |= rt.handle(Msg::Agent(Box::new(event)));

@@ -33,6 +33,7 @@ pub mod palette;
 pub mod prefs;
 pub mod result_view;
 pub mod scroll;
+pub mod serve_view;
 pub mod servers;
 pub mod sessions;
 pub mod slash;

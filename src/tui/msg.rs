@@ -43,6 +43,8 @@ pub enum Msg {
         path: String,
         text: String,
     },
+    /// The clients connected to the gateway (`--serve`), one line each.
+    ServeClients(Vec<String>),
     /// The MCP servers changed: new rows for the Servers pane and a new catalog.
     Servers {
         rows: Vec<super::state::ServerRow>,

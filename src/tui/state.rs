@@ -195,6 +195,8 @@ pub struct State {
     pub show_logs: bool,
     pub mouse: bool,
     pub servers: Vec<ServerRow>,
+    /// `--serve`: the gateway's URL and its connected clients.
+    pub serve: super::serve_view::ServeView,
     pub server_sel: usize,
     pub tab: CatalogTab,
     pub catalog: Catalog,
@@ -267,6 +269,7 @@ impl State {
             show_logs: false,
             mouse: true,
             servers: Vec::new(),
+            serve: super::serve_view::ServeView::default(),
             server_sel: 0,
             tab: CatalogTab::Tools,
             catalog: Catalog::default(),

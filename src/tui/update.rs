@@ -71,6 +71,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             state.chat_scroll = super::state::TailScroll(0);
             Vec::new()
         }
+        Msg::ServeClients(lines) => {
+            state.serve.clients = lines;
+            Vec::new()
+        }
         Msg::Servers { rows, catalog } => {
             state.servers = rows;
             state.server_sel = state.server_sel.min(state.servers.len().saturating_sub(1));

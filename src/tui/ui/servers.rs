@@ -62,6 +62,8 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             ListItem::new(lines)
         })
         .collect();
+    let mut items = items;
+    items.extend(serve_items(state, theme));
     let list = List::new(items)
         .block(block)
         .highlight_style(style(theme, Role::Selection));
@@ -70,4 +72,24 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         list_state.select(Some(state.server_sel));
     }
     frame.render_stateful_widget(list, area, &mut list_state);
+}
+
+/// `--serve`: the gateway's URL, then one row per connected client (not selectable:
+/// they follow the servers).
+fn serve_items(state: &State, theme: &Theme) -> Vec<ListItem<'static>> {
+    let Some(url) = &state.serve.url else {
+        return Vec::new();
+    };
+    let mut items = vec![ListItem::new(Line::from(vec![
+        Span::styled("⇄ ", style(theme, Role::ToolOk)),
+        Span::styled("serving", style(theme, Role::Text)),
+        Span::styled(format!("  {}", sanitize_line(url)), style(theme, Role::Dim)),
+    ]))];
+    for client in &state.serve.clients {
+        items.push(ListItem::new(Line::styled(
+            format!("  ← {}", sanitize_line(client)),
+            style(theme, Role::Dim),
+        )));
+    }
+    items
 }

@@ -1,0 +1,143 @@
+//! 1,000 sequential `tools/call` of `echo` over stdio, two ways: through `switchboard
+//! serve --stdio` (the gateway: rmcp server, the gate with policy and audit log, the
+//! MCP hub, the test server behind it) and straight to `switchboard-test-mcp-server`.
+//! Both connections are made once, outside the timed loop. Prints the ratio of the two
+//! means measured in this run (target: at most 1.3×).
+//!
+//! `cargo bench --bench serve_gateway`.
+#![allow(clippy::expect_used)] // set-up failures should abort the benchmark
+
+use std::cell::Cell;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rmcp::RoleClient;
+use rmcp::ServiceExt as _;
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use serde_json::{Map, Value, json};
+
+const SWITCHBOARD: &str = env!("CARGO_BIN_EXE_switchboard");
+const SERVER_BIN: &str = env!("CARGO_BIN_EXE_switchboard-test-mcp-server");
+const CALLS: u32 = 1_000;
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+fn echo_args() -> Map<String, Value> {
+    let Value::Object(args) = json!({"text": "hello"}) else {
+        unreachable!("a JSON object literal")
+    };
+    args
+}
+
+async fn connect(command: tokio::process::Command) -> Client {
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let info = ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("bench", "1"),
+    )
+    .with_protocol_version(rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE);
+    info.serve(transport).await.expect("connect")
+}
+
+async fn calls(client: &Client, tool: &str, args: &Map<String, Value>) -> Duration {
+    let started = Instant::now();
+    for _ in 0..CALLS {
+        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(args.clone());
+        let result = client.call_tool(params).await;
+        assert!(
+            matches!(result, Ok(ref r) if r.is_error != Some(true)),
+            "{result:?}"
+        );
+    }
+    started.elapsed()
+}
+
+fn bench_gateway(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let args = echo_args();
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("switchboard.toml"),
+        format!("[servers.t]\ncommand = {SERVER_BIN:?}\n"),
+    )
+    .expect("write config");
+    let (gateway, direct) = runtime.block_on(async {
+        let gateway = connect(tokio::process::Command::new(SWITCHBOARD).configure(|c| {
+            c.args(["serve", "--stdio"])
+                .current_dir(dir.path())
+                .env("HOME", dir.path())
+                .env_remove("XDG_CONFIG_HOME")
+                .env_remove("XDG_STATE_HOME");
+        }))
+        .await;
+        // The first call waits for the server behind the gateway.
+        let listed = gateway.list_all_tools().await.expect("tools");
+        assert!(listed.iter().any(|t| t.name == "t__echo"), "{listed:?}");
+        (
+            gateway,
+            connect(tokio::process::Command::new(SERVER_BIN)).await,
+        )
+    });
+
+    let through = Cell::new((Duration::ZERO, 0u32));
+    let straight = Cell::new((Duration::ZERO, 0u32));
+    let mut group = c.benchmark_group("serve_1000_calls");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    group.throughput(Throughput::Elements(u64::from(CALLS)));
+    group.bench_function("through_serve_stdio", |b| {
+        b.to_async(&runtime).iter_custom(|iters| {
+            let (gateway, args, through) = (&gateway, &args, &through);
+            async move {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    total += calls(gateway, "t__echo", args).await;
+                }
+                let (sum, n) = through.get();
+                through.set((sum + total, n + u32::try_from(iters).unwrap_or(u32::MAX)));
+                total
+            }
+        });
+    });
+    group.bench_function("direct_to_server", |b| {
+        b.to_async(&runtime).iter_custom(|iters| {
+            let (direct, args, straight) = (&direct, &args, &straight);
+            async move {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    total += calls(direct, "echo", args).await;
+                }
+                let (sum, n) = straight.get();
+                straight.set((sum + total, n + u32::try_from(iters).unwrap_or(u32::MAX)));
+                total
+            }
+        });
+    });
+    group.finish();
+
+    let mean = |(sum, n): (Duration, u32)| sum.as_secs_f64() / f64::from(n.max(1));
+    let (a, b) = (mean(through.get()), mean(straight.get()));
+    println!(
+        "serve --stdio: {:.1} ms per 1,000 calls; direct: {:.1} ms; ratio {:.2}x (target <= 1.3x)",
+        a * 1000.0,
+        b * 1000.0,
+        a / b
+    );
+    runtime.block_on(async {
+        let _ = gateway.cancel().await;
+        let _ = direct.cancel().await;
+    });
+}
+
+criterion_group!(benches, bench_gateway);
+criterion_main!(benches);

@@ -1,0 +1,124 @@
+//! `--serve` inside the TUI: a serve client's write waits in the approval pane,
+//! "asked by NAME via serve"; `y` lets it through, `n` sends the client the refusal.
+//! The runtime seam as in tui_executor.rs: the executor and a real gate, the gateway
+//! on 127.0.0.1 port 0, an rmcp client over HTTP.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod gate_support;
+mod serve_support;
+mod tui_support;
+
+use std::collections::BTreeMap;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::CallToolRequestParams;
+use serde_json::json;
+use switchboard::agent::{AgentEvent, EventSink, Readiness};
+use switchboard::config::ServeConfig;
+use switchboard::gate::GateEvent;
+use switchboard::keymap::{Key, KeyCode};
+use switchboard::mcp::McpHub;
+use switchboard::policy::{Mode, Policy};
+use switchboard::serve::{Gateway, HttpServer};
+use switchboard::tools::builtin_specs::fs_spec;
+use switchboard::tui::executor::Executor;
+use switchboard::tui::{Msg, State};
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+
+struct Ready;
+
+impl Readiness for Ready {
+    fn pending(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn settled(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async {})
+    }
+}
+
+/// Hands the gateway's gate events to the executor until `done` holds.
+async fn pump(
+    exec: &mut Executor,
+    events: &mut UnboundedReceiver<GateEvent>,
+    done: impl Fn(&State) -> bool,
+) {
+    while !done(exec.state()) {
+        let event = tokio::time::timeout(Duration::from_secs(30), events.recv())
+            .await
+            .expect("the gateway went quiet")
+            .unwrap();
+        exec.handle(Msg::Agent(Box::new(AgentEvent::Gate(event))));
+    }
+}
+
+fn write_call(path: &str) -> CallToolRequestParams {
+    CallToolRequestParams::new("fs").with_arguments(serve_support::args(
+        json!({"operation": "write", "path": path, "content": "x"}),
+    ))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_serve_clients_write_waits_for_the_approval_pane() {
+    let (registry, tool) =
+        gate_support::registry_with(Policy::new(Mode::Ask), true, fs_spec()).await;
+    let (gate_tx, mut gate_events) = unbounded_channel();
+    let config = ServeConfig {
+        expose: Some(vec!["builtin".into()]),
+        ..ServeConfig::default()
+    };
+    let hub = McpHub::start(&BTreeMap::new());
+    let gateway = Gateway::from_parts(registry.clone(), hub, Arc::new(Ready), config)
+        .with_observer(Arc::new(gate_tx));
+    let gateway = Arc::new(gateway);
+    let server = HttpServer::bind(&gateway, "127.0.0.1:0").await.unwrap();
+    let url = server.url().to_owned();
+    let stop = tokio_util::sync::CancellationToken::new();
+    tokio::spawn(server.serve(stop.clone()));
+    let client = serve_support::http_client(&url, "remote-agent").await;
+
+    let (tx, _route) = unbounded_channel();
+    let (inbox, _inbox_rx) = unbounded_channel();
+    let mut exec = Executor::new(
+        tui_support::state(),
+        registry.clone(),
+        EventSink::new(tx, None),
+        inbox,
+    );
+
+    // y: the write runs.
+    let peer = client.peer().clone();
+    let first = tokio::spawn(async move { peer.call_tool(write_call("a.md")).await });
+    pump(&mut exec, &mut gate_events, |s| s.approvals.len() == 1).await;
+    let request = &exec.state().approvals[0].request;
+    assert_eq!(request.client.as_deref(), Some("remote-agent"));
+    let screen = tui_support::shot(exec.state(), 120, 30);
+    assert!(
+        screen.contains("asked by remote-agent via serve"),
+        "{screen}"
+    );
+    exec.handle(Msg::Key(Key::plain(KeyCode::Char('y'))));
+    let ran = first.await.unwrap().unwrap();
+    assert!(!serve_support::is_error(&ran), "{ran:?}");
+    assert_eq!(tool.calls(), 1);
+
+    // n: the client gets the refusal as a tool error.
+    let peer = client.peer().clone();
+    let second = tokio::spawn(async move { peer.call_tool(write_call("b.md")).await });
+    pump(&mut exec, &mut gate_events, |s| s.approvals.len() == 1).await;
+    exec.handle(Msg::Key(Key::plain(KeyCode::Char('n'))));
+    let refused = second.await.unwrap().unwrap();
+    assert!(serve_support::is_error(&refused), "{refused:?}");
+    assert!(
+        serve_support::text(&refused).contains("Denied by the user"),
+        "{refused:?}"
+    );
+    assert_eq!(tool.calls(), 1);
+
+    // The Servers pane lists the connected client.
+    assert_eq!(gateway.clients().connected()[0].name, "remote-agent");
+    client.cancel().await.unwrap();
+    stop.cancel();
+}
