@@ -110,6 +110,10 @@ impl Workbench {
         if let Err(e) = &builtins {
             tracing::error!("built-in tools: {e}");
         }
+        // `[agents.NAME]` as `agent__NAME` tools, behind the same gate.
+        for (name, e) in crate::agents::register_agents(&registry, config, &workspace).await {
+            tracing::error!("agent {name}: {e}");
+        }
 
         // Servers that ask for roots (`roots/list`) get the workspace.
         let hub = McpHub::start_with(

@@ -236,8 +236,8 @@ impl A2aClient {
     async fn stream(
         &self,
         text: &str,
-        apply: &dyn Fn(Update),
-        done: &dyn Fn() -> bool,
+        apply: &(dyn Fn(Update) + Sync),
+        done: &(dyn Fn() -> bool + Sync),
     ) -> Result<(), A2aError> {
         let url = self.card.interface.url.clone();
         let params = wire::send_params(text, &message_id(), self.version());

@@ -23,7 +23,7 @@ pub use event::{AgentEvent, TurnEnd};
 pub use op::Op;
 pub use prompt::builtin_system_prompt;
 pub use readiness::Readiness;
-pub use session::{Session, SessionHandle, SessionOptions, resume};
+pub use session::{Delegation, Session, SessionHandle, SessionOptions, resume};
 pub use sink::{EventSink, SinkObserver};
 pub use step::StepPause;
 pub use store::{LoadedSession, SessionStore, SessionSummary, StoreError, StoredEvent};

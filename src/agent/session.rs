@@ -49,6 +49,47 @@ pub struct SessionOptions {
     /// Skills the model may read (name, description), listed in the system prompt;
     /// their bodies come only through the `skills` tool.
     pub skills: Vec<(String, String)>,
+    /// Set when the session is a sub-agent's: its calls carry its name, depth and
+    /// tool allowlist to the gate.
+    pub delegation: Option<Delegation>,
+}
+
+/// Who a sub-agent's session acts as, at the gate.
+#[derive(Clone)]
+pub struct Delegation {
+    pub agent: String,
+    /// Agents deep (1: called by the main agent).
+    pub depth: u32,
+    pub allowlist: Option<Arc<crate::tools::ToolAllowlist>>,
+    /// Put before the agent's call ids (`call_1/scout`), so they never collide with
+    /// the caller's.
+    pub call_prefix: String,
+    /// The caller's observer: the gate's events about the agent's calls reach it
+    /// directly (approvals in the same pane, even after the caller stopped waiting).
+    pub forward: Option<Arc<dyn crate::gate::GateObserver>>,
+}
+
+impl SessionOptions {
+    /// The context of one of the session's calls, as the gate should see it: a
+    /// sub-agent's calls carry its name, depth and allowlist.
+    pub fn call_context(&self, mut ctx: crate::tools::ToolContext) -> crate::tools::ToolContext {
+        match &self.delegation {
+            None => ctx,
+            Some(d) => {
+                let id = ctx.call_id.take().map_or_else(String::new, |id| id.0);
+                let mut ctx = ctx
+                    .with_agent(d.agent.clone(), d.depth)
+                    .with_allowlist(d.allowlist.clone())
+                    .with_call_id(crate::gate::CallId(format!("{}/{id}", d.call_prefix)));
+                ctx.origin = crate::policy::Origin::Agent;
+                if let Some(forward) = &d.forward {
+                    let own = ctx.observer.take();
+                    ctx.observer = Some(Arc::new(super::sink::Tee(own, Arc::clone(forward))));
+                }
+                ctx
+            }
+        }
+    }
 }
 
 /// Options that continue a saved session: its id (events append to its file) and its
@@ -95,6 +136,7 @@ impl SessionOptions {
             history: Vec::new(),
             readiness: None,
             skills: Vec::new(),
+            delegation: None,
         }
     }
 }

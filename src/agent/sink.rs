@@ -54,6 +54,21 @@ impl EventSink {
 #[derive(Debug, Clone)]
 pub struct SinkObserver(pub EventSink);
 
+/// Hands each gate event to a first observer (if any), then to a second.
+pub struct Tee(
+    pub Option<Arc<dyn crate::gate::GateObserver>>,
+    pub Arc<dyn crate::gate::GateObserver>,
+);
+
+impl crate::gate::GateObserver for Tee {
+    fn event(&self, event: crate::gate::GateEvent) {
+        if let Some(first) = &self.0 {
+            first.event(event.clone());
+        }
+        self.1.event(event);
+    }
+}
+
 impl crate::gate::GateObserver for SinkObserver {
     fn event(&self, event: crate::gate::GateEvent) {
         self.0.emit(AgentEvent::Gate(event));

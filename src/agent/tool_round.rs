@@ -121,6 +121,7 @@ async fn invoke(
         .with_call_id(CallId::new(call.id.clone()))
         .with_cancel(cancel.token())
         .with_observer(Arc::new(SinkObserver(env.sink.clone())));
+    let ctx = env.options.call_context(ctx);
     let registry = Arc::clone(&env.options.registry);
     match registry.invoke(&call.name, args.clone(), &ctx).await {
         CallOutcome::Ran(result) => Some(answer_of(&result)),

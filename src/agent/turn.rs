@@ -117,7 +117,15 @@ async fn steps(
         }
         tally.steps += 1;
         // The tools offered are the ones registered when the request is made.
-        let tools = declarations(&env.options.registry, env.options.scope);
+        let mut tools = declarations(&env.options.registry, env.options.scope);
+        if let Some(list) = env
+            .options
+            .delegation
+            .as_ref()
+            .and_then(|d| d.allowlist.as_ref())
+        {
+            tools.retain(|t| list.allows(&t.name));
+        }
         let mut system = system_prompt_for(env.system_prompt.as_deref(), &tools);
         system.push_str(&super::prompt::skills_section(&env.options.skills));
         let mut messages = Vec::with_capacity(convo.messages.len() + 1);

@@ -7,6 +7,7 @@
 //!   modules report their own located problems with [`ConfigError::at`].
 
 mod agent;
+mod agents;
 mod decode;
 pub mod edit;
 mod error;

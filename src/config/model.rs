@@ -10,6 +10,9 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 pub use super::agent::AgentConfig;
+pub use super::agents::{
+    AGENT_TOOL_PREFIX, AgentDef, AgentKind, AgentScope, DEFAULT_AGENT_MAX_STEPS,
+};
 pub use super::hooks::{HookConfig, HooksConfig};
 pub use super::tools::{
     FsToolConfig, HTTP_METHODS, HttpToolConfig, MemoryToolConfig, ShellToolConfig, ToolsConfig,
@@ -32,6 +35,8 @@ pub struct Config {
     pub agent: AgentConfig,
     pub hooks: HooksConfig,
     pub serve: super::serve::ServeConfig,
+    /// `[agents.NAME]`: agents offered to the model as `agent__NAME` tools.
+    pub agents: BTreeMap<String, AgentDef>,
 }
 
 /// `[ui]`

@@ -42,6 +42,7 @@ pub fn validate(config: &Config, path: &Path, text: &str) -> Result<(), ConfigEr
     check_tools(config, &map, &mut report);
     super::serve::check(config, &map, &mut report);
     check_rules_and_keys(config, &mut report);
+    super::agents::check_agents(config, &map, &mut report);
     match problems
         .into_iter()
         .min_by_key(|e| e.located_detail().map_or(usize::MAX, |l| l.span.start))

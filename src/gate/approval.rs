@@ -55,7 +55,8 @@ pub struct ApprovalRequest {
     pub call_id: CallId,
     pub run_id: String,
     pub origin: Origin,
-    /// The serve client that asked (its `clientInfo` name), for origin `serve`.
+    /// Who asked, by name: the serve client (its `clientInfo` name) for origin
+    /// `serve`, the sub-agent (`[agents.NAME]`) for origin `agent`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
     /// The MCP server, or `builtin`.

@@ -46,6 +46,9 @@ pub struct AuditRecord {
     /// The serve client that made the call (origin `serve`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
+    /// The sub-agent that made the call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
     pub tool: String,
     pub effect: ToolEffect,
     /// `allow` when the tool ran, `deny` when it did not.
@@ -156,6 +159,14 @@ impl AuditLog {
     /// was answered.
     pub fn append_server_request(&self, record: &ServerRequestRecord) {
         self.write(record);
+    }
+
+    /// Appends an orchestration or agent trace line (`event` names it); the time is
+    /// added. The caller keeps task text and outputs out of it unless
+    /// [`AuditLog::records_arguments`].
+    pub fn append_trace(&self, mut trace: Map<String, Value>) {
+        trace.insert("time".into(), Value::String(rfc3339(SystemTime::now())));
+        self.write(&trace);
     }
 
     fn write(&self, record: &impl Serialize) {

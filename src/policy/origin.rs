@@ -25,6 +25,8 @@ pub enum Origin {
     Cli,
     /// A client of serve mode.
     Serve,
+    /// A sub-agent (`[agents.NAME]`) asked for it; `ToolContext::agent` names it.
+    Agent,
 }
 
 impl Origin {
@@ -34,6 +36,7 @@ impl Origin {
             Self::Manual => "manual",
             Self::Cli => "cli",
             Self::Serve => "serve",
+            Self::Agent => "agent",
         }
     }
 }

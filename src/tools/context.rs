@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::allowlist::ToolAllowlist;
 use crate::gate::{CallId, GateObserver};
 use crate::policy::{Origin, RemoteClient, Scope};
 
@@ -27,6 +28,13 @@ pub struct ToolContext {
     pub observer: Option<Arc<dyn GateObserver>>,
     /// The serve client that asked (origin `serve`): its name, mode and budget.
     pub remote: Option<Arc<RemoteClient>>,
+    /// The sub-agent making the call (`[agents.NAME]`), for the approval pane and
+    /// the audit log.
+    pub agent: Option<String>,
+    /// How many agents deep the call is (0: the main agent or a person).
+    pub depth: u32,
+    /// A sub-agent's tool allowlist: the gate refuses other tools.
+    pub allowlist: Option<Arc<ToolAllowlist>>,
 }
 
 impl fmt::Debug for ToolContext {
@@ -38,6 +46,7 @@ impl fmt::Debug for ToolContext {
             .field("origin", &self.origin)
             .field("observed", &self.observer.is_some())
             .field("remote", &self.remote.as_ref().map(|r| r.name.as_str()))
+            .field("agent", &self.agent)
             .finish_non_exhaustive()
     }
 }
@@ -54,7 +63,34 @@ impl ToolContext {
             cancel: CancellationToken::new(),
             observer: None,
             remote: None,
+            agent: None,
+            depth: 0,
+            allowlist: None,
         }
+    }
+
+    /// Why the context's allowlist (a sub-agent's) refuses `tool`, if it does.
+    pub fn outside_allowlist(&self, tool: &str) -> Option<String> {
+        (self.allowlist.as_ref()).and_then(|l| l.refusal(tool, self.agent.as_deref()))
+    }
+
+    /// Who asked, by name: the serve client or the sub-agent.
+    pub fn asker(&self) -> Option<&str> {
+        self.client_name().or(self.agent.as_deref())
+    }
+
+    /// A call made by the sub-agent `name`, `depth` agents deep.
+    #[must_use]
+    pub fn with_agent(mut self, name: impl Into<String>, depth: u32) -> Self {
+        self.agent = Some(name.into());
+        self.depth = depth;
+        self
+    }
+
+    #[must_use]
+    pub fn with_allowlist(mut self, allowlist: Option<Arc<ToolAllowlist>>) -> Self {
+        self.allowlist = allowlist;
+        self
     }
 
     #[must_use]

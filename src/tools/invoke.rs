@@ -9,6 +9,7 @@ use std::time::{Instant, SystemTime};
 
 use serde_json::{Map, Value};
 
+use super::allowlist::ALLOWLIST;
 use super::context::ToolContext;
 use super::lease::Lease;
 use super::registry::{InvokeError, Registry};
@@ -235,6 +236,7 @@ impl Registry {
                 call_id: call.id.0.clone(),
                 origin: call.ctx.origin,
                 client: call.ctx.client_name().map(str::to_owned),
+                agent: call.ctx.agent.clone(),
                 tool: call.facts.tool.clone(),
                 effect: call.facts.effect,
                 decision: match end {
@@ -268,6 +270,9 @@ impl Registry {
                 Ruling::new(DecidedBy::Tool, "the tool's own limits"),
                 reason,
             );
+        }
+        if let Some(message) = call.ctx.outside_allowlist(&call.facts.tool) {
+            return Gate::Refuse(Ruling::new(DecidedBy::Scope, ALLOWLIST), message);
         }
         if call.ctx.scope == Scope::ReadOnly && call.facts.effect != ToolEffect::Read {
             let message = format!(
@@ -322,7 +327,7 @@ impl Registry {
             call_id: call.id.clone(),
             run_id: call.ctx.run_id.clone(),
             origin: call.ctx.origin,
-            client: call.ctx.client_name().map(str::to_owned),
+            client: call.ctx.asker().map(str::to_owned),
             server: Some(
                 call.facts
                     .tool

@@ -1,6 +1,7 @@
 //! Tools: the `Tool` trait, specs and effects, and the registry whose `invoke` is the one
 //! gate every tool call passes.
 
+mod allowlist;
 pub mod builtin;
 pub mod builtin_specs;
 mod call_line;
@@ -18,6 +19,7 @@ mod spec;
 mod tool;
 
 pub use crate::policy::{Origin, ParseEffectError, Scope, SubjectStyle, ToolEffect};
+pub use allowlist::ToolAllowlist;
 pub use call_line::{CallLine, parse_call_line, parse_value};
 pub use context::ToolContext;
 pub use hints::{AnnotationHints, effect_from_hints};

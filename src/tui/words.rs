@@ -18,6 +18,7 @@ pub fn asker(origin: Origin) -> &'static str {
         Origin::Manual => "you (/call or a form)",
         Origin::Cli => "switchboard call",
         Origin::Serve => "a serve client",
+        Origin::Agent => "a sub-agent",
     }
 }
 
@@ -27,6 +28,9 @@ pub fn asked_by(origin: Origin, client: Option<&str>) -> String {
     match (origin, client) {
         (Origin::Serve, Some(name)) => {
             format!("{} via serve", crate::sanitize::sanitize_line(name))
+        }
+        (Origin::Agent, Some(name)) => {
+            format!("sub-agent {}", crate::sanitize::sanitize_line(name))
         }
         _ => asker(origin).to_owned(),
     }
