@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 mod a2a_cmd;
+mod agents_run;
 mod call_cmd;
 mod catalog_cmd;
 mod completions;

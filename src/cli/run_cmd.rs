@@ -46,6 +46,20 @@ pub struct RunArgs {
     /// answered.
     #[arg(long)]
     pub strict: bool,
+    /// Run these `[agents.NAME]` on the task instead of one turn (see `--mode`).
+    #[arg(long, value_delimiter = ',', value_name = "A,B")]
+    pub agents: Vec<String>,
+    /// How `--agents` run: sequential, parallel or pipeline.
+    #[arg(
+        long,
+        value_name = "MODE",
+        default_value = "sequential",
+        requires = "agents"
+    )]
+    pub mode: crate::agents::RunMode,
+    /// With `--agents`: a failed step is recorded and the others go on.
+    #[arg(long, requires = "agents")]
+    pub resilient: bool,
 }
 
 /// Exit codes: 0 the turn completed with an answer, 1 bad config or task, 2 provider
@@ -95,6 +109,22 @@ pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
             workbench.settle().await;
             workbench.sync_now().await;
         }
+        if !args.agents.is_empty() {
+            let request = super::agents_run::AgentsRequest {
+                agents: &args.agents,
+                mode: args.mode,
+                resilient: args.resilient,
+                json: args.json,
+                interactive,
+            };
+            let code = super::agents_run::run_agents(&workbench, &request, &task).await;
+            workbench.shutdown().await;
+            return Ok(crate::agent::headless::HeadlessOutcome {
+                exit_code: code,
+                reason: None,
+                answer: String::new(),
+            });
+        }
         let registry = Arc::clone(&workbench.registry);
         let mut options =
             session_options(&config, &dirs, &dirs.cwd, provider, registry, !args.no_save)?;
@@ -119,6 +149,10 @@ pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
         outcome.map_err(color_eyre::Report::from)
     })?;
     runtime.shutdown_background();
+    if !args.agents.is_empty() {
+        // A coordinator run fails when a step failed, whatever `--strict` says.
+        std::process::exit(code.exit_code);
+    }
     std::process::exit(final_code(code.exit_code, args.strict))
 }
 
@@ -199,7 +233,7 @@ fn read_line() -> Option<String> {
 
 /// Asks on stderr, reads the answer from stdin with the TUI's approval keys; anything
 /// else denies, end of input aborts.
-fn ask_on_terminal(keymap: &Keymap, request: &ApprovalRequest) -> ApprovalDecision {
+pub(super) fn ask_on_terminal(keymap: &Keymap, request: &ApprovalRequest) -> ApprovalDecision {
     let mut stderr = std::io::stderr();
     let _ = write!(
         stderr,
