@@ -64,5 +64,6 @@ pub fn describe(name: &str, def: &AgentDef) -> String {
         crate::config::AgentKind::Chain => format!("chain: {}", def.agents.join(" → ")),
         crate::config::AgentKind::A2a => format!("a2a: {}", def.url.as_deref().unwrap_or("")),
     };
-    format!("{} ({detail})", AgentDef::tool_name(name))
+    let _ = name;
+    format!("{} · {detail}", def.kind.as_str())
 }

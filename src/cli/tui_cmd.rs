@@ -140,6 +140,13 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             config.skills.allow.as_deref(),
             &registry.specs(),
         );
+        let agents: Vec<(String, String)> = (config.agents.iter())
+            .map(|(name, def)| {
+                let tool = crate::config::AgentDef::tool_name(name);
+                (tool, crate::agents::describe(name, def))
+            })
+            .collect();
+        tui::boot::describe_agents(&mut state, &agents);
         let memory_dir = workbench
             .builtins
             .as_ref()

@@ -136,6 +136,20 @@ pub fn with_tools(
         Err(e) => state.notice(NoticeLevel::Error, format!("built-in tools: {e}")),
     }
     state.catalog.tools = specs.iter().map(tool_entry).collect();
+    state.catalog.agents = specs
+        .iter()
+        .filter(|s| s.name.starts_with(crate::config::AGENT_TOOL_PREFIX))
+        .map(tool_entry)
+        .collect();
+}
+
+/// What each configured agent is (`agent__NAME`, one line), for its Agents entry.
+pub fn describe_agents(state: &mut State, lines: &[(String, String)]) {
+    for entry in &mut state.catalog.agents {
+        if let Some((_, line)) = lines.iter().find(|(name, _)| *name == entry.name) {
+            entry.facts.insert(0, ("agent".into(), line.clone()));
+        }
+    }
 }
 
 /// An error for the transcript, before the screen is up.

@@ -17,9 +17,20 @@ pub enum CatalogTab {
     Resources,
     Templates,
     Prompts,
+    /// `[agents.NAME]`: shown only when agents are configured.
+    Agents,
 }
 
 impl CatalogTab {
+    /// The tabs with the Agents tab.
+    pub const WITH_AGENTS: [CatalogTab; 5] = [
+        CatalogTab::Tools,
+        CatalogTab::Resources,
+        CatalogTab::Templates,
+        CatalogTab::Prompts,
+        CatalogTab::Agents,
+    ];
+
     pub const ALL: [CatalogTab; 4] = [
         CatalogTab::Tools,
         CatalogTab::Resources,
@@ -33,6 +44,7 @@ impl CatalogTab {
             CatalogTab::Resources => "Resources",
             CatalogTab::Templates => "Templates",
             CatalogTab::Prompts => "Prompts",
+            CatalogTab::Agents => "Agents",
         }
     }
 
@@ -43,6 +55,7 @@ impl CatalogTab {
             CatalogTab::Resources => "Res",
             CatalogTab::Templates => "Tpl",
             CatalogTab::Prompts => "Prm",
+            CatalogTab::Agents => "Agt",
         }
     }
 
@@ -51,9 +64,17 @@ impl CatalogTab {
     }
 
     pub fn shifted(self, delta: isize) -> CatalogTab {
-        let n = Self::ALL.len().cast_signed();
-        let i = (self.index().cast_signed() + delta).rem_euclid(n);
-        Self::ALL[i.cast_unsigned()]
+        self.shifted_in(&Self::ALL, delta)
+    }
+
+    /// The tab `delta` steps away among `tabs` (wrapping).
+    pub fn shifted_in(self, tabs: &[CatalogTab], delta: isize) -> CatalogTab {
+        let n = tabs.len().max(1).cast_signed();
+        let at = tabs.iter().position(|t| *t == self).unwrap_or(0);
+        let i = (at.cast_signed() + delta).rem_euclid(n);
+        tabs.get(i.cast_unsigned())
+            .copied()
+            .unwrap_or(CatalogTab::Tools)
     }
 }
 
@@ -92,6 +113,8 @@ pub struct Catalog {
     pub resources: Vec<CatalogEntry>,
     pub templates: Vec<CatalogEntry>,
     pub prompts: Vec<CatalogEntry>,
+    /// The `agent__NAME` tools.
+    pub agents: Vec<CatalogEntry>,
 }
 
 impl Catalog {
@@ -101,6 +124,16 @@ impl Catalog {
             CatalogTab::Resources => &self.resources,
             CatalogTab::Templates => &self.templates,
             CatalogTab::Prompts => &self.prompts,
+            CatalogTab::Agents => &self.agents,
+        }
+    }
+
+    /// The tabs shown: the Agents tab only when agents are configured.
+    pub fn tabs(&self) -> &'static [CatalogTab] {
+        if self.agents.is_empty() {
+            &CatalogTab::ALL
+        } else {
+            &CatalogTab::WITH_AGENTS
         }
     }
 }
@@ -148,7 +181,7 @@ pub fn nav(state: &mut State, action: Action) {
     match action {
         Action::NextTab | Action::PrevTab => {
             let delta = if action == Action::NextTab { 1 } else { -1 };
-            state.tab = state.tab.shifted(delta);
+            state.tab = state.tab.shifted_in(state.catalog.tabs(), delta);
             state.catalog_sel = 0;
         }
         Action::Filter => state.filter.editing = true,

@@ -51,7 +51,7 @@ fn call_form(
     use super::state::CatalogTab as T;
     let schema = entry.schema.clone().unwrap_or(serde_json::Value::Null);
     let target = match tab {
-        T::Tools => FormTarget::Tool(entry.name.clone()),
+        T::Tools | T::Agents => FormTarget::Tool(entry.name.clone()),
         T::Prompts => FormTarget::Prompt {
             server: entry.server.clone(),
             name: entry.name.clone(),
@@ -83,7 +83,7 @@ fn command_line(tab: super::state::CatalogTab, entry: &super::state::CatalogEntr
     };
     let schema = entry.schema.clone().unwrap_or(serde_json::Value::Null);
     match tab {
-        T::Tools => format!(
+        T::Tools | T::Agents => format!(
             "/call {}",
             crate::tools::call_skeleton(&entry.name, &schema)
         ),

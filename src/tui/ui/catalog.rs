@@ -35,12 +35,16 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             total.to_string()
         }
     };
-    let full: Vec<String> = CatalogTab::ALL
+    let full: Vec<String> = state
+        .catalog
+        .tabs()
         .iter()
         .map(|t| format!("{} {}", t.title(), count(*t)))
         .collect();
     let full_width = full.iter().map(|t| t.chars().count() + 1).sum::<usize>();
-    let short: Vec<String> = CatalogTab::ALL
+    let short: Vec<String> = state
+        .catalog
+        .tabs()
         .iter()
         .map(|t| format!("{} {}", t.short_title(), count(*t)))
         .collect();
@@ -52,7 +56,9 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         short.into_iter().map(Line::from).collect()
     } else {
         // Narrowest: the count only on the active tab.
-        CatalogTab::ALL
+        state
+            .catalog
+            .tabs()
             .iter()
             .zip(short)
             .map(|(t, s)| {
@@ -65,7 +71,14 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             .collect()
     };
     let tabs = Tabs::new(titles)
-        .select(state.tab.index())
+        .select(
+            state
+                .catalog
+                .tabs()
+                .iter()
+                .position(|t| *t == state.tab)
+                .unwrap_or(0),
+        )
         .style(style(theme, Role::TabInactive))
         .highlight_style(style(theme, Role::TabActive))
         .divider(Span::styled("│", style(theme, Role::Border)))
