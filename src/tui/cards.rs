@@ -83,6 +83,10 @@ pub struct ToolCard {
     pub duration_ms: Option<u64>,
     /// The last progress a server reported, as a short text.
     pub progress: Option<String>,
+    /// The sub-agent that made this call (a card nested under `agent__NAME`).
+    pub agent: Option<String>,
+    /// Calls the sub-agent behind this card made, in order (see `nested`).
+    pub children: Vec<ToolCard>,
 }
 
 impl ToolCard {
@@ -102,7 +106,21 @@ impl ToolCard {
             opened_ms: 0,
             duration_ms: None,
             progress: None,
+            agent: None,
+            children: Vec::new(),
         }
+    }
+
+    /// This card, or one nested under it, by id (the newest, should an id repeat).
+    pub fn find_mut(&mut self, id: &CallId) -> Option<&mut ToolCard> {
+        if &self.call_id == id {
+            return Some(self);
+        }
+        // Nested ids start with their parent's id.
+        if !id.0.starts_with(self.call_id.0.as_str()) {
+            return None;
+        }
+        self.children.iter_mut().rev().find_map(|c| c.find_mut(id))
     }
 }
 

@@ -138,8 +138,16 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
 fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
     match event {
         GateEvent::ToolCallStarted {
-            call_id, effect, ..
+            call_id,
+            run_id,
+            tool,
+            effect,
+            ..
         } => {
+            // A sub-agent's call: its card opens under its agent's.
+            if card(state, &call_id).is_none() {
+                super::nested::attach(state, &call_id, &run_id, &tool);
+            }
             if let Some(card) = card(state, &call_id) {
                 card.effect = Some(effect);
                 card.status = CardStatus::Running;
@@ -161,17 +169,26 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
         }
         GateEvent::ToolCallFinished {
             call_id,
+            run_id,
             tool,
             outcome,
             ruling,
+            summary,
             duration_ms,
-            ..
         } => {
+            // A sub-agent's call that never started (an unknown tool).
+            if card(state, &call_id).is_none() {
+                super::nested::attach(state, &call_id, &run_id, &tool);
+            }
             if let Some(card) = card(state, &call_id) {
                 card.status = CardStatus::of(outcome);
                 card.duration_ms = Some(duration_ms);
                 card.decided = ruling.map(|r| r.describe());
                 card.progress = None;
+                // Nested cards get no ToolResult of their own: the gate's summary is it.
+                if card.agent.is_some() {
+                    card.result = Some(summary);
+                }
             }
             // A call may have added a session grant or changed memory files.
             let mut cmds = vec![Cmd::RefreshGrants];
@@ -191,7 +208,7 @@ pub fn card<'s>(state: &'s mut State, call_id: &CallId) -> Option<&'s mut ToolCa
         .iter_mut()
         .rev()
         .filter_map(|e| e.card.as_mut())
-        .find(|c| &c.call_id == call_id)
+        .find_map(|c| c.find_mut(call_id))
 }
 
 fn open_card(state: &mut State, mut card: ToolCard) {

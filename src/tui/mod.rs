@@ -29,6 +29,7 @@ pub mod login;
 pub mod logs;
 pub mod markdown;
 pub mod msg;
+pub mod nested;
 pub mod palette;
 pub mod prefs;
 pub mod result_view;

@@ -27,6 +27,9 @@ pub enum TranscriptLine {
     Header(ChatKind, Option<String>, Tone),
     /// Styled pieces; assistant text is Markdown, everything else plain.
     Body(ChatKind, MdLine),
+    /// A sub-agent's call under its agent's card: depth (0 = directly under it),
+    /// label, tone.
+    Nested(usize, String, Tone),
     Blank,
 }
 
@@ -114,15 +117,12 @@ fn card_lines(
     } else {
         (ARG_LINES, folded)
     };
-    let tone = match card.status {
-        CardStatus::Ok => Tone::Ok,
-        CardStatus::Error | CardStatus::Denied | CardStatus::Aborted | CardStatus::Cancelled => {
-            Tone::Bad
-        }
-        CardStatus::Requested | CardStatus::WaitingApproval | CardStatus::Running => Tone::Running,
-    };
     let label = card_label(card, clock_ms);
-    out.push(TranscriptLine::Header(ChatKind::Tool, Some(label), tone));
+    out.push(TranscriptLine::Header(
+        ChatKind::Tool,
+        Some(label),
+        tone_of(card.status),
+    ));
     let args = if card.args.is_empty() {
         Vec::new()
     } else {
@@ -140,6 +140,7 @@ fn card_lines(
             vec![(MdStyle::Marker, line)],
         ));
     }
+    super::nested::child_lines(card, 0, expanded, clock_ms, out);
     let Some(result) = &card.result else {
         return;
     };
@@ -169,6 +170,17 @@ fn card_lines(
             ChatKind::Tool,
             vec![(MdStyle::Marker, "(the model saw a shortened result)".into())],
         ));
+    }
+}
+
+/// The colour family of a card in this state.
+pub fn tone_of(status: CardStatus) -> Tone {
+    match status {
+        CardStatus::Ok => Tone::Ok,
+        CardStatus::Error | CardStatus::Denied | CardStatus::Aborted | CardStatus::Cancelled => {
+            Tone::Bad
+        }
+        CardStatus::Requested | CardStatus::WaitingApproval | CardStatus::Running => Tone::Running,
     }
 }
 

@@ -74,6 +74,19 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                     ),
                 ])
             }
+            TranscriptLine::Nested(depth, label, tone) => {
+                let role = match tone {
+                    Tone::Normal => Role::Dim,
+                    Tone::Running => Role::Warning,
+                    Tone::Ok => Role::ToolOk,
+                    Tone::Bad => Role::ToolError,
+                };
+                Line::from(vec![
+                    Span::raw(format!("{indent}{}", "  ".repeat(*depth))),
+                    Span::styled("↳ ", style(theme, Role::Dim)),
+                    Span::styled(label.clone(), style(theme, role)),
+                ])
+            }
             TranscriptLine::Body(kind, pieces) => {
                 let base = match kind {
                     ChatKind::Note => Role::Dim,
