@@ -1,6 +1,6 @@
-//! A sub-agent's calls show nested under the card of the `agent__NAME` call that
-//! made them: the real session and gate (offline scripted providers) feed the TUI's
-//! `update`, as the runtime does.
+//! Cards of nested and refused calls: a sub-agent's calls show under the card of the
+//! `agent__NAME` call that made them; a hook's denial names the hook. The real session
+//! and gate (offline scripted providers) feed the TUI's `update`, as the runtime does.
 #![allow(clippy::unwrap_used)]
 
 mod gate_support;
@@ -8,17 +8,13 @@ mod tui_support;
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
-use switchboard::agent::{AgentEvent, Session, SessionOptions};
 use switchboard::gate::ApprovalBroker;
 use switchboard::keymap::Key;
-use switchboard::llm::ScriptedProvider;
-use switchboard::llm::scripted_script::parse_script;
 use switchboard::policy::{Mode, Policy};
 use switchboard::tools::Registry;
 use switchboard::tui::cards::CardStatus;
-use switchboard::tui::state::{Pane, State};
+use switchboard::tui::state::State;
 use switchboard::tui::{Msg, update};
 
 const SUB: &str = r#"{"tool_calls":[{"name":"fs","arguments":{"operation":"list","path":"."}}]}
@@ -44,32 +40,26 @@ async fn nested_run() -> State {
     registry.register(Arc::new(fs)).await.unwrap();
     switchboard::agents::register_agents(&registry, &config, dir.path()).await;
 
-    let turns = parse_script(MAIN, "main").unwrap();
-    let options = SessionOptions::new(Arc::new(ScriptedProvider::with_script(turns)), registry);
-    let mut handle = Session::spawn(options);
-    handle
-        .ops
-        .send(switchboard::agent::Op::UserTurn { text: "go".into() })
-        .unwrap();
-    let mut state = tui_support::booted();
-    state.focus = Pane::Chat;
-    loop {
-        let event = tokio::time::timeout(Duration::from_secs(30), handle.events.recv())
-            .await
-            .unwrap()
-            .unwrap();
-        let done = matches!(event, AgentEvent::TurnDone { .. });
-        update(&mut state, Msg::Agent(Box::new(event)));
-        if done {
-            break;
-        }
+    tui_support::drive_turn(registry, MAIN).await
+}
+
+/// Times vary from run to run: zero them for a stable picture.
+fn zero_durations(state: &mut State) {
+    fn zero(card: &mut switchboard::tui::cards::ToolCard) {
+        card.duration_ms = card.duration_ms.map(|_| 0);
+        card.children.iter_mut().for_each(zero);
     }
     state
+        .chat
+        .iter_mut()
+        .filter_map(|e| e.card.as_mut())
+        .for_each(zero);
 }
 
 #[tokio::test]
 async fn a_sub_agents_calls_nest_under_its_card_and_fold_when_it_is_done() {
     let mut state = nested_run().await;
+    zero_durations(&mut state);
     let card = state
         .chat
         .iter()
@@ -90,4 +80,37 @@ async fn a_sub_agents_calls_nest_under_its_card_and_fold_when_it_is_done() {
     update(&mut state, Msg::Key(Key::char('e')));
     assert!(state.cards_expanded);
     insta::assert_snapshot!("nested_expanded", tui_support::shot(&state, 100, 24));
+}
+
+const MAIN_WRITES: &str = r#"{"tool_calls":[{"id":"w1","name":"fs","arguments":{"operation":"write","path":"a.txt","content":"x"}}]}
+{"text":"the hook said no"}"#;
+
+#[tokio::test]
+async fn a_hook_denial_shows_on_the_card_with_the_hooks_reason() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let check = dir.path().join("check.sh");
+    std::fs::write(
+        &check,
+        "#!/bin/sh\necho 'writes need a ticket' >&2\nexit 2\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&check, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let toml = "[[hooks.pre_tool_use]]\nmatcher = \"fs\"\ncommand = [\"./check.sh\"]\n";
+    let config = switchboard::config::parse_str(toml, Path::new("t.toml")).unwrap();
+    let hooks = switchboard::hooks::Hooks::from_config(&config.hooks)
+        .unwrap()
+        .with_cwd(dir.path());
+    let broker = Arc::new(ApprovalBroker::new(false));
+    let registry = Arc::new(Registry::new(Policy::new(Mode::FullAuto), broker).with_hooks(hooks));
+    let fs = Arc::new(gate_support::FakeTool::new(
+        switchboard::tools::builtin_specs::fs_spec(),
+    ));
+    registry.register(fs.clone()).await.unwrap();
+    let mut state = tui_support::drive_turn(registry, MAIN_WRITES).await;
+    zero_durations(&mut state);
+    assert_eq!(fs.calls(), 0, "the hook's deny stops the write");
+    let card = state.chat.iter().find_map(|e| e.card.as_ref()).unwrap();
+    assert_eq!(card.status, CardStatus::Denied);
+    insta::assert_snapshot!("hook_denied_card", tui_support::shot(&state, 100, 24));
 }

@@ -63,3 +63,31 @@ pub fn request_done(state: &mut State, id: &str, label: &str, text: &str, ok: bo
         })),
     );
 }
+
+/// One main-agent turn replaying the scripted `script` against `registry`, every
+/// event fed to a booted TUI's `update` as the runtime does; the state when it ends.
+pub async fn drive_turn(
+    registry: std::sync::Arc<switchboard::tools::Registry>,
+    script: &str,
+) -> State {
+    use switchboard::agent::{AgentEvent, Op, Session, SessionOptions};
+    let turns = switchboard::llm::scripted_script::parse_script(script, "main").unwrap();
+    let provider = switchboard::llm::ScriptedProvider::with_script(turns);
+    let options = SessionOptions::new(std::sync::Arc::new(provider), registry);
+    let mut handle = Session::spawn(options);
+    handle.ops.send(Op::UserTurn { text: "go".into() }).unwrap();
+    let mut state = booted();
+    state.focus = switchboard::tui::state::Pane::Chat;
+    loop {
+        let wait = std::time::Duration::from_secs(30);
+        let event = tokio::time::timeout(wait, handle.events.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        let done = matches!(event, AgentEvent::TurnDone { .. });
+        switchboard::tui::update(&mut state, switchboard::tui::Msg::Agent(Box::new(event)));
+        if done {
+            return state;
+        }
+    }
+}
