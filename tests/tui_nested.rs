@@ -43,23 +43,10 @@ async fn nested_run() -> State {
     tui_support::drive_turn(registry, MAIN).await
 }
 
-/// Times vary from run to run: zero them for a stable picture.
-fn zero_durations(state: &mut State) {
-    fn zero(card: &mut switchboard::tui::cards::ToolCard) {
-        card.duration_ms = card.duration_ms.map(|_| 0);
-        card.children.iter_mut().for_each(zero);
-    }
-    state
-        .chat
-        .iter_mut()
-        .filter_map(|e| e.card.as_mut())
-        .for_each(zero);
-}
-
 #[tokio::test]
 async fn a_sub_agents_calls_nest_under_its_card_and_fold_when_it_is_done() {
     let mut state = nested_run().await;
-    zero_durations(&mut state);
+    tui_support::zero_durations(&mut state);
     let card = state
         .chat
         .iter()
@@ -108,7 +95,7 @@ async fn a_hook_denial_shows_on_the_card_with_the_hooks_reason() {
     ));
     registry.register(fs.clone()).await.unwrap();
     let mut state = tui_support::drive_turn(registry, MAIN_WRITES).await;
-    zero_durations(&mut state);
+    tui_support::zero_durations(&mut state);
     assert_eq!(fs.calls(), 0, "the hook's deny stops the write");
     let card = state.chat.iter().find_map(|e| e.card.as_ref()).unwrap();
     assert_eq!(card.status, CardStatus::Denied);

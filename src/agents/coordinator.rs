@@ -8,6 +8,7 @@
 //! Traces (`--json`, the audit log) hold the mode, the agents, step counts, failures
 //! and durations; the task and the outputs only with `[policy] audit_arguments`.
 
+use std::fmt::Write as _;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Instant;
@@ -60,7 +61,7 @@ impl FromStr for RunMode {
 }
 
 /// What to run.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
     pub mode: RunMode,
     pub agents: Vec<String>,
@@ -86,6 +87,27 @@ pub struct StepOutcome {
     /// Model requests the agent made.
     pub steps: u32,
     pub duration_ms: u64,
+}
+
+/// Each answer under its agent's name (`== scout ==`), or the step's error; raw text
+/// (sanitise it before it reaches a terminal).
+pub fn outcomes_text(outcomes: &[StepOutcome]) -> String {
+    let mut text = String::new();
+    for o in outcomes {
+        let _ = writeln!(text, "== {} ==", o.agent);
+        match (&o.output, &o.error) {
+            (_, Some(e)) => {
+                let retry = if e.retryable { ", retryable" } else { "" };
+                let _ = writeln!(text, "error ({}{retry}): {}", e.code, e.message);
+            }
+            (Some(out), None) => {
+                text.push_str(out.trim_end());
+                text.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    text
 }
 
 /// Where trace lines go (besides the audit log).

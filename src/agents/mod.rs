@@ -22,7 +22,7 @@ pub mod tool;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use coordinator::{Plan, RunMode, StepError, StepOutcome, coordinate};
+pub use coordinator::{Plan, RunMode, StepError, StepOutcome, coordinate, outcomes_text};
 pub use tool::AgentTool;
 
 use crate::config::{AgentDef, Config};

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::mcp_session::safe;
 use crate::agent::headless::exit;
-use crate::agents::{Plan, RunMode, StepOutcome, coordinate};
+use crate::agents::{Plan, RunMode, StepOutcome, coordinate, outcomes_text};
 use crate::gate::{ApprovalBroker, GateEvent, GateObserver};
 use crate::keymap::Keymap;
 use crate::policy::Origin;
@@ -75,17 +75,7 @@ pub async fn run_agents(workbench: &Workbench, request: &AgentsRequest<'_>, task
 }
 
 fn print_outcomes(outcomes: &[StepOutcome]) {
-    for o in outcomes {
-        println!("== {} ==", safe(&o.agent));
-        match (&o.output, &o.error) {
-            (_, Some(e)) => {
-                let retry = if e.retryable { ", retryable" } else { "" };
-                println!("error ({}{retry}): {}", e.code, safe(&e.message));
-            }
-            (Some(text), None) => println!("{}", crate::sanitize::sanitize(text).trim_end()),
-            (None, None) => {}
-        }
-    }
+    print!("{}", crate::sanitize::sanitize(&outcomes_text(outcomes)));
 }
 
 /// Asks on the terminal for the agents' calls that need approval, one at a time.

@@ -142,11 +142,12 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
             run_id,
             tool,
             effect,
-            ..
+            origin,
         } => {
-            // A sub-agent's call: its card opens under its agent's.
+            // A sub-agent's call (or a coordinator's step): its card opens under its
+            // parent's.
             if card(state, &call_id).is_none() {
-                super::nested::attach(state, &call_id, &run_id, &tool);
+                super::nested::attach(state, &call_id, &run_id, &tool, origin);
             }
             if let Some(card) = card(state, &call_id) {
                 card.effect = Some(effect);
@@ -178,7 +179,7 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
         } => {
             // A sub-agent's call that never started (an unknown tool).
             if card(state, &call_id).is_none() {
-                super::nested::attach(state, &call_id, &run_id, &tool);
+                super::nested::attach(state, &call_id, &run_id, &tool, Origin::Agent);
             }
             if let Some(card) = card(state, &call_id) {
                 card.status = CardStatus::of(outcome);
@@ -186,7 +187,7 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
                 card.decided = ruling.map(|r| r.describe());
                 card.progress = None;
                 // Nested cards get no ToolResult of their own: the gate's summary is it.
-                if card.agent.is_some() {
+                if super::nested::parent_of(&card.call_id).is_some() && card.result.is_none() {
                     card.result = Some(summary);
                 }
             }

@@ -119,6 +119,14 @@ impl Executor {
             | Cmd::GetTask { .. }
             | Cmd::CancelTask { .. }
             | Cmd::Subscribe { .. }) => self.execute_ask(cmd),
+            Cmd::RunAgents {
+                call_id,
+                plan,
+                task,
+            } => {
+                self.run_agents(call_id, plan, task);
+                None
+            }
             Cmd::LoadTheme(name) => Some(self.load_theme(name)),
             Cmd::Login(server) => self.start_login(server),
             Cmd::LoginPaste(text) => {

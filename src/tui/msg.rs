@@ -195,6 +195,13 @@ pub enum Cmd {
     CancelLogin,
     /// Close an MCP server's connection and keep it off until enabled.
     Disable(String),
+    /// Run agents with the coordinator (`/agents a,b --mode pipeline TASK`); one card
+    /// for the run, each agent's call nested under it.
+    RunAgents {
+        call_id: CallId,
+        plan: crate::agents::Plan,
+        task: String,
+    },
     /// Read a resource (`/read SERVER URI`); its card shows the text.
     ReadResource {
         call_id: CallId,

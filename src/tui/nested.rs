@@ -26,9 +26,16 @@ pub fn parent_of(id: &CallId) -> Option<(CallId, &str)> {
     (!agent.is_empty() && !parent.is_empty()).then(|| (CallId(parent.to_owned()), agent))
 }
 
-/// Opens a card for a sub-agent's call under its parent card; false when the id is
-/// not nested or its parent has no card.
-pub fn attach(state: &mut State, call_id: &CallId, run_id: &str, tool: &str) -> bool {
+/// Opens a card for a nested call under its parent card; false when the id is not
+/// nested or its parent has no card. A sub-agent's call (origin `agent`) is labelled
+/// with the agent; a coordinator's step (`CALL/run/step-N`) is the agent call itself.
+pub fn attach(
+    state: &mut State,
+    call_id: &CallId,
+    run_id: &str,
+    tool: &str,
+    origin: Origin,
+) -> bool {
     let Some((parent_id, agent)) = parent_of(call_id) else {
         return false;
     };
@@ -37,14 +44,9 @@ pub fn attach(state: &mut State, call_id: &CallId, run_id: &str, tool: &str) -> 
     let Some(parent) = super::events::card(state, &parent_id) else {
         return false;
     };
-    let mut card = ToolCard::new(
-        call_id.clone(),
-        run_id.to_owned(),
-        CardKind::Tool,
-        Origin::Agent,
-    );
+    let mut card = ToolCard::new(call_id.clone(), run_id.to_owned(), CardKind::Tool, origin);
     tool.clone_into(&mut card.tool);
-    card.agent = Some(agent);
+    card.agent = (origin == Origin::Agent).then_some(agent);
     card.opened_ms = opened;
     parent.children.push(card);
     true
@@ -122,15 +124,18 @@ fn child_label(card: &ToolCard, clock_ms: u64) -> String {
     label
 }
 
-/// `scout made 3 calls · 1 denied (e shows them)`.
+/// `scout made 3 calls · 1 denied (e shows them)`; for a coordinator's run
+/// `2 agent calls · 1 failed (e shows them)`.
 fn folded_summary(card: &ToolCard) -> String {
-    let agent = card
-        .children
-        .first()
-        .and_then(|c| c.agent.as_deref())
-        .map_or_else(|| "the agent".to_owned(), sanitize_line);
-    let calls = super::words::count(card.children.len(), "call", "calls");
-    let mut text = format!("{agent} made {calls}");
+    let n = card.children.len();
+    let mut text = match card.children.first().and_then(|c| c.agent.as_deref()) {
+        Some(agent) => format!(
+            "{} made {}",
+            sanitize_line(agent),
+            super::words::count(n, "call", "calls")
+        ),
+        None => super::words::count(n, "agent call", "agent calls"),
+    };
     let denied = count(card, CardStatus::Denied);
     if denied > 0 {
         let _ = write!(text, " · {denied} denied");

@@ -26,6 +26,8 @@ pub enum PaletteCommand {
     SwitchProvider(String),
     /// Log in to a server that asks for OAuth.
     Login(String),
+    /// Start `/agents …` in the composer.
+    RunAgents,
     Quit,
 }
 
@@ -69,6 +71,12 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
         items.push(PaletteItem {
             label: format!("Log in to {name}"),
             command: PaletteCommand::Login(name),
+        });
+    }
+    if !state.catalog.agents.is_empty() {
+        items.push(PaletteItem {
+            label: "Run agents…".into(),
+            command: PaletteCommand::RunAgents,
         });
     }
     for grant in &state.grants {
@@ -165,6 +173,10 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Handled {
             super::slash::switch_provider(state, Some(name), None)
         }
         PaletteCommand::Login(name) => super::login::start(state, &name),
+        PaletteCommand::RunAgents => {
+            super::slash_agents::start(state);
+            Vec::new()
+        }
         PaletteCommand::Quit => return Handled::Unhandled(Action::Quit),
     };
     cmds.into()

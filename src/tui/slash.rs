@@ -1,5 +1,5 @@
 //! Slash commands typed in the composer: `/call`, `/read`, `/prompt`, `/save`,
-//! `/model`, `/help`. An unknown one is an error with the closest command; anything
+//! `/model`, `/help`, `/tasks`, `/agents`. An unknown one is an error with the closest command; anything
 //! not starting with `/` (or starting with `//`) is a message for the model.
 
 use crate::config::suggest;
@@ -8,8 +8,8 @@ use super::msg::Cmd;
 use super::state::{ChatEntry, ChatKind, Overlay, ServerStatus, State, TailScroll};
 
 /// The commands the composer knows (for "did you mean" and the error that lists them).
-pub const COMMANDS: [&str; 8] = [
-    "/call", "/read", "/prompt", "/save", "/save!", "/model", "/help", "/tasks",
+pub const COMMANDS: [&str; 9] = [
+    "/call", "/read", "/prompt", "/save", "/save!", "/model", "/help", "/tasks", "/agents",
 ];
 
 /// Enter in the composer: a slash command, or a message for the model. A message that
@@ -67,6 +67,7 @@ fn command(state: &mut State, text: &str) -> Result<Vec<Cmd>, String> {
             return Ok(Vec::new());
         }
         "/call" => call_command(state, rest)?,
+        "/agents" => super::slash_agents::command(state, rest)?,
         "/read" => match rest.split_once(char::is_whitespace) {
             Some((server, uri)) => Cmd::ReadResource {
                 call_id: state.next_manual_call(),

@@ -91,3 +91,14 @@ pub async fn drive_turn(
         }
     }
 }
+
+/// Call times vary from run to run: zero them (nested cards too) for a stable picture.
+pub fn zero_durations(state: &mut State) {
+    fn zero(card: &mut switchboard::tui::cards::ToolCard) {
+        card.duration_ms = card.duration_ms.map(|_| 0);
+        card.children.iter_mut().for_each(zero);
+    }
+    (state.chat.iter_mut())
+        .filter_map(|e| e.card.as_mut())
+        .for_each(zero);
+}
