@@ -78,16 +78,8 @@ async fn l_opens_the_page_and_the_server_connects() {
 /// A `$BROWSER` that cannot open anything but leaves the URL where the test can
 /// find it (as a person would copy it from the overlay).
 fn no_browser(home: &Path) -> String {
-    let script = home.join("nobrowser.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\necho \"$1\" > \"$(dirname \"$0\")/url.txt\"\nexit 1\n",
-    )
-    .unwrap();
-    let mut perms = std::fs::metadata(&script).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&script, perms).unwrap();
-    script.display().to_string()
+    let body = "echo \"$1\" > \"$(dirname \"$0\")/url.txt\"\nexit 1\n";
+    oauth_support::write_script(home, "nobrowser.sh", body)
 }
 
 fn wait_file(path: &Path) -> String {

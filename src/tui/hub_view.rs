@@ -94,21 +94,13 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
 
 /// Issuer, scopes and expiry of a stored login (never a token).
 fn login_facts(login: &crate::mcp::oauth::LoginSummary) -> Vec<(String, String)> {
-    let scopes = if login.scopes.is_empty() {
-        "none".to_owned()
-    } else {
-        login.scopes.join(" ")
-    };
     let mut expiry = login.expiry_text(std::time::SystemTime::now());
     if login.refreshable {
         expiry.push_str(", refreshed automatically");
     }
     vec![
-        (
-            "login issuer".into(),
-            login.issuer.clone().unwrap_or_else(|| "unknown".into()),
-        ),
-        ("login scopes".into(), scopes),
+        ("login issuer".into(), login.issuer_text().to_owned()),
+        ("login scopes".into(), login.scopes_text()),
         ("login expiry".into(), expiry),
     ]
 }

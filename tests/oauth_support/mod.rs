@@ -252,12 +252,17 @@ impl Respond for Mcp {
 /// A `$BROWSER` script: GET the authorization URL without following the redirect,
 /// then GET the loopback callback it names (as a browser would).
 pub fn browser_script(dir: &std::path::Path) -> String {
-    let script = dir.join("browser.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\nloc=$(curl -s -o /dev/null -w '%{redirect_url}' \"$1\")\ncurl -s \"$loc\" >/dev/null\n",
+    write_script(
+        dir,
+        "browser.sh",
+        "loc=$(curl -s -o /dev/null -w '%{redirect_url}' \"$1\")\ncurl -s \"$loc\" >/dev/null\n",
     )
-    .unwrap();
+}
+
+/// An executable `#!/bin/sh` script `name` in `dir` with `body`; its path.
+pub fn write_script(dir: &std::path::Path, name: &str, body: &str) -> String {
+    let script = dir.join(name);
+    std::fs::write(&script, format!("#!/bin/sh\n{body}")).unwrap();
     let mut perms = std::fs::metadata(&script).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     std::fs::set_permissions(&script, perms).unwrap();

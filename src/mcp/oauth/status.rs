@@ -35,17 +35,29 @@ impl LoginSummary {
     }
 }
 
-impl fmt::Display for LoginSummary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let scopes = if self.scopes.is_empty() {
+impl LoginSummary {
+    /// The granted scopes, space-separated (`none` when there are none).
+    pub fn scopes_text(&self) -> String {
+        if self.scopes.is_empty() {
             "none".to_owned()
         } else {
             self.scopes.join(" ")
-        };
+        }
+    }
+
+    /// The issuer, or `unknown` when the credentials do not say.
+    pub fn issuer_text(&self) -> &str {
+        self.issuer.as_deref().unwrap_or("unknown")
+    }
+}
+
+impl fmt::Display for LoginSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "logged in (issuer {}, scopes {scopes}, {}{})",
-            self.issuer.as_deref().unwrap_or("unknown"),
+            "logged in (issuer {}, scopes {}, {}{})",
+            self.issuer_text(),
+            self.scopes_text(),
             self.expiry_text(SystemTime::now()),
             if self.refreshable {
                 ", refreshable"

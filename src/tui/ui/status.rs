@@ -17,6 +17,9 @@ fn hints(state: &State) -> Vec<(&'static str, String)> {
     let layer = state.layer();
     let with_global = matches!(layer, Layer::Normal | Layer::Composer);
     let server_details = matches!(state.overlay, Some(Overlay::Server { .. }));
+    // A failed login has nothing to send: only Esc closes it.
+    let login_failed = matches!(&state.overlay, Some(Overlay::Login(v))
+        if matches!(v.phase, crate::tui::login::LoginPhase::Failed(_)));
     state
         .keymap
         .hints(layer, with_global)
@@ -24,6 +27,7 @@ fn hints(state: &State) -> Vec<(&'static str, String)> {
         .filter(|(action, _, _)| match action {
             Action::Filter | Action::NextTab => state.focus == Pane::Catalog,
             Action::CallTool | Action::ToggleRaw => !server_details,
+            Action::Activate => !login_failed,
             // The resume picker is a short list: nothing to scroll.
             Action::PageDown => !matches!(state.overlay, Some(Overlay::Sessions(_))),
             // While typing, the bar keeps room for what runs; F1 and Ctrl+P are in the
