@@ -52,6 +52,37 @@ pub fn content_text(content: &Value) -> String {
     }
 }
 
+/// Lines of one message shown on the card; the rest is counted, not drawn, so a long
+/// request cannot push the keys that answer it off the screen (Ctrl+E shows it all).
+pub const MESSAGE_LINES: usize = 6;
+/// Lines of the model's reply shown before it goes back.
+pub const REPLY_LINES: usize = 8;
+/// Characters of one line shown; a longer line ends in `…`.
+const LINE_CHARS: usize = 300;
+
+/// The first `max` lines of `text` (each cut to [`LINE_CHARS`]) and how many more
+/// lines there are.
+pub fn clipped(text: &str, max: usize) -> (Vec<String>, usize) {
+    let mut shown = Vec::new();
+    let mut more = 0;
+    for line in text.lines() {
+        if shown.len() == max {
+            more += 1;
+            continue;
+        }
+        shown.push(match line.char_indices().nth(LINE_CHARS) {
+            Some((at, _)) => format!("{}…", &line[..at]),
+            None => line.to_owned(),
+        });
+    }
+    (shown, more)
+}
+
+/// `… 194 more lines`.
+pub fn more_lines(n: usize) -> String {
+    format!("… {n} more line{}", if n == 1 { "" } else { "s" })
+}
+
 impl SampleCard {
     pub fn new(params: Value) -> Self {
         Self {

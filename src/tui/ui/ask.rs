@@ -3,6 +3,7 @@
 //! the server; all of it was sanitised when it entered the state.
 
 use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
@@ -10,7 +11,9 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::keymap::{Action, Layer};
 use crate::theme::{Role, Theme};
 use crate::tui::ask::elicit::{AskField, ElicitForm, FieldKind};
-use crate::tui::ask::sampling::{SampleCard, SampleStage, content_text};
+use crate::tui::ask::sampling::{
+    MESSAGE_LINES, REPLY_LINES, SampleCard, SampleStage, clipped, content_text, more_lines,
+};
 use crate::tui::ask::{AskView, PendingAsk, UrlAsk};
 use crate::tui::state::State;
 use crate::tui::style::{pane_block, style};
@@ -27,29 +30,38 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
     };
     let title = format!("{} asks{more}", ask.server);
     let mut lines = Vec::new();
+    // Lines pinned to the bottom of the card (the keys that answer it): whatever the
+    // server sent above them, they stay on screen.
+    let mut footer = Vec::new();
     let dim = style(theme, Role::Dim);
     match &ask.view {
         AskView::Form(form) => form_lines(state, theme, ask, form, &mut lines),
         AskView::Url(url) => url_lines(state, theme, ask, url, &mut lines),
-        AskView::Sample(card) => sample_lines(state, theme, card, &mut lines),
+        AskView::Sample(card) => sample_lines(state, theme, card, &mut lines, &mut footer),
     }
     if lines.is_empty() {
         lines.push(Line::styled("(nothing asked)", dim));
     }
     // As tall as the question (with room for wrapped lines), never past the screen.
     let area = frame.area();
-    let height = u16::try_from(lines.len() + 4).unwrap_or(u16::MAX);
+    let height = u16::try_from(lines.len() + footer.len() + 4).unwrap_or(u16::MAX);
     let rect = super::popup(
         frame,
         area.width.saturating_sub(6).min(96),
         height.min(area.height.saturating_sub(2)),
     );
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(pane_block(theme, &title, true))
-            .wrap(Wrap { trim: false }),
-        rect,
-    );
+    let block = pane_block(theme, &title, true);
+    let inner = block.inner(rect);
+    frame.render_widget(block, rect);
+    let pinned = u16::try_from(footer.len())
+        .unwrap_or(u16::MAX)
+        .min(inner.height);
+    let [body, bottom] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(pinned)]).areas(inner);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), body);
+    if pinned > 0 {
+        frame.render_widget(Paragraph::new(footer), bottom);
+    }
 }
 
 fn keys(state: &State, theme: &Theme, items: &[(Action, &str)]) -> Line<'static> {
@@ -213,7 +225,13 @@ fn url_lines(state: &State, theme: &Theme, ask: &PendingAsk, url: &UrlAsk, lines
     ));
 }
 
-fn sample_lines(state: &State, theme: &Theme, card: &SampleCard, lines: &mut Lines) {
+fn sample_lines(
+    state: &State,
+    theme: &Theme,
+    card: &SampleCard,
+    lines: &mut Lines,
+    footer: &mut Lines,
+) {
     let provider = format!(
         "It asks the model ({}{}) to answer:",
         state.status.provider,
@@ -234,7 +252,8 @@ fn sample_lines(state: &State, theme: &Theme, card: &SampleCard, lines: &mut Lin
         } else {
             Role::User
         };
-        for (i, l) in text.lines().enumerate() {
+        let (shown, more) = clipped(&text, MESSAGE_LINES);
+        for (i, l) in shown.into_iter().enumerate() {
             let head = if i == 0 {
                 format!("{role}: ")
             } else {
@@ -242,8 +261,11 @@ fn sample_lines(state: &State, theme: &Theme, card: &SampleCard, lines: &mut Lin
             };
             lines.push(Line::from(vec![
                 Span::styled(head, style(theme, role_style).add_modifier(Modifier::BOLD)),
-                Span::styled(l.to_owned(), style(theme, Role::Text)),
+                Span::styled(l, style(theme, Role::Text)),
             ]));
+        }
+        if more > 0 {
+            lines.push(Line::styled(format!("  {}", more_lines(more)), dim));
         }
     }
     let tools = card.tools();
@@ -285,8 +307,12 @@ fn sample_lines(state: &State, theme: &Theme, card: &SampleCard, lines: &mut Lin
                 style(theme, Role::Title),
             ));
             let text = crate::sanitize::sanitize(&content_text(&reply.content)).into_owned();
-            for l in text.lines() {
-                lines.push(Line::styled(l.to_owned(), style(theme, Role::Assistant)));
+            let (shown, more) = clipped(&text, REPLY_LINES);
+            for l in shown {
+                lines.push(Line::styled(l, style(theme, Role::Assistant)));
+            }
+            if more > 0 {
+                lines.push(Line::styled(more_lines(more), dim));
             }
             (
                 &[
@@ -306,7 +332,7 @@ fn sample_lines(state: &State, theme: &Theme, card: &SampleCard, lines: &mut Lin
         ),
     };
     if let Some(status) = status {
-        lines.push(status);
+        footer.push(status);
     }
-    lines.push(keys(state, theme, hints));
+    footer.push(keys(state, theme, hints));
 }
