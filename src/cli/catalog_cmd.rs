@@ -337,6 +337,9 @@ fn human(config: &Config, servers: &[&Arc<ServerSnapshot>]) -> String {
         for (kind, error) in &c.errors {
             let _ = writeln!(out, "  ! {}: {}", kind.as_str(), safe(error));
         }
+        for (name, reason) in &c.refused {
+            let _ = writeln!(out, "  ! refused: {} — {}", safe(name), safe(reason));
+        }
     }
     if servers.is_empty() {
         out.push_str("no MCP servers configured\n");

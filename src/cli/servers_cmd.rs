@@ -113,6 +113,9 @@ pub fn server_json(s: &ServerSnapshot) -> serde_json::Value {
             "templates": s.catalog.templates.len(),
             "prompts": s.catalog.prompts.len(),
         },
+        "refused": s.catalog.refused.iter()
+            .map(|(name, reason)| json!({"name": name, "reason": reason}))
+            .collect::<Vec<_>>(),
         "error": s.last_error.as_ref().map(ToString::to_string),
         "stderr_tail": s.stderr_tail.as_slice(),
     })

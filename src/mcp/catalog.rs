@@ -119,6 +119,8 @@ pub struct CatalogSnapshot {
     pub prompts: Vec<CatalogPrompt>,
     /// Lists that could not be fetched, with the reason (the rest are still usable).
     pub errors: Vec<(ListKind, String)>,
+    /// Tools refused at listing, with the reason (invalid `x-mcp-header` annotations).
+    pub refused: Vec<(String, String)>,
 }
 
 impl CatalogSnapshot {

@@ -19,6 +19,7 @@ use super::client::ClientSide;
 use super::endpoint::{Endpoint, TransportKind};
 use super::error::{McpError, untrusted};
 use super::limits::Limits;
+use super::refusal_tap::RefusalTap;
 use super::snapshot::McpEvent;
 use super::stderr::{Admit, LogBudget, StderrTail};
 use crate::config::ProtocolChoice;
@@ -212,13 +213,16 @@ async fn connect_once(
                         .contains_key(&reqwest::header::AUTHORIZATION);
                 let http = super::http_client::streamable_http_client()
                     .map_err(|e| handshake(untrusted(&e, 300)))?;
+                let refusals = client.refusals.clone();
                 let served = if static_token {
+                    let http = RefusalTap::new(http, refusals);
                     let transport = StreamableHttpClientTransport::with_client(http, config);
                     client.serve_with_lifecycle(transport, mode).await
                 } else {
                     let auth = super::oauth::authorized_client(&server, url, oauth, http)
                         .await
                         .map_err(|e| handshake(e.to_string()))?;
+                    let auth = RefusalTap::new(auth, refusals);
                     let transport = StreamableHttpClientTransport::with_client(auth, config);
                     client.serve_with_lifecycle(transport, mode).await
                 };

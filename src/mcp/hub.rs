@@ -117,6 +117,7 @@ impl McpHub {
                 asker: Arc::clone(&asker),
                 sampling: config.sampling.unwrap_or(options.mcp.sampling),
                 subscriptions: Arc::default(),
+                refusals: super::param_headers::Refusals::default(),
             };
             let mut limits = Limits::for_server(config);
             limits.max_input_rounds = options.mcp.max_input_rounds;

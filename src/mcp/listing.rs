@@ -15,6 +15,7 @@ use super::catalog::{
 };
 use super::error::{LimitKind, McpError, untrusted};
 use super::limits::Limits;
+use super::server::ServerHandle;
 
 /// Longest remote error text kept.
 pub const MAX_REMOTE_TEXT: usize = 500;
@@ -139,14 +140,18 @@ pub async fn list_all(
 
 /// Fills one list of `catalog` (items replace the old ones; a failure is recorded).
 /// Returns the error when the server wants a login.
-pub async fn refresh_list(
+pub(super) async fn refresh_list(
     peer: &Peer<RoleClient>,
-    server: &str,
+    handle: &ServerHandle,
     kind: ListKind,
-    limits: &Limits,
     catalog: &mut CatalogSnapshot,
 ) -> Option<McpError> {
+    let (server, limits) = (handle.name.as_str(), &handle.limits);
+    let refusals = &handle.client.refusals;
     catalog.errors.retain(|(k, _)| *k != kind);
+    if kind == ListKind::Tools {
+        refusals.take();
+    }
     let mut login = None;
     let items = match list_all(peer, server, kind, limits).await {
         Ok(items) => items,
@@ -160,7 +165,17 @@ pub async fn refresh_list(
         }
     };
     match kind {
-        ListKind::Tools => catalog.tools = items.iter().filter_map(tool_from_wire).collect(),
+        ListKind::Tools => {
+            catalog.tools = items.iter().filter_map(tool_from_wire).collect();
+            // What the transport dropped (and only that: a tool still listed was kept).
+            let mut refused = refusals.take();
+            refused.retain(|(name, _)| catalog.tool(name).is_none());
+            refused.dedup_by(|a, b| a.0 == b.0);
+            catalog.refused = refused
+                .iter()
+                .map(|(name, why)| (untrusted(name, 120), untrusted(why, 300)))
+                .collect();
+        }
         ListKind::Resources => {
             catalog.resources = items.iter().filter_map(resource_from_wire).collect();
         }

@@ -349,8 +349,7 @@ async fn serve(
     ];
     for (kind, capability) in wanted {
         if info.supports(capability)
-            && let Some(login) =
-                refresh_list(&peer, &handle.name, kind, &handle.limits, &mut catalog).await
+            && let Some(login) = refresh_list(&peer, handle, kind, &mut catalog).await
         {
             let cancel = service.cancellation_token();
             let done = service.waiting();
@@ -397,8 +396,7 @@ async fn serve(
             command = commands.recv() => match command {
                 Some(Command::Refresh(kind)) => {
                     let mut catalog = CatalogSnapshot::clone(&snap.catalog);
-                    let _ = refresh_list(&peer, &handle.name, kind, &handle.limits, &mut catalog)
-                        .await;
+                    let _ = refresh_list(&peer, handle, kind, &mut catalog).await;
                     snap.catalog = Arc::new(catalog);
                     handle.publish(snap);
                     emit(snap.catalog.revision);

@@ -77,6 +77,9 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
     for (kind, error) in &c.errors {
         facts.push((format!("{kind:?} list failed"), error.clone()));
     }
+    for (name, reason) in &c.refused {
+        facts.push(("refused".into(), format!("{name} — {reason}")));
+    }
     if let Some(e) = &s.last_error {
         facts.push(("last error".into(), e.to_string()));
     }

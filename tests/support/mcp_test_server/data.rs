@@ -69,6 +69,22 @@ pub fn unsafe_names() -> Vec<Value> {
         .collect()
 }
 
+/// `--misbehave x-mcp-header`: `regional` mirrors `region` to `Mcp-Param-Region`
+/// (2026-07-28 over HTTP) and answers with the header it got; `bad_header`'s
+/// annotation is not an HTTP token, so clients must refuse the tool.
+pub fn header_tools() -> Vec<Value> {
+    vec![
+        json!({"name": "regional", "description": "Says which Mcp-Param-Region header came.",
+            "inputSchema": {"type": "object", "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"}}},
+            "annotations": {"readOnlyHint": true}}),
+        json!({"name": "bad_header", "description": "An invalid x-mcp-header annotation.",
+            "inputSchema": {"type": "object", "properties": {
+                "region": {"type": "string", "x-mcp-header": "Bad Region"}}},
+            "annotations": {"readOnlyHint": true}}),
+    ]
+}
+
 /// Ten text resources and two blobs.
 pub fn resources() -> Vec<Value> {
     (1..=12)

@@ -171,6 +171,9 @@ impl ServerHandler for TestServer {
         if &*self.misbehave == "long-name" {
             tools.extend(data::unsafe_names());
         }
+        if &*self.misbehave == "x-mcp-header" {
+            tools.extend(data::header_tools());
+        }
         from_json(data::page("tools", tools, cursor(request.as_ref())))
     }
 

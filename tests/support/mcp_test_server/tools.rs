@@ -125,6 +125,15 @@ impl TestServer {
                 }
                 json!({"content": [{"type": "text", "text": "plain ok"}]})
             }
+            "regional" | "bad_header" => {
+                let got = context
+                    .extensions
+                    .get::<hyper::http::request::Parts>()
+                    .and_then(|p| p.headers.get("mcp-param-region"))
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("(none)");
+                json!({"content": [{"type": "text", "text": format!("Mcp-Param-Region: {got}")}]})
+            }
             n if n == data::LONG_NAME || n == data::ODD_NAME => {
                 json!({"content": [{"type": "text", "text": format!("called {n}")}]})
             }

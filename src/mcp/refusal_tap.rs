@@ -1,0 +1,185 @@
+//! A Streamable HTTP client in front of the real one that sees every `tools/list`
+//! answer before rmcp's transport worker does: rmcp drops tools with invalid
+//! `x-mcp-header` annotations there (see `param_headers`), and this records which and
+//! why, so the catalog can show them as refused instead of losing them silently.
+//! Everything else passes through unchanged, limits included (the inner client
+//! enforces them).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures::StreamExt;
+use reqwest::header::{HeaderName, HeaderValue};
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage, ServerResult};
+use rmcp::transport::common::client_side_sse::BoxedSseResponse;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+    StreamableHttpResponseLimits,
+};
+
+use super::param_headers::Refusals;
+
+#[derive(Clone)]
+pub struct RefusalTap<C> {
+    inner: C,
+    refusals: Refusals,
+}
+
+impl<C> RefusalTap<C> {
+    pub fn new(inner: C, refusals: Refusals) -> Self {
+        Self { inner, refusals }
+    }
+
+    fn seen(&self, response: StreamableHttpPostResponse) -> StreamableHttpPostResponse {
+        match response {
+            StreamableHttpPostResponse::Json(message, session) => {
+                if let ServerJsonRpcMessage::Response(r) = &message
+                    && let ServerResult::ListToolsResult(list) = &r.result
+                    && let Ok(wire) = serde_json::to_value(list)
+                {
+                    self.refusals.record(&serde_json::json!({"result": wire}));
+                }
+                StreamableHttpPostResponse::Json(message, session)
+            }
+            StreamableHttpPostResponse::Sse(stream, session) => {
+                StreamableHttpPostResponse::Sse(self.tap(stream), session)
+            }
+            other => other,
+        }
+    }
+
+    fn tap(&self, stream: BoxedSseResponse) -> BoxedSseResponse {
+        let refusals = self.refusals.clone();
+        stream
+            .inspect(move |event| {
+                if let Ok(event) = event
+                    && let Some(data) = event.data.as_deref()
+                {
+                    refusals.record_text(data);
+                }
+            })
+            .boxed()
+    }
+}
+
+type Headers = HashMap<HeaderName, HeaderValue>;
+type Posted<E> = Result<StreamableHttpPostResponse, StreamableHttpError<E>>;
+type Streamed<E> = Result<BoxedSseResponse, StreamableHttpError<E>>;
+
+impl<C> StreamableHttpClient for RefusalTap<C>
+where
+    C: StreamableHttpClient + Send + Sync,
+{
+    type Error = C::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Posted<C::Error> {
+        let response = self
+            .inner
+            .post_message(uri, message, session_id, auth_header, custom_headers)
+            .await?;
+        Ok(self.seen(response))
+    }
+
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+        max_sse_event_size: usize,
+    ) -> Posted<C::Error> {
+        let response = self
+            .inner
+            .post_message_with_max_sse_event_size(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await?;
+        Ok(self.seen(response))
+    }
+
+    async fn post_message_with_response_limits(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+        limits: StreamableHttpResponseLimits,
+    ) -> Posted<C::Error> {
+        let response = self
+            .inner
+            .post_message_with_response_limits(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                limits,
+            )
+            .await?;
+        Ok(self.seen(response))
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Result<(), StreamableHttpError<C::Error>> {
+        self.inner
+            .delete_session(uri, session_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Streamed<C::Error> {
+        let stream = self
+            .inner
+            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+            .await?;
+        Ok(self.tap(stream))
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+        max_sse_event_size: usize,
+    ) -> Streamed<C::Error> {
+        let stream = self
+            .inner
+            .get_stream_with_max_sse_event_size(
+                uri,
+                session_id,
+                last_event_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await?;
+        Ok(self.tap(stream))
+    }
+}

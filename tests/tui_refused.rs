@@ -1,0 +1,48 @@
+//! A tool the transport refused (an invalid `x-mcp-header` annotation) is named, with
+//! the reason, in the server's details: never dropped without a word.
+#![allow(clippy::unwrap_used)]
+
+mod tui_support;
+
+use std::sync::Arc;
+
+use switchboard::keymap::{Key, KeyCode};
+use switchboard::mcp::catalog::CatalogSnapshot;
+use switchboard::mcp::{HubSnapshot, ServerSnapshot, ServerStatus as Hub, TransportKind};
+use switchboard::tui::hub_view::server_rows;
+use switchboard::tui::state::Pane;
+use switchboard::tui::{Msg, update};
+use tui_support::{booted, shot};
+
+#[test]
+fn server_details_list_refused_tools_with_the_reason() {
+    let mut state = booted();
+    let mut snap = ServerSnapshot::new(
+        "regions",
+        TransportKind::Http,
+        "https://mcp.example.com/mcp".into(),
+        Hub::Ready,
+    );
+    snap.catalog = Arc::new(CatalogSnapshot {
+        refused: vec![(
+            "bad_header".into(),
+            "property `region`: x-mcp-header `Bad Region` is not a valid HTTP token".into(),
+        )],
+        ..CatalogSnapshot::default()
+    });
+    let hub = HubSnapshot {
+        servers: vec![Arc::new(snap)],
+    };
+    state.servers = server_rows(&state.servers, &hub);
+    assert!(
+        state.servers[1].facts.contains(&(
+            "refused".into(),
+            "bad_header — property `region`: x-mcp-header `Bad Region` is not a valid HTTP token"
+                .into()
+        ))
+    );
+    state.focus = Pane::Servers;
+    state.server_sel = 1;
+    update(&mut state, Msg::Key(Key::plain(KeyCode::Enter)));
+    insta::assert_snapshot!("server_details_refused", shot(&state, 100, 24));
+}
