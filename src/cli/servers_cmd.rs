@@ -116,6 +116,7 @@ pub fn server_json(s: &ServerSnapshot) -> serde_json::Value {
         "refused": s.catalog.refused.iter()
             .map(|(name, reason)| json!({"name": name, "reason": reason}))
             .collect::<Vec<_>>(),
+        "cached": s.catalog.cached_summary(std::time::SystemTime::now()),
         "error": s.last_error.as_ref().map(ToString::to_string),
         "stderr_tail": s.stderr_tail.as_slice(),
     })

@@ -121,6 +121,9 @@ pub struct CatalogSnapshot {
     pub errors: Vec<(ListKind, String)>,
     /// Tools refused at listing, with the reason (invalid `x-mcp-header` annotations).
     pub refused: Vec<(String, String)>,
+    /// When each list was fetched, its `ttlMs` / `cacheScope`, and whether it was kept
+    /// from the previous connection.
+    pub fresh: Vec<super::freshness::ListFreshness>,
 }
 
 impl CatalogSnapshot {

@@ -2,7 +2,7 @@
 //! `list_all_*` would follow cursors without bounds).
 
 use std::future::Future;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use rmcp::model::PaginatedRequestParams;
 use rmcp::service::ServiceError;
@@ -14,8 +14,10 @@ use super::catalog::{
     tool_from_wire,
 };
 use super::error::{LimitKind, McpError, untrusted};
+use super::freshness::ListFreshness;
 use super::limits::Limits;
 use super::server::ServerHandle;
+use super::snapshot::ServerInfo;
 
 /// Longest remote error text kept.
 pub const MAX_REMOTE_TEXT: usize = 500;
@@ -95,6 +97,16 @@ pub async fn list_all(
     kind: ListKind,
     limits: &Limits,
 ) -> Result<Vec<Value>, McpError> {
+    Ok(list_pages(peer, server, kind, limits).await?.0)
+}
+
+/// As [`list_all`], with the first page's other members (`ttlMs`, `cacheScope` …).
+async fn list_pages(
+    peer: &Peer<RoleClient>,
+    server: &str,
+    kind: ListKind,
+    limits: &Limits,
+) -> Result<(Vec<Value>, Value), McpError> {
     let limit = |limit, max, detail: String| McpError::Limit {
         server: server.to_owned(),
         limit,
@@ -102,11 +114,15 @@ pub async fn list_all(
         detail,
     };
     let mut items = Vec::new();
+    let mut first = None;
     let mut cursor: Option<String> = None;
     for pages in 1..=limits.max_pages {
         let mut body = timed(server, limits.request_timeout, page(peer, kind, cursor)).await?;
         if let Some(Value::Array(batch)) = body.get_mut(wire_key(kind)).map(Value::take) {
             items.extend(batch);
+        }
+        if first.is_none() {
+            first = Some(body.clone());
         }
         if items.len() > limits.max_items {
             return Err(limit(
@@ -121,7 +137,7 @@ pub async fn list_all(
             .filter(|c| !c.is_empty())
             .map(str::to_owned);
         if cursor.is_none() {
-            return Ok(items);
+            return Ok((items, first.unwrap_or_default()));
         }
         if pages == limits.max_pages {
             break;
@@ -153,9 +169,13 @@ pub(super) async fn refresh_list(
         refusals.take();
     }
     let mut login = None;
-    let items = match list_all(peer, server, kind, limits).await {
-        Ok(items) => items,
+    let items = match list_pages(peer, server, kind, limits).await {
+        Ok((items, first)) => {
+            catalog.set_freshness(ListFreshness::from_page(kind, &first, SystemTime::now()));
+            items
+        }
         Err(e) => {
+            catalog.fresh.retain(|f| f.kind != kind);
             tracing::warn!(server, "listing {} failed: {e}", kind.as_str());
             catalog.errors.push((kind, e.to_string()));
             if matches!(e, McpError::NeedsLogin { .. }) {
@@ -186,4 +206,36 @@ pub(super) async fn refresh_list(
     }
     catalog.revision += 1;
     login
+}
+
+/// The catalog of a new connection: each list the server offers, listed — or kept
+/// from `previous` (the catalog before a crash) while its `ttlMs` lasts. Fails with
+/// the error when a list needs a login.
+pub(super) async fn first_catalog(
+    peer: &Peer<RoleClient>,
+    handle: &ServerHandle,
+    info: &ServerInfo,
+    generation: u64,
+    previous: Option<&CatalogSnapshot>,
+) -> Result<CatalogSnapshot, McpError> {
+    let mut catalog = CatalogSnapshot {
+        generation,
+        ..CatalogSnapshot::default()
+    };
+    let wanted = [
+        (ListKind::Tools, "tools"),
+        (ListKind::Resources, "resources"),
+        (ListKind::Templates, "resources"),
+        (ListKind::Prompts, "prompts"),
+    ];
+    let now = SystemTime::now();
+    for (kind, capability) in wanted {
+        if !info.supports(capability) || previous.is_some_and(|p| catalog.reuse(p, kind, now)) {
+            continue;
+        }
+        if let Some(login) = refresh_list(peer, handle, kind, &mut catalog).await {
+            return Err(login);
+        }
+    }
+    Ok(catalog)
 }

@@ -13,6 +13,7 @@ mod client;
 mod connect;
 pub mod endpoint;
 mod error;
+pub mod freshness;
 mod http_client;
 mod http_failure;
 mod hub;

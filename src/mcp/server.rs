@@ -14,7 +14,7 @@ use super::connect::{Connected, close, connect};
 use super::endpoint::Endpoint;
 use super::error::McpError;
 use super::limits::Limits;
-use super::listing::refresh_list;
+use super::listing::{first_catalog, refresh_list};
 use super::snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStatus};
 use super::stderr::StderrTail;
 use crate::config::ServerConfig;
@@ -185,6 +185,8 @@ pub(super) async fn run(
     }
     let mut attempt: u32 = 0;
     let mut retrying = false;
+    // Whether the next connection may keep the catalog's still-fresh lists.
+    let mut reuse = false;
     let mut logins = super::reauth::LoginRounds::default();
     loop {
         snap.status = ServerStatus::Connecting {
@@ -212,7 +214,9 @@ pub(super) async fn run(
             Ok(connected) => {
                 attempt = 0;
                 retrying = false;
-                let ended = serve(&handle, connected, &mut snap, &mut commands, &events).await;
+                let ended =
+                    serve(&handle, connected, &mut snap, &mut commands, &events, reuse).await;
+                reuse = matches!(ended, Ended::Crashed(_));
                 if !matches!(ended, Ended::NeedsLogin(_)) {
                     logins = super::reauth::LoginRounds::default();
                 }
@@ -266,7 +270,7 @@ pub(super) async fn run(
             attempt += 1;
             match wait_or_command(&mut commands, Some(backoff(attempt))).await {
                 Some(Command::Shutdown) | None => return,
-                Some(Command::Reconnect) => attempt = 0,
+                Some(Command::Reconnect) => (attempt, reuse) = (0, false),
                 Some(Command::Refresh(_)) => {}
                 Some(Command::Disable) => {
                     retrying = false;
@@ -279,7 +283,8 @@ pub(super) async fn run(
         } else {
             match wait_or_command(&mut commands, None).await {
                 Some(Command::Shutdown) | None => return,
-                Some(Command::Reconnect | Command::Refresh(_)) => attempt = 0,
+                Some(Command::Reconnect) => (attempt, reuse) = (0, false),
+                Some(Command::Refresh(_)) => attempt = 0,
                 Some(Command::Disable) => {
                     if !stay_disabled(&handle, &mut snap, &mut commands).await {
                         return;
@@ -322,6 +327,7 @@ async fn serve(
     snap: &mut ServerSnapshot,
     commands: &mut mpsc::UnboundedReceiver<Command>,
     events: &broadcast::Sender<McpEvent>,
+    reuse: bool,
 ) -> Ended {
     let peer = service.peer().clone();
     let info = service
@@ -337,27 +343,19 @@ async fn serve(
     if logs && !info.is_stateless() {
         send_log_level(&peer, &handle.name, handle.current_log_level()).await;
     }
-    let mut catalog = CatalogSnapshot {
-        generation,
-        ..CatalogSnapshot::default()
-    };
-    let wanted = [
-        (ListKind::Tools, "tools"),
-        (ListKind::Resources, "resources"),
-        (ListKind::Templates, "resources"),
-        (ListKind::Prompts, "prompts"),
-    ];
-    for (kind, capability) in wanted {
-        if info.supports(capability)
-            && let Some(login) = refresh_list(&peer, handle, kind, &mut catalog).await
-        {
+    // After a crash, lists still fresh by their `ttlMs` are kept, not listed again.
+    let previous = reuse.then(|| Arc::clone(&snap.catalog));
+    let listed = first_catalog(&peer, handle, &info, generation, previous.as_deref()).await;
+    let catalog = match listed {
+        Ok(catalog) => catalog,
+        Err(login) => {
             let cancel = service.cancellation_token();
             let done = service.waiting();
             tokio::pin!(done);
             close(cancel, done.as_mut(), pid, &handle.limits).await;
             return Ended::NeedsLogin(login);
         }
-    }
+    };
     let live = Live {
         peer: peer.clone(),
         generation,

@@ -77,6 +77,9 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
     for (kind, error) in &c.errors {
         facts.push((format!("{kind:?} list failed"), error.clone()));
     }
+    if let Some(cached) = c.cached_summary(std::time::SystemTime::now()) {
+        facts.push(("cached".into(), cached));
+    }
     for (name, reason) in &c.refused {
         facts.push(("refused".into(), format!("{name} — {reason}")));
     }

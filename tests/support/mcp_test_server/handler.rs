@@ -174,7 +174,12 @@ impl ServerHandler for TestServer {
         if &*self.misbehave == "x-mcp-header" {
             tools.extend(data::header_tools());
         }
-        from_json(data::page("tools", tools, cursor(request.as_ref())))
+        let mut page = data::page("tools", tools, cursor(request.as_ref()));
+        if &*self.misbehave == "ttl" {
+            page["ttlMs"] = serde_json::json!(600_000);
+            page["cacheScope"] = serde_json::json!("private");
+        }
+        from_json(page)
     }
 
     async fn call_tool(

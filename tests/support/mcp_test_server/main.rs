@@ -19,7 +19,8 @@
 //! `add` return `structuredContent` its `outputSchema` refuses; `long-name` adds two
 //! tools whose names providers reject (200 characters; dots, a slash and a space);
 //! `stderr-flood` writes 20 000 stderr lines on every tool call; `x-mcp-header` adds a
-//! tool with a valid `x-mcp-header` annotation and one with an invalid one.
+//! tool with a valid `x-mcp-header` annotation and one with an invalid one; `ttl`
+//! marks tool lists fresh for 10 minutes (`ttlMs`, `cacheScope: private`).
 //! With `SWITCHBOARD_TEST_STARTED=FILE` it writes `started` to FILE as it starts.
 
 mod asking;
