@@ -24,6 +24,9 @@ pub enum TurnEnd {
     MaxSteps,
     /// The provider failed; an `Error` event carries the message.
     ProviderError,
+    /// A `user_prompt_submit` hook blocked the message; an `Error` event says why.
+    /// The message never reached the model.
+    Blocked,
 }
 
 /// Events of a session.
@@ -122,6 +125,14 @@ pub enum AgentEvent {
     StepModeChanged {
         on: bool,
     },
+    /// What a session hook added for the model: `user_prompt_submit` context (part of
+    /// the user's message) or a `stop` hook's reason to go on (a new user message).
+    HookNote {
+        run_id: String,
+        /// The hook event: `user_prompt_submit` or `stop`.
+        hook: String,
+        text: String,
+    },
     /// Something the user should read (max steps reached, a result cut).
     Notice {
         run_id: Option<String>,
@@ -167,6 +178,7 @@ impl AgentEvent {
             | Self::Usage { run_id, .. }
             | Self::StepPaused { run_id, .. }
             | Self::WaitingForServers { run_id, .. }
+            | Self::HookNote { run_id, .. }
             | Self::TurnDone { run_id, .. } => Some(run_id),
             Self::Gate(event) => Some(event.run_id()),
             Self::Notice { run_id, .. } | Self::Error { run_id, .. } => run_id.as_deref(),

@@ -17,6 +17,8 @@ pub mod exit {
     /// A call that needed approval was refused (or could not be asked).
     pub const APPROVAL_DENIED: i32 = 5;
     pub const MAX_STEPS: i32 = 6;
+    /// A `user_prompt_submit` hook blocked the task.
+    pub const PROMPT_BLOCKED: i32 = 7;
     pub const INTERRUPTED: i32 = 130;
 }
 
@@ -35,6 +37,7 @@ pub fn exit_code(reason: TurnEnd, approvals_denied: u32, failed_calls: u32) -> i
         TurnEnd::ProviderError => exit::PROVIDER_ERROR,
         TurnEnd::MaxSteps => exit::MAX_STEPS,
         TurnEnd::Interrupted => exit::INTERRUPTED,
+        TurnEnd::Blocked => exit::PROMPT_BLOCKED,
         TurnEnd::Completed if approvals_denied > 0 => exit::APPROVAL_DENIED,
         TurnEnd::Completed if failed_calls > 0 => exit::TOOL_ERROR,
         TurnEnd::Completed => exit::DONE,

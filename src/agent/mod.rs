@@ -10,6 +10,7 @@ mod prompt;
 mod readiness;
 pub mod sampling;
 pub mod session;
+pub mod session_hooks;
 pub mod sink;
 pub mod step;
 pub mod store;

@@ -248,9 +248,14 @@ impl Session {
             step,
             current,
             skip_wait,
+            session_context: Vec::new(),
         };
+        let resumed = !convo.messages.is_empty();
         tokio::spawn(async move {
             let mut convo = convo;
+            // Turns sent meanwhile wait in the channel.
+            env.session_context =
+                super::session_hooks::session_start(&env, &convo.session_id, resumed).await;
             while let Some(text) = turn_rx.recv().await {
                 run_turn(&mut env, &mut convo, text).await;
             }

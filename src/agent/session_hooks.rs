@@ -4,14 +4,22 @@
 //! the message (exit 2 or `{"decision": "deny"}`, the reason shown, the message never
 //! reaches the model) or add context to it; `stop` may keep the turn going with its
 //! reason as the next instruction (`stop_hook_active` is true on the hooks' next run
-//! in the same turn; `max_steps` still bounds it). Sub-agents' sessions run none of
-//! them. Each run is one `hook` line in the audit log.
+//! in the same turn; at most [`MAX_STOP_CONTINUATIONS`] a turn, and `max_steps` still
+//! bounds it). Sub-agents' sessions run none of them. Each run is one `hook` line in
+//! the audit log.
 
 use serde_json::{Value, json};
 
+use super::cancel::Cancel;
 use super::event::AgentEvent;
-use super::turn::TurnEnv;
+use super::event::TurnEnd;
+use super::turn::{Conversation, Tally, TurnEnv};
 use crate::hooks::{HookEvent, HookInput, HookVerdict};
+use crate::llm::Message;
+
+/// How many times `stop` hooks may keep one turn going (Claude Code leaves loops to
+/// the hook's `stop_hook_active` check; a bound keeps a careless hook from looping).
+pub const MAX_STOP_CONTINUATIONS: u32 = 3;
 
 /// Runs the hooks of `input.event`, reporting failed hooks and auditing the run;
 /// `None` when none are configured (or the session is a sub-agent's).
@@ -43,39 +51,57 @@ fn input(env: &TurnEnv, event: HookEvent, session_id: &str) -> HookInput {
 }
 
 /// `session_start`: what the hooks want the model to know, for the system prompt.
-pub(super) async fn session_start(env: &TurnEnv, session_id: &str) -> Vec<String> {
-    let input = input(env, HookEvent::SessionStart, session_id);
+/// `resumed`: the session continues a saved conversation.
+pub(super) async fn session_start(env: &TurnEnv, session_id: &str, resumed: bool) -> Vec<String> {
+    let mut input = input(env, HookEvent::SessionStart, session_id);
+    input.source = Some(if resumed { "resume" } else { "startup" }.into());
     run(env, input, None)
         .await
         .map(|v| v.context)
         .unwrap_or_default()
 }
 
-/// `user_prompt_submit`: the message the model gets (with the hooks' context), or
-/// why it was blocked.
+/// The system prompt's section for `session_start` context (empty without any).
+pub(super) fn session_section(context: &[String]) -> String {
+    if context.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\n\n## Session context (from session_start hooks)\n\n{}",
+        context.join("\n")
+    )
+}
+
+/// `user_prompt_submit`: the hooks' context for the model (`None`: nothing to add),
+/// or why the message was blocked.
 pub(super) async fn prompt_submit(
     env: &TurnEnv,
     session_id: &str,
     run_id: &str,
-    text: String,
-) -> Result<String, String> {
+    text: &str,
+) -> Result<Option<String>, String> {
     let mut input = input(env, HookEvent::UserPromptSubmit, session_id);
-    input.prompt = Some(text.clone());
+    input.prompt = Some(text.to_owned());
     let Some(verdict) = run(env, input, Some(run_id)).await else {
-        return Ok(text);
+        return Ok(None);
     };
     if verdict.is_deny() {
         let by = deciding_command(&verdict);
         let reason = verdict.reason.unwrap_or_else(|| "no reason given".into());
         return Err(format!("Message blocked by hook `{by}`: {reason}"));
     }
-    if verdict.context.is_empty() {
-        return Ok(text);
-    }
-    Ok(format!("{text}\n\n[hook context]\n{}", verdict.context.join("\n")))
+    Ok(Some(verdict.context.join("\n")).filter(|c| !c.is_empty()))
+}
+
+/// The user's message as the model reads it, with a `user_prompt_submit` hook's
+/// context (the same text a resumed session rebuilds from its `HookNote`).
+pub fn prompt_with_context(message: &mut String, context: &str) {
+    message.push_str("\n\n[hook context]\n");
+    message.push_str(context);
 }
 
 /// `stop`, when a turn completed: the reason to keep going, if a hook blocks the stop.
+/// `active`: a stop hook already kept this turn going.
 pub(super) async fn stop(
     env: &TurnEnv,
     session_id: &str,
@@ -90,11 +116,68 @@ pub(super) async fn stop(
     }
     let by = deciding_command(&verdict);
     let reason = verdict.reason.unwrap_or_else(|| "go on".into());
-    Some(format!("[hook `{by}`] {reason}"))
+    Some(format!("[stop hook `{by}`] {reason}"))
 }
 
 fn deciding_command(verdict: &HookVerdict) -> String {
     (verdict.records.iter())
         .find(|r| r.outcome == "deny")
         .map_or_else(|| "?".into(), |r| r.command.clone())
+}
+
+/// The user's message after the `user_prompt_submit` hooks: with their context, or
+/// `Err` saying which hook blocked it.
+pub(super) async fn user_message(
+    env: &TurnEnv,
+    session_id: &str,
+    run_id: &str,
+    mut text: String,
+) -> Result<Message, String> {
+    if let Some(context) = prompt_submit(env, session_id, run_id, &text).await? {
+        prompt_with_context(&mut text, &context);
+        env.sink.emit(AgentEvent::HookNote {
+            run_id: run_id.to_owned(),
+            hook: HookEvent::UserPromptSubmit.key().to_owned(),
+            text: context,
+        });
+    }
+    Ok(Message::user(text))
+}
+
+/// The turn's steps; when they complete, `stop` hooks may keep the turn going with
+/// their reason as a new user message, at most `MAX_STOP_CONTINUATIONS` times.
+pub(super) async fn steps_and_stop_hooks(
+    env: &mut TurnEnv,
+    convo: &mut Conversation,
+    run_id: &str,
+    cancel: &Cancel,
+    tally: &mut Tally,
+) -> TurnEnd {
+    let mut continued = 0;
+    loop {
+        let reason = super::turn::steps(env, convo, run_id, cancel, tally).await;
+        if reason != TurnEnd::Completed {
+            return reason;
+        }
+        let session_id = convo.session_id.clone();
+        let Some(note) = stop(env, &session_id, run_id, continued > 0).await else {
+            return reason;
+        };
+        if continued >= MAX_STOP_CONTINUATIONS {
+            env.sink.emit(AgentEvent::Notice {
+                run_id: Some(run_id.to_owned()),
+                message: format!(
+                    "A stop hook asked to go on again; stopped after {continued} continuations."
+                ),
+            });
+            return reason;
+        }
+        continued += 1;
+        env.sink.emit(AgentEvent::HookNote {
+            run_id: run_id.to_owned(),
+            hook: HookEvent::Stop.key().to_owned(),
+            text: note.clone(),
+        });
+        convo.messages.push(Message::user(note));
+    }
 }

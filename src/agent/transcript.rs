@@ -5,8 +5,9 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::event::AgentEvent;
+use super::event::{AgentEvent, TurnEnd};
 use crate::gate::CallEnd;
+use crate::hooks::HookEvent;
 use crate::llm::{Message, Usage};
 use crate::policy::Origin;
 
@@ -23,6 +24,16 @@ pub fn messages_from_events<'a>(events: impl IntoIterator<Item = &'a AgentEvent>
     for event in events {
         match event {
             AgentEvent::TurnStarted { text, .. } => out.push(Message::user(text.clone())),
+            AgentEvent::HookNote { hook, text, .. } => add_hook_note(&mut out, hook, text),
+            // A blocked message never reached the model.
+            AgentEvent::TurnDone {
+                reason: TurnEnd::Blocked,
+                ..
+            } => {
+                if matches!(out.last(), Some(Message::User { .. })) {
+                    out.pop();
+                }
+            }
             AgentEvent::ModelResponse {
                 text, tool_calls, ..
             } => {
@@ -45,6 +56,17 @@ pub fn messages_from_events<'a>(events: impl IntoIterator<Item = &'a AgentEvent>
         }
     }
     repair_missing_results(out)
+}
+
+/// As the turn did: prompt context joins the user's message, a stop hook's reason
+/// is a new user message.
+fn add_hook_note(out: &mut Vec<Message>, hook: &str, text: &str) {
+    match out.last_mut() {
+        Some(Message::User { text: message }) if hook == HookEvent::UserPromptSubmit.key() => {
+            super::session_hooks::prompt_with_context(message, text);
+        }
+        _ => out.push(Message::user(text.to_owned())),
+    }
 }
 
 fn repair_missing_results(messages: Vec<Message>) -> Vec<Message> {

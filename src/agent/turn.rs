@@ -9,6 +9,7 @@ use futures::StreamExt;
 use super::cancel::Cancel;
 use super::event::{AgentEvent, TurnEnd};
 use super::session::{CurrentTurn, SessionOptions, system_prompt_for};
+use super::session_hooks;
 use super::sink::EventSink;
 use super::step::{StepControl, StepPause};
 use super::tool_round::{RoundEnd, run_tool_round};
@@ -30,6 +31,8 @@ pub struct TurnEnv {
     pub current: Arc<CurrentTurn>,
     /// `Op::SkipWait`: stop waiting for servers.
     pub skip_wait: Arc<tokio::sync::Notify>,
+    /// What `session_start` hooks added for the model (in the system prompt).
+    pub session_context: Vec<String>,
 }
 
 /// The conversation so far.
@@ -78,9 +81,20 @@ pub async fn run_turn(env: &mut TurnEnv, convo: &mut Conversation, text: String)
         run_id: run_id.clone(),
         text: text.clone(),
     });
-    convo.messages.push(Message::user(text));
     let mut tally = Tally::default();
-    let reason = steps(env, convo, &run_id, &cancel, &mut tally).await;
+    let reason = match session_hooks::user_message(env, &convo.session_id, &run_id, text).await {
+        Ok(message) => {
+            convo.messages.push(message);
+            session_hooks::steps_and_stop_hooks(env, convo, &run_id, &cancel, &mut tally).await
+        }
+        Err(blocked) => {
+            env.sink.emit(AgentEvent::Error {
+                run_id: Some(run_id.clone()),
+                message: blocked,
+            });
+            TurnEnd::Blocked
+        }
+    };
     env.current.clear();
     if reason == TurnEnd::MaxSteps {
         env.sink.emit(AgentEvent::Notice {
@@ -101,7 +115,7 @@ pub async fn run_turn(env: &mut TurnEnv, convo: &mut Conversation, text: String)
     });
 }
 
-async fn steps(
+pub(super) async fn steps(
     env: &mut TurnEnv,
     convo: &mut Conversation,
     run_id: &str,
@@ -128,6 +142,7 @@ async fn steps(
         }
         let mut system = system_prompt_for(env.system_prompt.as_deref(), &tools);
         system.push_str(&super::prompt::skills_section(&env.options.skills));
+        system.push_str(&session_hooks::session_section(&env.session_context));
         let mut messages = Vec::with_capacity(convo.messages.len() + 1);
         messages.push(Message::system(system));
         messages.extend(convo.messages.iter().cloned());

@@ -162,7 +162,8 @@ impl Run {
                 let why = self.error.unwrap_or_else(|| "the provider failed".into());
                 ToolResult::error(format!("Agent {name} failed: {why}"))
             }
-            Some(TurnEnd::Interrupted) | None => {
+            // Sub-agents run no session hooks, so nothing blocks their task.
+            Some(TurnEnd::Interrupted | TurnEnd::Blocked) | None => {
                 facts.outcome = "interrupted";
                 ToolResult::error(format!("Agent {name} was interrupted."))
             }

@@ -64,7 +64,7 @@ pub struct RunArgs {
 
 /// Exit codes: 0 the turn completed with an answer, 1 bad config or task, 2 provider
 /// error, 4 a tool call failed (only with `--strict`), 5 a required approval was
-/// denied, 6 max steps reached.
+/// denied, 6 max steps reached, 7 a `user_prompt_submit` hook blocked the task.
 pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
     let dirs = Dirs::from_env();
     let (config, source) =

@@ -27,6 +27,10 @@ pub struct HookInput {
     pub is_error: Option<bool>,
     /// `user_prompt_submit`: the message.
     pub prompt: Option<String>,
+    /// `stop`: true when a stop hook already kept this turn going.
+    pub stop_hook_active: Option<bool>,
+    /// `session_start`: `startup` for a new session, `resume` for a continued one.
+    pub source: Option<String>,
 }
 
 impl HookInput {
@@ -43,6 +47,8 @@ impl HookInput {
             result: None,
             is_error: None,
             prompt: None,
+            stop_hook_active: None,
+            source: None,
         }
     }
 
@@ -88,6 +94,12 @@ impl HookInput {
         );
         put("is_error", None, self.is_error.map(|e| json!(e)));
         put("prompt", None, self.prompt.as_ref().map(|p| json!(p)));
+        put(
+            "stop_hook_active",
+            None,
+            self.stop_hook_active.map(|a| json!(a)),
+        );
+        put("source", None, self.source.as_ref().map(|s| json!(s)));
         Value::Object(out)
     }
 }

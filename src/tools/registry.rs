@@ -79,6 +79,12 @@ impl Registry {
         self
     }
 
+    /// The configured hooks (sessions run `user_prompt_submit`, `session_start` and
+    /// `stop` from here).
+    pub fn hooks(&self) -> &Hooks {
+        &self.hooks
+    }
+
     pub fn with_audit(mut self, audit: AuditLog) -> Self {
         self.audit = audit;
         self

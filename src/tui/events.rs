@@ -121,6 +121,10 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
         AgentEvent::Notice { message, .. } => {
             state.chat.push(ChatEntry::new(ChatKind::Note, message));
         }
+        AgentEvent::HookNote { hook, text, .. } => {
+            let note = format!("{hook} hook: {text}");
+            state.chat.push(ChatEntry::new(ChatKind::Note, note));
+        }
         AgentEvent::Error { message, .. } => {
             state.chat.push(ChatEntry::new(ChatKind::Error, message));
         }
@@ -260,7 +264,8 @@ fn turn_done(state: &mut State, run_id: &str, reason: TurnEnd, steps: u32) {
     }
     state.step_pause = None;
     let note = match reason {
-        TurnEnd::Completed => None,
+        // A blocked message: the error before it says which hook and why.
+        TurnEnd::Completed | TurnEnd::Blocked => None,
         TurnEnd::Interrupted => Some("Turn interrupted; nothing more runs.".to_string()),
         TurnEnd::MaxSteps => Some(format!(
             "Turn stopped after {steps} model requests ([agent] max_steps)."
