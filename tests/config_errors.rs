@@ -149,7 +149,23 @@ fn policy_mode_must_be_known() {
     );
     assert_eq!(
         message("[policy]\nmode = \"yolo\"\n"),
-        "switchboard.toml:2:8: `policy.mode`: unknown value `yolo`\n  hint: accepted values: `read-only`, `ask`, `auto-edit`, `full-auto`"
+        "switchboard.toml:2:8: `policy.mode`: unknown value `yolo`\n  hint: accepted values: `read-only`, `ask`, `auto-edit`, `full-auto`, `plan`"
+    );
+}
+
+#[test]
+fn policy_always_ask_entries_must_be_tool_name_globs() {
+    assert_eq!(
+        message("[policy]\nmode = \"plan\"\nalways_ask = [\"shell\", \"github__[x\"]\n"),
+        "switchboard.toml:3:24: `policy.always_ask[1]`: not a glob: unclosed character class; missing ']'"
+    );
+    assert_eq!(
+        message("[policy]\nalways_ask = [\"fs(write:*)\"]\n"),
+        "switchboard.toml:2:15: `policy.always_ask[0]`: `fs(write:*)` has arguments, but always_ask takes tool-name globs only (for arguments write an `ask` rule)"
+    );
+    assert_eq!(
+        message("[policy]\nalways_ask = [\" \"]\n"),
+        "switchboard.toml:2:15: `policy.always_ask[0]`: is empty: write a tool-name glob such as `shell` or `github__*`"
     );
 }
 

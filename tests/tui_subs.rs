@@ -141,7 +141,7 @@ async fn subscribe_touch_reread(protocol: ProtocolChoice) {
             exec.handle(Msg::Key(Key::plain(switchboard::keymap::KeyCode::Enter)));
             // Back to the Catalog: Composer → Chat → Catalog.
             for _ in 0..2 {
-                exec.handle(Msg::Key(Key::plain(switchboard::keymap::KeyCode::BackTab)));
+                exec.handle(Msg::Key(Key::plain(switchboard::keymap::KeyCode::F(6))));
             }
         } else if !reread && s.subscriptions.is_changed("t", "test://text/1") {
             reread = true;

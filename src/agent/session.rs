@@ -241,6 +241,7 @@ impl Session {
         tokio::spawn(dispatcher.run(op_rx));
         let recorder = sink.clone();
         let convo = Conversation::new(id.clone(), options.history.clone());
+        let options_scope = options.scope;
         let mut env = TurnEnv {
             system_prompt: options.system_prompt.clone(),
             options,
@@ -249,6 +250,8 @@ impl Session {
             current,
             skip_wait,
             session_context: Vec::new(),
+            scope: options_scope,
+            plan: false,
         };
         let resumed = !convo.messages.is_empty();
         tokio::spawn(async move {

@@ -117,7 +117,7 @@ async fn invoke(
         ));
     };
     let ctx = ToolContext::new(run_id, Origin::Model)
-        .with_scope(env.options.scope)
+        .with_scope(env.scope)
         .with_call_id(CallId::new(call.id.clone()))
         .with_cancel(cancel.token())
         .with_observer(Arc::new(SinkObserver(env.sink.clone())));

@@ -16,7 +16,7 @@ use super::tool_round::{RoundEnd, run_tool_round};
 use crate::llm::{
     ChatRequest, FinishReason, LlmError, LlmEvent, Message, ToolCall, ToolDeclaration, Usage,
 };
-use crate::policy::{Scope, ToolEffect};
+use crate::policy::{Mode, Scope, ToolEffect};
 use crate::tools::Registry;
 
 /// Longest `last_message` in a step pause.
@@ -33,6 +33,11 @@ pub struct TurnEnv {
     pub skip_wait: Arc<tokio::sync::Notify>,
     /// What `session_start` hooks added for the model (in the system prompt).
     pub session_context: Vec<String>,
+    /// The running turn's scope: the session's, or read-only when the turn started
+    /// in plan mode.
+    pub scope: Scope,
+    /// The running turn started in plan mode (read-only, and the plan note).
+    pub plan: bool,
 }
 
 /// The conversation so far.
@@ -75,6 +80,12 @@ pub async fn run_turn(env: &mut TurnEnv, convo: &mut Conversation, text: String)
     convo.turns += 1;
     let run_id = format!("{}-{}", convo.session_id, convo.turns);
     let cancel = Cancel::new();
+    env.plan = env.options.registry.mode() == Mode::Plan;
+    env.scope = if env.plan {
+        Scope::ReadOnly
+    } else {
+        env.options.scope
+    };
     env.current.set(&run_id, &cancel);
     env.step.begin_turn();
     env.sink.emit(AgentEvent::TurnStarted {
@@ -131,7 +142,7 @@ pub(super) async fn steps(
         }
         tally.steps += 1;
         // The tools offered are the ones registered when the request is made.
-        let mut tools = declarations(&env.options.registry, env.options.scope);
+        let mut tools = declarations(&env.options.registry, env.scope);
         if let Some(list) = env
             .options
             .delegation
@@ -143,6 +154,9 @@ pub(super) async fn steps(
         let mut system = system_prompt_for(env.system_prompt.as_deref(), &tools);
         system.push_str(&super::prompt::skills_section(&env.options.skills));
         system.push_str(&session_hooks::session_section(&env.session_context));
+        if env.plan {
+            system.push_str(super::prompt::PLAN_NOTE);
+        }
         let mut messages = Vec::with_capacity(convo.messages.len() + 1);
         messages.push(Message::system(system));
         messages.extend(convo.messages.iter().cloned());

@@ -29,7 +29,7 @@ pub struct CallArgs {
     #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
     pub arg: Vec<String>,
     /// Decide in this mode instead of the configured one
-    /// (read-only, ask, auto-edit, full-auto).
+    /// (read-only, ask, auto-edit, full-auto, plan).
     #[arg(long, value_name = "MODE")]
     pub approve: Option<Mode>,
     /// Print the whole result as JSON.

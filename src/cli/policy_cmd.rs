@@ -26,7 +26,7 @@ pub enum PolicyCommand {
         #[arg(long, value_name = "EFFECT")]
         effect: Option<ToolEffect>,
         /// Decide in this mode instead of the configured one
-        /// (read-only, ask, auto-edit, full-auto).
+        /// (read-only, ask, auto-edit, full-auto, plan).
         #[arg(long, value_name = "MODE")]
         approve: Option<Mode>,
     },

@@ -26,7 +26,8 @@ pub struct RunArgs {
     /// Use this model instead of the provider's.
     #[arg(long, value_name = "MODEL")]
     pub model: Option<String>,
-    /// Permission mode for this run (read-only, ask, auto-edit, full-auto).
+    /// Permission mode for this run (read-only, ask, auto-edit, full-auto, or plan:
+    /// read-only, and the model proposes instead of acting).
     #[arg(long, value_name = "MODE")]
     pub approve: Option<Mode>,
     /// Model requests before the turn stops (default: `[agent] max_steps`, 25).

@@ -23,7 +23,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR")]
     pub http: Option<String>,
     /// Decide in this mode instead of the configured one
-    /// (read-only, ask, auto-edit, full-auto).
+    /// (read-only, ask, auto-edit, full-auto, plan).
     #[arg(long, value_name = "MODE")]
     pub approve: Option<Mode>,
 }

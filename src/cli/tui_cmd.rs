@@ -135,7 +135,7 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
         let registry = Arc::clone(&workbench.registry);
         tui::boot::with_tools(
             &mut state,
-            registry.policy().mode().to_string(),
+            registry.mode().to_string(),
             workbench.builtins.as_ref().map_err(String::as_str),
             config.skills.allow.as_deref(),
             &registry.specs(),

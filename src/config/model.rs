@@ -266,6 +266,8 @@ pub struct PolicyConfig {
     pub allow: Vec<Spanned<String>>,
     pub ask: Vec<Spanned<String>>,
     pub deny: Vec<Spanned<String>>,
+    /// Tool-name globs whose calls ask the person in every mode, full-auto included.
+    pub always_ask: Vec<Spanned<String>>,
     /// Per-tool effect overrides: qualified tool name → `read`, `compute`, `write`,
     /// `delete` or `unknown`.
     pub effects: BTreeMap<String, Spanned<String>>,

@@ -15,7 +15,7 @@ use super::model::{Config, HTTP_METHODS, ProviderKind};
 use super::suggest;
 
 /// Accepted `policy.mode` values.
-pub const POLICY_MODES: &[&str] = &["read-only", "ask", "auto-edit", "full-auto"];
+pub const POLICY_MODES: &[&str] = &["read-only", "ask", "auto-edit", "full-auto", "plan"];
 /// Accepted `policy.confirm_delete` values.
 pub const CONFIRM_DELETE: &[&str] = &["single", "double"];
 /// Accepted `policy.effects.*` values.

@@ -136,4 +136,5 @@ actions! {
     ShowTasks => "show_tasks",
     CancelTask => "cancel_task",
     Subscribe => "subscribe",
+    CycleMode => "cycle_mode",
 }

@@ -42,11 +42,12 @@ pub fn default_bindings() -> Vec<Binding> {
             "next pane",
             Some("pane"),
         ),
+        (L::Global, k(C::F(6)), A::FocusPrev, "previous pane", None),
         (
             L::Global,
             k(C::BackTab),
-            A::FocusPrev,
-            "previous pane",
+            A::CycleMode,
+            "next permission mode",
             None,
         ),
         (

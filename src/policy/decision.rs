@@ -123,6 +123,8 @@ pub enum DecisionReason {
     Mode { mode: Mode, effect: ToolEffect },
     /// A hook tightened the decision (`[[hooks.pre_tool_use]]`).
     Hook { command: String, reason: String },
+    /// `[policy] always_ask` matched a call that would have run.
+    AlwaysAsk { pattern: String },
 }
 
 impl fmt::Display for DecisionReason {
@@ -133,6 +135,7 @@ impl fmt::Display for DecisionReason {
             Self::Rule { list, text, .. } => write!(f, "rule {list} = {text:?}"),
             Self::Grant { grant } => write!(f, "session grant ({grant})"),
             Self::Hook { command, reason } => write!(f, "hook `{command}`: {reason}"),
+            Self::AlwaysAsk { pattern } => write!(f, "[policy] always_ask = {pattern:?}"),
             Self::Mode { mode, effect } => {
                 let what = match mode.verdict(*effect) {
                     Verdict::Allow => "run",

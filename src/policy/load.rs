@@ -5,7 +5,7 @@ use std::ops::Range;
 use toml::Spanned;
 
 use super::effect::ToolEffect;
-use super::{ConfirmDelete, Mode, Policy, Rule, RuleList};
+use super::{AlwaysAsk, ConfirmDelete, Mode, Policy, Rule, RuleList};
 use crate::config::PolicyConfig;
 
 /// One invalid value in `[policy]`, with its place in the file.
@@ -57,6 +57,15 @@ impl Policy {
                         let key = format!("policy.{list}[{i}]");
                         errors.push(PolicyConfigError::at(text, key, &e));
                     }
+                }
+            }
+        }
+        for (i, pattern) in config.always_ask.iter().enumerate() {
+            match AlwaysAsk::parse(pattern.get_ref()) {
+                Ok(p) => policy.always_ask.push(p),
+                Err(e) => {
+                    let key = format!("policy.always_ask[{i}]");
+                    errors.push(PolicyConfigError::at(pattern, key, &e));
                 }
             }
         }

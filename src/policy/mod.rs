@@ -1,10 +1,12 @@
 //! Policy: modes, rules, session grants, budgets and the audit log.
 //!
 //! Precedence for a call (after the registry's scope check and budget):
-//! deny rule > ask rule > allow rule > session grant > mode.
+//! deny rule > ask rule > allow rule > session grant > mode; then `always_ask` makes
+//! what is not denied a question for the person.
 //! A session grant never overrides an explicit `ask` or `deny` rule.
 
 mod always;
+mod always_ask;
 mod audit;
 mod budget;
 mod decision;
@@ -20,6 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 pub use always::{AlwaysError, always_rule_for, append_allow_rule, suggested_allow_rule};
+pub use always_ask::AlwaysAsk;
 pub use audit::{
     AuditLog, AuditOpenError, AuditRecord, DecidedBy, ServerRequestRecord, args_sha256, rfc3339,
 };
@@ -54,6 +57,8 @@ pub struct Policy {
     audit_arguments: bool,
     audit_log: Option<PathBuf>,
     max_calls: BTreeMap<String, u32>,
+    /// `always_ask`: tool-name globs that ask in every mode.
+    always_ask: Vec<AlwaysAsk>,
 }
 
 impl Policy {
@@ -91,6 +96,16 @@ impl Policy {
     pub fn with_max_calls(mut self, tool: impl Into<String>, max: u32) -> Self {
         self.max_calls.insert(tool.into(), max);
         self
+    }
+
+    /// Adds an `always_ask` pattern.
+    pub fn with_always_ask(mut self, pattern: &str) -> Result<Self, String> {
+        self.always_ask.push(AlwaysAsk::parse(pattern)?);
+        Ok(self)
+    }
+
+    pub fn always_ask(&self) -> &[AlwaysAsk] {
+        &self.always_ask
     }
 
     pub fn mode(&self) -> Mode {
@@ -145,9 +160,26 @@ impl Policy {
         self.decide_in(call, grants, self.mode)
     }
 
-    /// As [`Policy::decide_with`], with `mode` in place of the policy's own (a serve
-    /// client's `[serve.clients.NAME] mode`).
+    /// As [`Policy::decide_with`], with `mode` in place of the policy's own (the live
+    /// mode, a serve client's `[serve.clients.NAME] mode`). `always_ask` makes a call
+    /// that is not denied a question for the person.
     pub fn decide_in(&self, call: &CallFacts, grants: &SessionGrants, mode: Mode) -> Decision {
+        let decision = self.rules_grant_mode(call, grants, mode);
+        if decision.verdict == Verdict::Deny {
+            return decision;
+        }
+        match self.always_ask.iter().find(|a| a.matches(&call.tool)) {
+            Some(pattern) => Decision {
+                verdict: Verdict::Ask,
+                reason: DecisionReason::AlwaysAsk {
+                    pattern: pattern.text().to_owned(),
+                },
+            },
+            None => decision,
+        }
+    }
+
+    fn rules_grant_mode(&self, call: &CallFacts, grants: &SessionGrants, mode: Mode) -> Decision {
         for list in [RuleList::Deny, RuleList::Ask, RuleList::Allow] {
             if let Some((index, rule)) = self
                 .rules(list)

@@ -87,7 +87,7 @@ impl Registry {
     }
 
     /// `permission_request`, before asking: a hook's allow or deny answers for the
-    /// person.
+    /// person (only its deny, for an `always_ask` call).
     pub(super) async fn permission_hooks(
         &self,
         call: &Call<'_>,
@@ -105,7 +105,10 @@ impl Registry {
             )
             .await?;
         let (command, reason) = deciding_hook(&verdict);
+        // `always_ask` wants the person: a hook's allow does not answer for them.
+        let always_ask = matches!(decision.reason, DecisionReason::AlwaysAsk { .. });
         match verdict.decision? {
+            HookDecision::Allow if always_ask => None,
             HookDecision::Allow => Some(Gate::Run(Ruling::new(
                 DecidedBy::Hook,
                 format!("`{command}`"),

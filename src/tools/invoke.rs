@@ -11,14 +11,14 @@ use serde_json::{Map, Value};
 
 use super::allowlist::ALLOWLIST;
 use super::context::ToolContext;
+use super::gate_text::{budget_ruling, headless_refusal, summary_of};
 use super::lease::Lease;
 use super::registry::{InvokeError, Registry};
 use super::result::ToolResult;
 use crate::gate::{Answer, ApprovalDecision, ApprovalRequest, CallEnd, CallId, GateEvent, Ruling};
 use crate::policy::{
-    AuditRecord, CallFacts, DecidedBy, Decision, DecisionReason, GrantScope, RuleList, Scope,
-    ToolEffect, Verdict, always_rule_for, append_allow_rule, args_sha256, rfc3339,
-    suggested_allow_rule,
+    AuditRecord, CallFacts, DecidedBy, Decision, GrantScope, Scope, ToolEffect, Verdict,
+    always_rule_for, append_allow_rule, args_sha256, rfc3339,
 };
 
 /// How long a cancelled tool may take to stop before the gate stops waiting.
@@ -288,7 +288,7 @@ impl Registry {
             return Gate::Refuse(budget_ruling(call.ctx), format!("Denied: {spent}."));
         }
         let mode = call.ctx.remote.as_ref().and_then(|r| r.mode);
-        let mode = mode.unwrap_or_else(|| self.policy.mode());
+        let mode = mode.unwrap_or_else(|| self.mode());
         let mut decision = self.policy.decide_in(&call.facts, &self.grants, mode);
         // Hooks run only for calls the rules let through: they can tighten, never lift.
         if decision.verdict != Verdict::Deny
@@ -401,49 +401,5 @@ impl Registry {
             tracing::warn!("could not save rule {rule:?}: {e}");
         }
         self.grants.add(GrantScope::exact_for(facts));
-    }
-}
-
-fn budget_ruling(ctx: &ToolContext) -> Ruling {
-    match ctx.client_name() {
-        Some(client) => Ruling::new(
-            DecidedBy::Budget,
-            format!("[serve.clients.{client}] max_calls or [policy] max_calls"),
-        ),
-        None => Ruling::new(DecidedBy::Budget, "[policy] max_calls"),
-    }
-}
-
-/// A non-interactive run cannot ask: refuse, naming what would allow the call.
-fn headless_refusal(call: &Call<'_>, decision: &Decision) -> Gate {
-    let ruling = Ruling::new(DecidedBy::Headless, decision.reason.to_string());
-    let hint = match &decision.reason {
-        DecisionReason::Rule {
-            list: RuleList::Ask,
-            text,
-            ..
-        } => format!(
-            "the rule ask = {text:?} under [policy] makes it ask; remove it to run such calls"
-        ),
-        _ => format!(
-            "to allow without asking add allow = [{:?}] under [policy]",
-            suggested_allow_rule(&call.facts)
-        ),
-    };
-    let message =
-        format!("Denied: needs approval ({decision}) but this run is non-interactive; {hint}.");
-    Gate::Refuse(ruling, message)
-}
-
-fn summary_of(outcome: &CallOutcome) -> String {
-    const MAX: usize = 160;
-    let text = match outcome {
-        CallOutcome::Ran(result) => result.text_content(),
-        other => other.clone().into_result().text_content(),
-    };
-    let line = text.lines().next().unwrap_or("");
-    match line.char_indices().nth(MAX) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_owned(),
     }
 }

@@ -6,6 +6,7 @@ pub mod builtin;
 pub mod builtin_specs;
 mod call_line;
 mod context;
+mod gate_text;
 mod hints;
 mod hooked;
 mod invoke;

@@ -13,7 +13,7 @@ use super::spec::ToolSpec;
 use super::tool::{Tool, ToolError};
 use crate::gate::ApprovalBroker;
 use crate::hooks::Hooks;
-use crate::policy::{AuditLog, CallBudget, Policy, SessionGrants};
+use crate::policy::{AuditLog, CallBudget, Mode, Policy, SessionGrants};
 
 /// A call could not be made at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -26,6 +26,9 @@ pub enum InvokeError {
 pub struct Registry {
     tools: RwLock<HashMap<String, Arc<Instance>>>,
     pub(super) policy: Arc<Policy>,
+    /// The mode calls are decided in: `[policy] mode` at first, switched live
+    /// (Shift+Tab, `/mode`) with [`Registry::set_mode`].
+    mode: RwLock<Mode>,
     pub(super) grants: SessionGrants,
     pub(super) budget: CallBudget,
     pub(super) broker: Arc<ApprovalBroker>,
@@ -53,6 +56,7 @@ impl Registry {
         let budget = CallBudget::new(policy.max_calls().clone());
         Self {
             tools: RwLock::default(),
+            mode: RwLock::new(policy.mode()),
             policy: Arc::new(policy),
             grants: SessionGrants::new(),
             budget,
@@ -99,6 +103,27 @@ impl Registry {
 
     pub fn policy(&self) -> &Policy {
         &self.policy
+    }
+
+    /// The mode calls are decided in now.
+    pub fn mode(&self) -> Mode {
+        *self.mode.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Switches the mode for every call decided from now on (calls waiting for
+    /// approval keep their question); the switch is an audit line.
+    pub fn set_mode(&self, mode: Mode) {
+        let was = std::mem::replace(
+            &mut *self.mode.write().unwrap_or_else(PoisonError::into_inner),
+            mode,
+        );
+        if was != mode {
+            let mut line = serde_json::Map::new();
+            line.insert("event".into(), "mode".into());
+            line.insert("mode".into(), mode.as_str().into());
+            line.insert("was".into(), was.as_str().into());
+            self.audit.append_trace(line);
+        }
     }
 
     pub fn grants(&self) -> &SessionGrants {

@@ -159,6 +159,10 @@ impl Executor {
                 None
             }
             Cmd::Op(op) => self.send_op(op),
+            Cmd::SetMode(mode) => {
+                self.registry.set_mode(mode);
+                None
+            }
             Cmd::Decide { id, decision } => {
                 if !self.registry.broker().decide(id, decision) {
                     tracing::warn!("approval {id} was no longer pending");

@@ -29,6 +29,7 @@ pub mod library;
 pub mod login;
 pub mod logs;
 pub mod markdown;
+pub mod modes;
 pub mod msg;
 pub mod nested;
 pub mod palette;

@@ -163,6 +163,8 @@ pub enum Cmd {
     SetMouseCapture(bool),
     /// Remember the theme and mouse setting for the next run.
     RememberUi,
+    /// Decide calls in this permission mode from now on (Shift+Tab, `/mode`).
+    SetMode(crate::policy::Mode),
     /// Tell the agent session something (a user turn, step signals, interrupts).
     Op(crate::agent::Op),
     /// Answer a pending approval.

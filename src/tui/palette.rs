@@ -28,6 +28,8 @@ pub enum PaletteCommand {
     Login(String),
     /// Start `/agents …` in the composer.
     RunAgents,
+    /// Switch the permission mode.
+    SetMode(crate::policy::Mode),
     Quit,
 }
 
@@ -98,6 +100,15 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
         items.push(PaletteItem {
             label: label.to_string(),
             command,
+        });
+    }
+    // Last: typing `mode` finds them.
+    let current = super::modes::current(state);
+    for mode in crate::policy::Mode::ALL {
+        let mark = if mode == current { " (current)" } else { "" };
+        items.push(PaletteItem {
+            label: format!("Mode: {mode}{mark}"),
+            command: PaletteCommand::SetMode(mode),
         });
     }
     items
@@ -177,6 +188,7 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Handled {
             super::slash_agents::start(state);
             Vec::new()
         }
+        PaletteCommand::SetMode(mode) => super::modes::set(state, mode),
         PaletteCommand::Quit => return Handled::Unhandled(Action::Quit),
     };
     cmds.into()

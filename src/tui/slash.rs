@@ -1,5 +1,5 @@
 //! Slash commands typed in the composer: `/call`, `/read`, `/prompt`, `/save`,
-//! `/model`, `/help`, `/tasks`, `/agents`. An unknown one is an error with the closest command; anything
+//! `/model`, `/mode`, `/help`, `/tasks`, `/agents`. An unknown one is an error with the closest command; anything
 //! not starting with `/` (or starting with `//`) is a message for the model.
 
 use crate::config::suggest;
@@ -8,8 +8,8 @@ use super::msg::Cmd;
 use super::state::{ChatEntry, ChatKind, Overlay, ServerStatus, State, TailScroll};
 
 /// The commands the composer knows (for "did you mean" and the error that lists them).
-pub const COMMANDS: [&str; 9] = [
-    "/call", "/read", "/prompt", "/save", "/save!", "/model", "/help", "/tasks", "/agents",
+pub const COMMANDS: [&str; 10] = [
+    "/call", "/read", "/prompt", "/save", "/save!", "/model", "/help", "/tasks", "/agents", "/mode",
 ];
 
 /// Enter in the composer: a slash command, or a message for the model. A message that
@@ -58,6 +58,7 @@ fn command(state: &mut State, text: &str) -> Result<Vec<Cmd>, String> {
     let rest = rest.trim();
     let cmd = match verb {
         "/model" => return model_command(state, rest),
+        "/mode" => return super::modes::command(state, rest),
         "/help" => {
             state.overlay = Some(Overlay::Help { scroll: 0 });
             return Ok(Vec::new());

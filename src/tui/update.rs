@@ -253,6 +253,7 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
             Vec::new()
         }
         Action::ToggleStepMode => vec![Cmd::Op(Op::ToggleStepMode)],
+        Action::CycleMode => super::modes::cycle(state),
         Action::CancelTurn => cancel_turn(state),
         Action::ShowSkills => library::open(state, library::BrowseKind::Skills),
         Action::ShowMemory => library::open(state, library::BrowseKind::Memory),
