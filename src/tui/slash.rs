@@ -1,6 +1,7 @@
 //! Slash commands typed in the composer: `/call`, `/read`, `/prompt`, `/save`,
-//! `/model`, `/mode`, `/help`, `/tasks`, `/agents`. An unknown one is an error with the closest command; anything
-//! not starting with `/` (or starting with `//`) is a message for the model.
+//! `/model`, `/mode`, `/help`, `/tasks`, `/agents`. An unknown one is an error with the
+//! closest command; anything not starting with `/` (or starting with `//`) is a
+//! message for the model.
 
 use crate::config::suggest;
 
