@@ -9,20 +9,18 @@ use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use serde_json::Value;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::{AgentEvent, EventSink, SinkObserver};
+use crate::agent::{AgentEvent, EventSink};
 use crate::gate::CallId;
 use crate::logging::LogRecord;
 use crate::mcp::McpHub;
-use crate::policy::Origin;
 use crate::theme::{Theme, ThemeSet};
-use crate::tools::{Registry, ToolContext};
+use crate::tools::Registry;
 
 use super::msg::{Cmd, Msg};
-use super::state::{GrantView, LastContents, LogLevel, LogLine, State};
+use super::state::{GrantView, LogLevel, LogLine, State};
 use super::{term, update::update};
 
 /// Cancellation tokens of the calls the person made that are still open.
@@ -327,51 +325,6 @@ impl Executor {
             Ok((_, None)) => error_msg(format!("session {id} was not found")),
             Err(e) => error_msg(e),
         }
-    }
-
-    /// A call on the person's behalf: recorded as requested, then through the gate
-    /// (whose events go to the same recorder), then its whole result.
-    fn call_tool(&self, call_id: CallId, tool: String, args: serde_json::Map<String, Value>) {
-        let run_id = call_id.0.clone();
-        self.recorder.emit(AgentEvent::ToolCallRequested {
-            run_id: run_id.clone(),
-            call_id: call_id.clone(),
-            tool: tool.clone(),
-            args: Value::Object(args.clone()),
-            origin: Origin::Manual,
-        });
-        let token = self.open(&call_id);
-        let ctx = ToolContext::new(run_id.clone(), Origin::Manual)
-            .with_call_id(call_id.clone())
-            .with_cancel(token)
-            .with_observer(Arc::new(SinkObserver(self.recorder.clone())));
-        let registry = Arc::clone(&self.registry);
-        let (inbox, recorder, open) = (
-            self.inbox.clone(),
-            self.recorder.clone(),
-            Arc::clone(&self.open_calls),
-        );
-        tokio::spawn(async move {
-            let outcome = registry.invoke(&tool, args, &ctx).await;
-            let end = outcome.end();
-            let result = outcome.into_result();
-            let text = super::result_view::describe_result(&result);
-            // `/save` keeps what the tool returned, even what was too large to show.
-            let _ = inbox.send(Msg::Contents(Box::new(LastContents {
-                source: tool.clone(),
-                blocks: result.oversized.unwrap_or(result.content),
-            })));
-            close(&open, &call_id);
-            recorder.emit(AgentEvent::ToolResult {
-                run_id,
-                call_id,
-                tool,
-                is_error: result.is_error,
-                content: text,
-                truncated: false,
-                outcome: Some(end),
-            });
-        });
     }
 
     /// Files a new cancellation token for a call the person made.
