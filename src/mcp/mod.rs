@@ -35,6 +35,7 @@ mod subscribe;
 mod sync;
 mod tasks;
 mod tool;
+pub mod wire;
 
 pub use ask::{
     Answer, Ask, AskRequest, Asker, ChannelAsker, ElicitMode, ElicitationAnswer, ElicitationKind,
