@@ -56,6 +56,23 @@ export SWITCHBOARD_BIN
 lists=("$@")
 if [[ ${#lists[@]} -eq 0 ]]; then
   lists=(tests/conformance/*.list)
+  # Every core client scenario a harness lists, in every revision it lists, must be
+  # in core.list: a harness upgrade that adds one fails here instead of going untested.
+  missing=()
+  for h in "${HARNESSES[@]}"; do
+    cli="$PWD/$ROOT/harness-$h/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+    while read -r name versions; do
+      for v in ${versions//,/ }; do
+        grep -Eq "^$h[[:space:]]+$name[[:space:]]+required[[:space:]]+$v\b" tests/conformance/core.list \
+          || missing+=("$h $name $v")
+      done
+    done < <("$NODE" "$cli" list --client 2>/dev/null \
+      | sed -n 's/^  - \([^ ]*\) \[\(.*\)\]$/\1 \2/p' | grep -v -e '^auth/' -e ' extension$')
+  done
+  if [[ ${#missing[@]} -gt 0 ]]; then
+    printf 'core scenario not in tests/conformance/core.list: %s\n' "${missing[@]}" >&2
+    exit 1
+  fi
 fi
 
 declare -A passed total
