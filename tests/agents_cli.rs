@@ -101,6 +101,29 @@ fn a_pipeline_feeds_each_answer_to_the_next_agent() {
     // Sequential: the second agent gets the task itself, not the first answer.
     let out = env.run(&["run", "--agents", "lister,runner", "go"], 0);
     assert!(!out.contains("I made 1 tool call"), "{out}");
+    let (lister, runner) = (
+        out.find("== lister ==").unwrap(),
+        out.find("== runner ==").unwrap(),
+    );
+    assert!(lister < runner, "{out}");
+    // One step at a time, in the agents' order: each starts after the last finished.
+    let out = env.run(&["run", "--agents", "lister,runner", "--json", "go"], 0);
+    let steps: Vec<(String, String, u64)> = lines(&out)
+        .into_iter()
+        .filter(|l| l["event"] == "step_started" || l["event"] == "step_finished")
+        .map(|l| {
+            let text = |k: &str| l[k].as_str().unwrap().to_owned();
+            (text("event"), text("agent"), l["index"].as_u64().unwrap())
+        })
+        .collect();
+    let expected = [
+        ("step_started", "lister", 0),
+        ("step_finished", "lister", 0),
+        ("step_started", "runner", 1),
+        ("step_finished", "runner", 1),
+    ]
+    .map(|(e, a, i)| (e.to_owned(), a.to_owned(), i));
+    assert_eq!(steps, expected, "{out}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
