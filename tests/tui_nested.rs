@@ -63,7 +63,12 @@ async fn a_sub_agents_calls_nest_under_its_card_and_fold_when_it_is_done() {
     // No flat card of the sub-agent's own: its calls live under the agent's card.
     let flat = state.chat.iter().filter_map(|e| e.card.as_ref()).count();
     assert_eq!(flat, 1);
-    insta::assert_snapshot!("nested_folded", tui_support::shot(&state, 100, 24));
+    let screen = tui_support::shot(&state, 100, 24);
+    assert!(
+        screen.contains("mode full-auto"),
+        "the registry's mode: {screen}"
+    );
+    insta::assert_snapshot!("nested_folded", screen);
     update(&mut state, Msg::Key(Key::char('e')));
     assert!(state.cards_expanded);
     insta::assert_snapshot!("nested_expanded", tui_support::shot(&state, 100, 24));
