@@ -180,7 +180,7 @@ async fn cards_are_read_in_the_background_and_shown_with_their_skills() {
 }
 
 #[tokio::test]
-async fn an_agent_that_never_answers_is_unreadable_after_the_timeout() {
+async fn an_agent_that_never_answers_or_lacks_its_token_is_unreadable_with_the_reason() {
     // Accepts connections and never answers.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
@@ -190,7 +190,9 @@ async fn an_agent_that_never_answers_is_unreadable_after_the_timeout() {
             open.push(stream);
         }
     });
-    let toml = format!("[agents.mute]\nkind = \"a2a\"\nurl = \"{url}\"\n");
+    let toml = format!(
+        "[agents.mute]\nkind = \"a2a\"\nurl = \"{url}\"\n\n[agents.locked]\nkind = \"a2a\"\nurl = \"{url}\"\nbearer_token_env_var = \"SWITCHBOARD_TEST_NEVER_SET\"\n"
+    );
     let (state, registry, cmd) = booted(&toml).await;
     let Some(Cmd::ReadAgentCards { agents, .. }) = cmd else {
         panic!()
@@ -203,8 +205,15 @@ async fn an_agent_that_never_answers_is_unreadable_after_the_timeout() {
         agents,
         timeout: Duration::from_millis(300),
     });
-    answers(&mut exec, &mut inbox_rx, 1).await;
+    answers(&mut exec, &mut inbox_rx, 2).await;
     assert!(started.elapsed() < Duration::from_secs(5));
+    // A token variable that is not set: nothing is sent, and the entry says so.
+    assert_eq!(
+        exec.state().catalog.cards.get("agent__locked"),
+        Some(&RemoteCard::Unreadable(
+            "A2A credentials: set the environment variable SWITCHBOARD_TEST_NEVER_SET".into()
+        ))
+    );
     assert_eq!(
         exec.state().catalog.cards.get("agent__mute"),
         Some(&RemoteCard::Unreadable(format!(
