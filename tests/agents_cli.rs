@@ -1,13 +1,17 @@
 //! `switchboard run --agents …`: the coordinator from the command line, with the
 //! offline scripted provider: pipeline order, parallel results in the agents' order
-//! with the resilient error shape, the first failure stopping a batch, and traces
-//! that keep the task and the outputs out unless `audit_arguments = true`.
+//! with the resilient error shape, the first failure stopping a batch, a remote (A2A)
+//! agent as a pipeline step, and traces that keep the task and the outputs out unless
+//! `audit_arguments = true`.
 #![allow(clippy::unwrap_used)]
 
 use std::fmt::Write as _;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
+
+#[path = "support/a2a_server/mod.rs"]
+mod a2a_server;
 
 struct Env {
     dir: tempfile::TempDir,
@@ -97,6 +101,68 @@ fn a_pipeline_feeds_each_answer_to_the_next_agent() {
     // Sequential: the second agent gets the task itself, not the first answer.
     let out = env.run(&["run", "--agents", "lister,runner", "go"], 0);
     assert!(!out.contains("I made 1 tool call"), "{out}");
+    let (lister, runner) = (
+        out.find("== lister ==").unwrap(),
+        out.find("== runner ==").unwrap(),
+    );
+    assert!(lister < runner, "{out}");
+    // One step at a time, in the agents' order: each starts after the last finished.
+    let out = env.run(&["run", "--agents", "lister,runner", "--json", "go"], 0);
+    let steps: Vec<(String, String, u64)> = lines(&out)
+        .into_iter()
+        .filter(|l| l["event"] == "step_started" || l["event"] == "step_finished")
+        .map(|l| {
+            let text = |k: &str| l[k].as_str().unwrap().to_owned();
+            (text("event"), text("agent"), l["index"].as_u64().unwrap())
+        })
+        .collect();
+    let expected = [
+        ("step_started", "lister", 0),
+        ("step_finished", "lister", 0),
+        ("step_started", "runner", 1),
+        ("step_finished", "runner", 1),
+    ]
+    .map(|(e, a, i)| (e.to_owned(), a.to_owned(), i));
+    assert_eq!(steps, expected, "{out}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_agent_in_a_pipeline_hands_its_answer_to_a_local_one() {
+    let server = a2a_server::Server::start(a2a_server::Options::default()).await;
+    let env = Env::new(&format!(
+        "allow = [\"agent__far\"]\n\n[agents.far]\nkind = \"a2a\"\nurl = \"{}\"\n",
+        server.url
+    ));
+    // The remote agent echoes the task; its second line is a call for the local runner.
+    let task = "go\nfs {\"operation\":\"list\",\"path\":\".\"}";
+    let args = ["run", "--agents", "far,runner", "--mode", "pipeline", task];
+    let out = tokio::task::block_in_place(|| env.run(&args, 0));
+    let (first, second) = out.split_once("== runner ==").unwrap();
+    assert!(
+        first.starts_with("== far ==\necho: go\nfs {\"operation\""),
+        "{out}"
+    );
+    assert!(
+        second.contains("I made 1 tool call") && second.contains("fs succeeded"),
+        "{out}"
+    );
+    assert_eq!(server.methods(), ["SendMessage"]);
+    // A remote task that fails stops the pipeline there, with the agent's reason.
+    let args = [
+        "run",
+        "--agents",
+        "far,runner",
+        "--mode",
+        "pipeline",
+        "fail",
+    ];
+    let out = tokio::task::block_in_place(|| env.run(&args, 4));
+    assert!(
+        out.contains("== far ==")
+            && out.contains("could not do it")
+            && !out.contains("== runner =="),
+        "{out}"
+    );
 }
 
 #[test]

@@ -104,3 +104,33 @@ fn esc_at_the_input_prompt_goes_on_without_those_servers() {
     s.wait_for("EXIT=");
     assert!(s.text().contains("EXIT=0"), "{}", s.text());
 }
+
+#[test]
+fn a_remote_agent_that_never_answers_does_not_hold_up_the_first_frame() {
+    // Takes the card request and never answers (the card's timeout is 10 s).
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (accepted, seen) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut open = Vec::new();
+        while let Ok((stream, _)) = listener.accept() {
+            let _ = accepted.send(Instant::now());
+            open.push(stream);
+        }
+    });
+    let config = format!("[agents.mute]\nkind = \"a2a\"\nurl = \"{url}\"\n");
+    let mut s = spawn_with(
+        |home, _| std::fs::write(home.join("switchboard.toml"), config).unwrap(),
+        "",
+    );
+    let asked = seen.recv_timeout(Duration::from_secs(60)).unwrap();
+    s.wait_for("Message");
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "the first frame waited for the card"
+    );
+    s.send(b"\t");
+    s.send(b"q");
+    s.wait_for("EXIT=");
+    assert!(s.child.wait().unwrap().success());
+}

@@ -1,11 +1,41 @@
 //! An `a2a` agent's run: the task sent over A2A and followed to its end. A FAILED or
 //! REJECTED task is an error result for the model, not a transport failure; a
-//! cancelled call cancels the task on the server.
+//! cancelled call cancels the task on the server. [`read_card`] reads an agent's card
+//! on its own, for front ends that show it.
+
+use std::time::Duration;
 
 use super::tool::{AgentTool, RunFacts};
-use crate::a2a::{A2aAuth, A2aClient, A2aError, TaskState};
+use crate::a2a::{A2aAuth, A2aClient, A2aError, AgentCard, TaskState};
 use crate::config::AgentDef;
 use crate::tools::{ToolContext, ToolResult};
+
+/// The credentials `[agents.NAME]` names for its requests.
+fn auth(def: &AgentDef) -> A2aAuth {
+    A2aAuth {
+        headers: def.headers.clone(),
+        bearer_token_env_var: def.bearer_token_env_var.clone(),
+        api_key_env_var: def.api_key_env_var.clone(),
+        api_key_header: def.api_key_header.clone(),
+    }
+}
+
+/// Reads an `a2a` agent's card (with its configured credentials), giving up after
+/// `timeout`; the error says why it could not be read.
+pub async fn read_card(def: &AgentDef, timeout: Duration) -> Result<AgentCard, String> {
+    let headers = auth(def)
+        .header_map(&|k| std::env::var(k).ok())
+        .map_err(|e| e.to_string())?;
+    let url = def.url.as_deref().unwrap_or_default();
+    match tokio::time::timeout(timeout, A2aClient::connect(url, headers)).await {
+        Ok(Ok(client)) => Ok(client.card().clone()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!(
+            "no answer from {url} within {} s",
+            timeout.as_secs_f64()
+        )),
+    }
+}
 
 pub(super) async fn run(
     tool: &AgentTool,
@@ -14,12 +44,7 @@ pub(super) async fn run(
     ctx: &ToolContext,
 ) -> (ToolResult, RunFacts) {
     let name = &tool.name;
-    let auth = A2aAuth {
-        headers: def.headers.clone(),
-        bearer_token_env_var: def.bearer_token_env_var.clone(),
-        api_key_env_var: def.api_key_env_var.clone(),
-        api_key_header: def.api_key_header.clone(),
-    };
+    let auth = auth(def);
     let fail = |e: &A2aError| {
         let retryable = matches!(e, A2aError::Transport { .. } | A2aError::Status { .. });
         (

@@ -147,6 +147,8 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             })
             .collect();
         tui::boot::describe_agents(&mut state, &agents);
+        // Remote agents' cards are read in the background once the screen is up.
+        let read_cards = tui::agent_cards::start(&mut state, &config);
         let memory_dir = workbench
             .builtins
             .as_ref()
@@ -195,11 +197,11 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
                 .clone()
                 .unwrap_or_else(|| dirs.default_log_file()),
             prefs_file: Some(dirs.ui_prefs_file()),
-            startup: if cli.resume.as_deref() == Some("") {
-                vec![tui::Cmd::OpenSessions]
-            } else {
-                Vec::new()
-            },
+            startup: (cli.resume.as_deref() == Some(""))
+                .then_some(tui::Cmd::OpenSessions)
+                .into_iter()
+                .chain(read_cards)
+                .collect(),
             exit_after_first_frame: cli.exit_after_first_frame,
             debug_panic: cli.debug_panic,
             asks: Some(asks),

@@ -2,6 +2,7 @@
 //! `crate::catalog_filter`), and its keys (moving, tabs, the filter, opening an
 //! item's detail).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use crate::catalog_filter::is_subsequence;
@@ -115,6 +116,8 @@ pub struct Catalog {
     pub prompts: Vec<CatalogEntry>,
     /// The `agent__NAME` tools.
     pub agents: Vec<CatalogEntry>,
+    /// Remote agents' cards, by agent tool name.
+    pub cards: BTreeMap<String, super::agent_cards::RemoteCard>,
 }
 
 impl Catalog {
@@ -126,6 +129,14 @@ impl Catalog {
             CatalogTab::Prompts => &self.prompts,
             CatalogTab::Agents => &self.agents,
         }
+    }
+
+    /// Takes the servers' new catalog; the agents (no server lists them) and their
+    /// cards stay.
+    pub fn refresh(&mut self, mut servers: Catalog) {
+        servers.agents = std::mem::take(&mut self.agents);
+        servers.cards = std::mem::take(&mut self.cards);
+        *self = servers;
     }
 
     /// The tabs shown: the Agents tab only when agents are configured.

@@ -125,6 +125,10 @@ impl Executor {
                 self.run_agents(call_id, plan, task);
                 None
             }
+            Cmd::ReadAgentCards { agents, timeout } => {
+                super::agent_cards::spawn_reads(&self.inbox, agents, timeout);
+                None
+            }
             Cmd::LoadTheme(name) => Some(self.load_theme(name)),
             Cmd::Login(server) => self.start_login(server),
             Cmd::LoginPaste(text) => {

@@ -4,6 +4,7 @@
 //! `render(&State, &Theme, &mut Frame)` draws; `event_loop` turns terminal, session
 //! and hub events into messages; `executor` does the commands `update` returns.
 
+pub mod agent_cards;
 pub mod approval;
 pub mod ask;
 pub mod boot;

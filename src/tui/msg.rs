@@ -101,6 +101,12 @@ pub enum Msg {
         server: String,
         uri: String,
     },
+    /// A remote agent's card was read (or why it could not be), for the agent tool
+    /// `tool` (`agent__NAME`).
+    AgentCard {
+        tool: String,
+        card: Result<Box<crate::a2a::AgentCard>, String>,
+    },
     /// The model's answer to an approved sampling request (or why there is none).
     Sampled {
         id: super::ask::AskId,
@@ -203,6 +209,12 @@ pub enum Cmd {
         call_id: CallId,
         plan: crate::agents::Plan,
         task: String,
+    },
+    /// Read these remote agents' cards in the background, each within `timeout`
+    /// (answers one `Msg::AgentCard` each).
+    ReadAgentCards {
+        agents: Vec<(String, crate::config::AgentDef)>,
+        timeout: std::time::Duration,
     },
     /// Read a resource (`/read SERVER URI`); its card shows the text.
     ReadResource {

@@ -78,7 +78,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
         Msg::Servers { rows, catalog } => {
             state.servers = rows;
             state.server_sel = state.server_sel.min(state.servers.len().saturating_sub(1));
-            state.catalog = catalog;
+            state.catalog.refresh(catalog);
             state.catalog_sel = state
                 .catalog_sel
                 .min(state.visible_catalog().len().saturating_sub(1));
@@ -138,6 +138,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
         }
         Msg::TaskAnswer { view, text } => {
             super::tasks::answered(state, view.as_deref(), text);
+            Vec::new()
+        }
+        Msg::AgentCard { tool, card } => {
+            super::agent_cards::arrived(state, tool, card);
             Vec::new()
         }
         Msg::Asked { id, ask } => super::ask::arrived(state, id, *ask),

@@ -66,6 +66,7 @@ pub fn request_done(state: &mut State, id: &str, label: &str, text: &str, ok: bo
 
 /// One main-agent turn replaying the scripted `script` against `registry`, every
 /// event fed to a booted TUI's `update` as the runtime does; the state when it ends.
+/// The status bar shows the registry's mode, as the TUI's does.
 pub async fn drive_turn(
     registry: std::sync::Arc<switchboard::tools::Registry>,
     script: &str,
@@ -73,10 +74,12 @@ pub async fn drive_turn(
     use switchboard::agent::{AgentEvent, Op, Session, SessionOptions};
     let turns = switchboard::llm::scripted_script::parse_script(script, "main").unwrap();
     let provider = switchboard::llm::ScriptedProvider::with_script(turns);
+    let mode = registry.mode().to_string();
     let options = SessionOptions::new(std::sync::Arc::new(provider), registry);
     let mut handle = Session::spawn(options);
     handle.ops.send(Op::UserTurn { text: "go".into() }).unwrap();
     let mut state = booted();
+    state.status.policy_mode = mode;
     state.focus = switchboard::tui::state::Pane::Chat;
     loop {
         let wait = std::time::Duration::from_secs(30);

@@ -150,9 +150,17 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                     spans.push(Span::styled(mark, style(theme, role)));
                 }
             }
+            // A remote agent's row says what its card is; other rows name the server.
+            let (after, role) = match state.catalog.cards.get(&e.name) {
+                Some(card) => match crate::tui::agent_cards::summary(card) {
+                    (text, true) => (text, Role::Warning),
+                    (text, false) => (text, Role::Dim),
+                },
+                None => (e.server.clone(), Role::Dim),
+            };
             if room > 3 {
-                let server = fit(&sanitize_line(&e.server), room - 2);
-                spans.push(Span::styled(format!("  {server}"), style(theme, Role::Dim)));
+                let after = fit(&sanitize_line(&after), room - 2);
+                spans.push(Span::styled(format!("  {after}"), style(theme, role)));
             }
             ListItem::new(Line::from(spans))
         })

@@ -54,6 +54,9 @@ fn lines(
             text(sanitize_line(v)),
         ]));
     }
+    if let Some(card) = state.catalog.cards.get(&entry.name) {
+        out.extend(super::agent_card::lines(card, theme, width));
+    }
     let Some(schema) = &entry.schema else {
         return out;
     };

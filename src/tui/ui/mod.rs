@@ -1,5 +1,6 @@
 //! Drawing: `render(&State, &Theme, &mut Frame)`, one pane per file.
 
+mod agent_card;
 pub mod approval;
 mod ask;
 mod catalog;
