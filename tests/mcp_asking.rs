@@ -14,6 +14,7 @@ use switchboard::mcp::{
     Answer, Ask, Asker, CallContext, ChannelAsker, ElicitMode, ElicitationAnswer, ElicitationKind,
     HeadlessAsker, HubOptions, McpEvent, McpHub, SamplingReply,
 };
+use switchboard::policy::CallBudget;
 
 use mcp_support::{HttpServer, assert_ready, settled, stdio_config, url_config};
 
@@ -211,6 +212,55 @@ async fn rounds_echo_request_state_and_stop_at_the_limit() {
             .await
             .unwrap_err();
         assert!(err.contains("max_input_rounds"), "{err}");
+        hub.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn the_sampling_budget_is_counted_in_core_once_per_request() {
+    for protocol in ERAS {
+        let era = protocol.as_str();
+        let (asker, rx) = ChannelAsker::new();
+        answer_everything(rx);
+        let budget = Arc::new(CallBudget::new([("sampling".to_owned(), 1)]));
+        let servers = BTreeMap::from([("t".to_owned(), asking(protocol))]);
+        let hub = McpHub::start_with(
+            &servers,
+            HubOptions {
+                asker: Some(Arc::new(asker)),
+                budget: Some(Arc::clone(&budget)),
+                ..HubOptions::default()
+            },
+        );
+        assert_ready(&settled(&hub).await, "t");
+        let mut events = hub.events();
+        assert_eq!(
+            call(&hub, "sample", json!({})).await.unwrap(),
+            "model test-model said: 4",
+            "{era}"
+        );
+        assert_eq!(budget.used("sampling"), 1, "{era}");
+        let refused = match call(&hub, "sample", json!({})).await {
+            Ok(text) | Err(text) => text,
+        };
+        assert!(
+            refused.contains("sampling has used its budget of 1 call"),
+            "{era}: {refused}"
+        );
+        let mut asked = Vec::new();
+        while let Ok(event) = events.try_recv() {
+            if let McpEvent::Asked { outcome, model, .. } = event {
+                asked.push((outcome, model));
+            }
+        }
+        assert_eq!(
+            asked,
+            [
+                ("approve", Some("test-model".to_owned())),
+                ("deny (budget)", None)
+            ],
+            "{era}"
+        );
         hub.shutdown().await;
     }
 }
