@@ -264,3 +264,54 @@ async fn the_sampling_budget_is_counted_in_core_once_per_request() {
         hub.shutdown().await;
     }
 }
+
+#[tokio::test]
+async fn a_declined_question_is_not_put_to_the_person_again() {
+    // Accepted, the tool answers: it is only a declined question that ends the call.
+    let accept = hub(
+        asking(ProtocolChoice::V2026),
+        headless(ElicitMode::AcceptDefaults),
+        McpConfig::default(),
+    );
+    assert_ready(&settled(&accept).await, "t");
+    assert_eq!(
+        call(&accept, "insist", json!({})).await.unwrap(),
+        "Hello, World"
+    );
+    accept.shutdown().await;
+    for (answer, said, new_key) in [
+        (ElicitationAnswer::Decline, "declined", false),
+        (ElicitationAnswer::Cancel, "cancelled", true),
+    ] {
+        let (asker, mut rx) = ChannelAsker::new();
+        let asked = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = Arc::clone(&asked);
+        tokio::spawn(async move {
+            while let Some(request) = rx.recv().await {
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                request.answer(Answer::Elicit(answer.clone()));
+            }
+        });
+        let hub = hub(
+            asking(ProtocolChoice::V2026),
+            Arc::new(asker),
+            McpConfig::default(),
+        );
+        assert_ready(&settled(&hub).await, "t");
+        let err = call(&hub, "insist", json!({"new_key": new_key}))
+            .await
+            .unwrap_err();
+        assert!(
+            err.starts_with("mcp_call_failed")
+                && err.contains(&format!("the person {said} the server's question"))
+                && err.contains("Who are you?"),
+            "{err}"
+        );
+        assert_eq!(
+            asked.load(std::sync::atomic::Ordering::SeqCst),
+            1,
+            "asked once ({said}, new key: {new_key})"
+        );
+        hub.shutdown().await;
+    }
+}
