@@ -123,6 +123,7 @@ impl Workbench {
                 asker: options.asker.clone(),
                 mcp: config.mcp.clone(),
                 login: options.login.clone(),
+                budget: Some(registry.budget()),
             },
         );
         let sync = Arc::new(Mutex::new(RegistrySync::default()));
@@ -206,8 +207,10 @@ fn spawn_server_request_audit(registry: Arc<Registry>, hub: &McpHub) -> JoinHand
                     server,
                     kind,
                     outcome,
+                    model,
                 }) => {
-                    let record = ServerRequestRecord::now(&server, kind, outcome);
+                    let mut record = ServerRequestRecord::now(&server, kind, outcome);
+                    record.model = model;
                     registry.audit().append_server_request(&record);
                 }
                 Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}

@@ -14,6 +14,7 @@ use switchboard::mcp::{
     Answer, Ask, Asker, CallContext, ChannelAsker, ElicitMode, ElicitationAnswer, ElicitationKind,
     HeadlessAsker, HubOptions, McpEvent, McpHub, SamplingReply,
 };
+use switchboard::policy::CallBudget;
 
 use mcp_support::{HttpServer, assert_ready, settled, stdio_config, url_config};
 
@@ -211,6 +212,106 @@ async fn rounds_echo_request_state_and_stop_at_the_limit() {
             .await
             .unwrap_err();
         assert!(err.contains("max_input_rounds"), "{err}");
+        hub.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn the_sampling_budget_is_counted_in_core_once_per_request() {
+    for protocol in ERAS {
+        let era = protocol.as_str();
+        let (asker, rx) = ChannelAsker::new();
+        answer_everything(rx);
+        let budget = Arc::new(CallBudget::new([("sampling".to_owned(), 1)]));
+        let servers = BTreeMap::from([("t".to_owned(), asking(protocol))]);
+        let hub = McpHub::start_with(
+            &servers,
+            HubOptions {
+                asker: Some(Arc::new(asker)),
+                budget: Some(Arc::clone(&budget)),
+                ..HubOptions::default()
+            },
+        );
+        assert_ready(&settled(&hub).await, "t");
+        let mut events = hub.events();
+        assert_eq!(
+            call(&hub, "sample", json!({})).await.unwrap(),
+            "model test-model said: 4",
+            "{era}"
+        );
+        assert_eq!(budget.used("sampling"), 1, "{era}");
+        let refused = match call(&hub, "sample", json!({})).await {
+            Ok(text) | Err(text) => text,
+        };
+        assert!(
+            refused.contains("sampling has used its budget of 1 call"),
+            "{era}: {refused}"
+        );
+        let mut asked = Vec::new();
+        while let Ok(event) = events.try_recv() {
+            if let McpEvent::Asked { outcome, model, .. } = event {
+                asked.push((outcome, model));
+            }
+        }
+        assert_eq!(
+            asked,
+            [
+                ("approve", Some("test-model".to_owned())),
+                ("deny (budget)", None)
+            ],
+            "{era}"
+        );
+        hub.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn a_declined_question_is_not_put_to_the_person_again() {
+    // Accepted, the tool answers: it is only a declined question that ends the call.
+    let accept = hub(
+        asking(ProtocolChoice::V2026),
+        headless(ElicitMode::AcceptDefaults),
+        McpConfig::default(),
+    );
+    assert_ready(&settled(&accept).await, "t");
+    assert_eq!(
+        call(&accept, "insist", json!({})).await.unwrap(),
+        "Hello, World"
+    );
+    accept.shutdown().await;
+    for (answer, said, new_key) in [
+        (ElicitationAnswer::Decline, "declined", false),
+        (ElicitationAnswer::Cancel, "cancelled", true),
+    ] {
+        let (asker, mut rx) = ChannelAsker::new();
+        let asked = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = Arc::clone(&asked);
+        tokio::spawn(async move {
+            while let Some(request) = rx.recv().await {
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                request.answer(Answer::Elicit(answer.clone()));
+            }
+        });
+        let hub = hub(
+            asking(ProtocolChoice::V2026),
+            Arc::new(asker),
+            McpConfig::default(),
+        );
+        assert_ready(&settled(&hub).await, "t");
+        let err = call(&hub, "insist", json!({"new_key": new_key}))
+            .await
+            .unwrap_err();
+        assert!(
+            err.starts_with("mcp_call_failed")
+                && err.contains(&format!("the person {said} the server's question"))
+                && err.contains("Who are you?"),
+            "{err}"
+        );
+        assert_eq!(
+            asked.load(std::sync::atomic::Ordering::SeqCst),
+            1,
+            "asked once ({said}, new key: {new_key})"
+        );
         hub.shutdown().await;
     }
 }

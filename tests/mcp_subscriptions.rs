@@ -100,3 +100,36 @@ async fn list_changes_refresh_over_http_without_a_session() {
     .await;
     hub.shutdown().await;
 }
+
+#[tokio::test]
+async fn subscriptions_are_made_again_after_a_reconnect_in_both_eras() {
+    for protocol in [ProtocolChoice::V2025, ProtocolChoice::V2026] {
+        let era = protocol.as_str();
+        // Over stdio a reconnect is a new server process that knows no subscriptions.
+        let hub = hub_with(&[("t", speaking(stdio_config(&["--asking"]), protocol))]);
+        assert_ready(&settled(&hub).await, "t");
+        hub.subscribe_resource("t", "test://text/1").await.unwrap();
+        let before = hub.snapshot().server("t").unwrap().generation;
+        hub.reconnect("t").unwrap();
+        wait_snapshot(&hub, "the server ready on a new connection", |s| {
+            s.server("t").is_some_and(|t| {
+                t.generation > before && t.status == switchboard::mcp::ServerStatus::Ready
+            })
+        })
+        .await;
+        assert_eq!(
+            hub.server("t").unwrap().subscribed(),
+            ["test://text/1"],
+            "{era}"
+        );
+        let mut events = hub.events();
+        touch(&hub, "test://text/1").await;
+        touch(&hub, "test://text/2").await;
+        assert_eq!(
+            updates(&mut events).await,
+            ["test://text/1"],
+            "{era}: heard on the new connection"
+        );
+        hub.shutdown().await;
+    }
+}

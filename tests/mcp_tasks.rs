@@ -154,3 +154,85 @@ fn cli_waits_or_not_and_tasks_can_be_read_and_cancelled() {
     let (out, _) = run(&["task", "get", "h", &id]);
     assert!(out.contains("cancelled"), "{out}");
 }
+
+/// A hub on the test server over Streamable HTTP: the server process (and its tasks)
+/// outlives every connection the hub makes to it.
+fn http_hub(server: &HttpServer, protocol: ProtocolChoice) -> McpHub {
+    let mut config = mcp_support::url_config(&server.url);
+    config.protocol = Some(protocol);
+    McpHub::start_with(
+        &BTreeMap::from([("t".to_owned(), config)]),
+        HubOptions::default(),
+    )
+}
+
+#[tokio::test]
+async fn a_task_is_followed_across_a_reconnect_to_its_result() {
+    let server = HttpServer::start_with(&["--asking"]);
+    for protocol in [ProtocolChoice::V2025, ProtocolChoice::V2026] {
+        let era = protocol.as_str();
+        let hub = http_hub(&server, protocol);
+        assert_ready(&settled(&hub).await, "t");
+        let before = hub.snapshot().server("t").unwrap().generation;
+        let mut events = hub.events();
+        let calling = hub.clone();
+        let running =
+            tokio::spawn(async move { call(&calling, json!({"millis": 1500}), false).await });
+        // Once the task is being polled, the connection is dropped under it.
+        let task_id = loop {
+            if let McpEvent::Task { view, .. } = events.recv().await.unwrap()
+                && view.status == "working"
+            {
+                break view.task_id;
+            }
+        };
+        hub.reconnect("t").unwrap();
+        let done = running.await.unwrap();
+        assert_eq!(
+            done.as_ref()
+                .map(switchboard::tools::ToolResult::text_content),
+            Ok("task done (by nobody)".to_owned()),
+            "{era}"
+        );
+        let after = hub.snapshot().server("t").unwrap().generation;
+        assert!(
+            after > before,
+            "{era}: the call outlived connection {before}"
+        );
+        // The Tasks view heard the task on the new connection too, to its end.
+        let mut last = None;
+        while let Ok(event) = events.try_recv() {
+            if let McpEvent::Task { view, .. } = event
+                && view.task_id == task_id
+            {
+                last = Some(view.status);
+            }
+        }
+        assert_eq!(last.as_deref(), Some("completed"), "{era}");
+        hub.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn a_task_whose_server_does_not_come_back_fails_saying_so() {
+    let server = HttpServer::start_with(&["--asking"]);
+    let hub = http_hub(&server, ProtocolChoice::V2026);
+    assert_ready(&settled(&hub).await, "t");
+    let mut events = hub.events();
+    let calling = hub.clone();
+    let running =
+        tokio::spawn(async move { call(&calling, json!({"millis": 60000}), false).await });
+    while !matches!(events.recv().await.unwrap(), McpEvent::Task { .. }) {}
+    // Disabled: it will not connect again by itself, so the call stops waiting.
+    hub.disable("t").unwrap();
+    let err = tokio::time::timeout(std::time::Duration::from_secs(30), running)
+        .await
+        .expect("the call gave up")
+        .unwrap()
+        .unwrap_err();
+    assert!(
+        err.starts_with("mcp_call_failed") && err.contains("not ready again"),
+        "{err}"
+    );
+    hub.shutdown().await;
+}

@@ -17,7 +17,7 @@ use switchboard::policy::DecidedBy;
 use switchboard::tools::{Origin, ToolEffect};
 use switchboard::tui::cards::CardStatus;
 use switchboard::tui::hub_view::{catalog, server_rows};
-use switchboard::tui::state::{ServerStatus as Row, State};
+use switchboard::tui::state::{ServerRow, ServerStatus as Row, State};
 use switchboard::tui::{Cmd, Msg, update};
 
 fn state() -> State {
@@ -553,5 +553,38 @@ fn template_form_completes_and_reads_the_expanded_uri() {
             server: "files".into(),
             uri: "test://items/42?format=json".into()
         }]
+    );
+}
+
+#[test]
+fn a_server_row_names_its_era_when_it_has_room() {
+    let mut s = state();
+    let row = |name: &str, era: &str| ServerRow {
+        name: name.into(),
+        transport: "stdio".into(),
+        era: Some(era.into()),
+        status: Row::Ready,
+        tools: 3,
+        ..ServerRow::default()
+    };
+    s.servers = vec![
+        row("fs", "2026-07-28"),
+        row("docs", "2025-11-25"),
+        row("longer-name-server", "2026-07-28"),
+    ];
+    // The Servers pane is at its widest (40 columns) here.
+    let screen = shot(&s, 180, 30);
+    assert!(
+        screen.contains("● fs  stdio · 2026-07-28 · 3 tools"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("● docs  stdio · 2025-11-25 · 3 tools"),
+        "{screen}"
+    );
+    // No room: the tool count stays, the era is in the details (Enter).
+    assert!(
+        screen.contains("● longer-name-server  stdio · 3 tools"),
+        "{screen}"
     );
 }

@@ -356,10 +356,7 @@ fn sampling_can_be_declined_or_fail_and_the_messages_edited() {
         &mut s,
         Msg::Sampled {
             id: 7,
-            result: Err(
-                "sampling has used its budget of 1 call for this session ([policy] max_calls)"
-                    .into(),
-            ),
+            result: Err("provider: no API key: set the environment variable OPENAI_API_KEY".into()),
         },
     );
     let AskView::Sample(card) = &s.asks.front().unwrap().view else {
@@ -369,7 +366,7 @@ fn sampling_can_be_declined_or_fail_and_the_messages_edited() {
         card.messages(),
         [("user".to_owned(), "Shorter.".to_owned())]
     );
-    assert!(matches!(&card.stage, SampleStage::Failed(e) if e.contains("max_calls")));
+    assert!(matches!(&card.stage, SampleStage::Failed(e) if e.contains("OPENAI_API_KEY")));
     insta::assert_snapshot!("ask_sampling_failed", tui_support::shot(&s, 100, 30));
     let cmds = update(&mut s, Msg::Key(Key::char('n')));
     assert!(matches!(answer(&cmds), Answer::Sample(Err(_))));

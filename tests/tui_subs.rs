@@ -46,6 +46,36 @@ fn on_resources(s: &mut State) {
 }
 
 #[test]
+fn a_subscription_lost_at_a_reconnect_is_no_longer_shown_as_on() {
+    let mut s = tui_support::state();
+    for uri in ["docs://readme", "docs://log"] {
+        update(
+            &mut s,
+            Msg::Subscribed {
+                server: "docs".into(),
+                uri: uri.into(),
+                on: true,
+                result: Ok(()),
+            },
+        );
+    }
+    update(
+        &mut s,
+        Msg::SubscriptionLost {
+            server: "docs".into(),
+            uri: "docs://log".into(),
+            reason: "mcp_remote_error: no such resource\x1b[31m (server docs, code -32002)".into(),
+        },
+    );
+    assert!(!s.subscriptions.is_on("docs", "docs://log"));
+    assert!(s.subscriptions.is_on("docs", "docs://readme"));
+    assert_eq!(
+        s.status.notice.as_ref().unwrap().text,
+        "docs docs://log: no longer subscribed (mcp_remote_error: no such resource (server docs, code -32002))"
+    );
+}
+
+#[test]
 fn marks_titles_and_icons_in_the_list() {
     let mut s = tui_support::state();
     s.catalog.resources = vec![

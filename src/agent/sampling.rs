@@ -6,7 +6,8 @@
 //! the tool calls it makes go back to the server as `tool_use` content with
 //! `stopReason: "toolUse"` — the spec has the server run them and ask again with
 //! their results, so the client runs none of them. The request counts against
-//! `[policy] max_calls."sampling"` (see [`SAMPLING_BUDGET`]).
+//! `[policy] max_calls."sampling"` (see [`SAMPLING_BUDGET`]) in `mcp::input`, when it
+//! arrives — whichever front end answers it.
 
 use futures::StreamExt;
 use serde_json::{Value, json};
@@ -18,7 +19,7 @@ use crate::llm::{
 use crate::mcp::SamplingReply;
 
 /// The `[policy] max_calls` entry that limits sampling requests per session.
-pub const SAMPLING_BUDGET: &str = "sampling";
+pub use crate::policy::SAMPLING_BUDGET;
 
 fn block_text(content: &Value) -> String {
     let one = |b: &Value| b.get("text").and_then(Value::as_str).map(str::to_owned);

@@ -83,7 +83,11 @@ impl ServerHandle {
                     let status = super::tasks::status_name(task.status);
                     return Ok(super::tasks::started(&self.name, &task.task_id, &status));
                 }
-                self.follow_task(&live, &task.task_id, task.poll_interval_ms, &route, &cancel)
+                let start = super::tasks::TaskStart {
+                    poll_interval_ms: task.poll_interval_ms,
+                    ttl_ms: task.ttl_ms,
+                };
+                self.follow_task(&live, &task.task_id, start, &route, &cancel)
                     .await
             }
             _ => Err(McpError::CallFailed {

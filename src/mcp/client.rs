@@ -86,6 +86,8 @@ pub struct ClientSide {
     /// Subscribed resources → what stops their stream (2026-07-28). Updates for a
     /// URI not in it are dropped here, whatever the server or a stream in flight sends.
     pub subscriptions: Arc<std::sync::Mutex<BTreeMap<String, CancellationToken>>>,
+    /// `[policy] max_calls`, from which each sampling request spends `sampling`.
+    pub budget: Option<Arc<crate::policy::CallBudget>>,
     /// Tools the HTTP transport refused for invalid `x-mcp-header` annotations.
     pub refusals: super::param_headers::Refusals,
 }

@@ -43,6 +43,8 @@ pub struct HubOptions {
     /// Runs the OAuth logins servers ask for (headless commands that can show a
     /// page); none: such a server waits in `NeedsLogin`.
     pub login: Option<Arc<dyn super::oauth::LoginPrompt>>,
+    /// `[policy] max_calls`: sampling requests spend `sampling` from it; none: no limit.
+    pub budget: Option<Arc<crate::policy::CallBudget>>,
 }
 
 impl std::fmt::Debug for HubOptions {
@@ -52,6 +54,7 @@ impl std::fmt::Debug for HubOptions {
             .field("asker", &self.asker.is_some())
             .field("mcp", &self.mcp)
             .field("login", &self.login.is_some())
+            .field("budget", &self.budget.is_some())
             .finish()
     }
 }
@@ -117,6 +120,7 @@ impl McpHub {
                 asker: Arc::clone(&asker),
                 sampling: config.sampling.unwrap_or(options.mcp.sampling),
                 subscriptions: Arc::default(),
+                budget: options.budget.clone(),
                 refusals: super::param_headers::Refusals::default(),
             };
             let mut limits = Limits::for_server(config);

@@ -61,7 +61,7 @@ impl ClientSide {
             ElicitationAnswer::Decline => "decline",
             ElicitationAnswer::Cancel => "cancel",
         };
-        self.asked("elicitation", outcome);
+        self.asked("elicitation", outcome, None);
         let wire = match answer {
             ElicitationAnswer::Accept(content) => json!({"action": "accept", "content": content}),
             ElicitationAnswer::Decline => json!({"action": "decline"}),
@@ -71,18 +71,28 @@ impl ClientSide {
             .unwrap_or_else(|_| ElicitResult::new(rmcp::model::ElicitationAction::Decline))
     }
 
-    /// Sampling: refused by policy, or handed to the asker (the person approves,
-    /// edits or rejects; the result names the model that answered).
+    /// Sampling: refused by policy, refused when `[policy] max_calls.sampling` is
+    /// spent, or handed to the asker (the person approves, edits or rejects; the
+    /// result names the model that answered). Every sampling request of every front
+    /// end passes here once, so this is where it is counted — before the person is
+    /// asked, and never again for the same request (trying the provider again is
+    /// the asker's business).
     pub async fn sample(
         &self,
         params: CreateMessageRequestParams,
     ) -> Result<CreateMessageResult, ErrorData> {
         if self.sampling == SamplingPolicy::Deny {
-            self.asked("sampling", "deny (policy)");
+            self.asked("sampling", "deny (policy)", None);
             return Err(ErrorData::invalid_request(
                 "sampling is denied for this server (sampling = \"deny\")",
                 None,
             ));
+        }
+        if let Some(budget) = &self.budget
+            && let Err(spent) = budget.consume(crate::policy::SAMPLING_BUDGET)
+        {
+            self.asked("sampling", "deny (budget)", None);
+            return Err(ErrorData::invalid_request(spent.to_string(), None));
         }
         let mut wire = serde_json::to_value(&params).unwrap_or(Value::Null);
         if let Some(object) = wire.as_object_mut() {
@@ -94,7 +104,7 @@ impl ClientSide {
         };
         match self.asker.sample(request).await {
             Ok(reply) => {
-                self.asked("sampling", "approve");
+                self.asked("sampling", "approve", Some(untrusted(&reply.model, 200)));
                 let result = json!({
                     "model": reply.model,
                     "role": reply.role,
@@ -105,7 +115,7 @@ impl ClientSide {
                     .map_err(|e| ErrorData::internal_error(format!("sampling reply: {e}"), None))
             }
             Err(reason) => {
-                self.asked("sampling", "reject");
+                self.asked("sampling", "reject", None);
                 Err(ErrorData::invalid_request(reason, None))
             }
         }
@@ -147,14 +157,16 @@ impl ClientSide {
         Ok(responses)
     }
 
-    /// Tells listeners (the audit trail, the UI) that the server asked.
-    fn asked(&self, kind: &'static str, outcome: &'static str) {
-        tracing::info!(server = %self.server, kind, outcome, "server request answered");
+    /// Tells listeners (the audit trail, the UI) that the server asked, how it was
+    /// answered and, for an approved sampling request, which model answered it.
+    fn asked(&self, kind: &'static str, outcome: &'static str, model: Option<String>) {
+        tracing::info!(server = %self.server, kind, outcome, ?model, "server request answered");
         if self.events.receiver_count() > 0 {
             let _ = self.events.send(McpEvent::Asked {
                 server: self.server.to_string(),
                 kind,
                 outcome,
+                model,
             });
         }
     }

@@ -24,6 +24,7 @@ pub mod oauth;
 pub mod param_headers;
 mod reauth;
 mod refusal_tap;
+mod rejoin;
 mod result;
 mod rounds;
 pub mod save;

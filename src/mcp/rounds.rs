@@ -2,21 +2,23 @@
 //! its caller, the timeout reset on progress, `notifications/cancelled` when the caller
 //! gives up, the log level in `_meta` (2026-07-28), and multi round-trip requests
 //! (`input_required` → answer the `inputRequests`, echo `requestState` verbatim,
-//! retry under a new id, at most `max_input_rounds` times).
+//! retry under a new id, at most `max_input_rounds` times). A question the person
+//! declined or cancelled is never put to them again within the request: a server that
+//! asks it again ends the call.
 
 use std::time::Duration;
 
 use rmcp::model::{
-    CancelledNotificationParam, ClientRequest, InputResponses, ProgressToken, RequestId,
-    RequestMetaObject, ServerResult,
+    CancelledNotificationParam, ClientRequest, InputRequest, InputRequests, InputResponses,
+    ProgressToken, RequestId, RequestMetaObject, ServerResult,
 };
 use rmcp::service::PeerRequestOptions;
 use rmcp::{Peer, RoleClient};
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::client::{ProgressRoute, ProgressRoutes};
-use super::error::McpError;
+use super::error::{McpError, untrusted};
 use super::listing::service_error;
 use super::server::{Live, ServerHandle};
 
@@ -49,6 +51,48 @@ impl Drop for InFlight<'_> {
             runtime.spawn(async move {
                 let _ = peer.notify_cancelled(params).await;
             });
+        }
+    }
+}
+
+/// The elicitations the person declined or cancelled during one request, by what
+/// they asked (the request's params without `_meta`), with the answer given.
+#[derive(Debug, Default)]
+struct Declined(Vec<(Value, &'static str)>);
+
+/// What an elicitation asks, comparable across rounds whatever key it comes under.
+fn question(request: &InputRequest) -> Option<Value> {
+    let InputRequest::Elicitation(request) = request else {
+        return None;
+    };
+    let mut asked = serde_json::to_value(&request.params).ok()?;
+    if let Some(object) = asked.as_object_mut() {
+        object.remove("_meta");
+    }
+    Some(asked)
+}
+
+impl Declined {
+    /// The first request of this round that puts a declined question again.
+    fn asked_again(&self, requests: &InputRequests) -> Option<(Value, &'static str)> {
+        requests.values().filter_map(question).find_map(|asked| {
+            self.0
+                .iter()
+                .find(|(declined, _)| *declined == asked)
+                .cloned()
+        })
+    }
+
+    /// Remembers the questions of `asked` that `responses` decline or cancel.
+    fn note(&mut self, asked: Vec<(String, Value)>, responses: &InputResponses) {
+        for (key, question) in asked {
+            let action = responses.get(&key).and_then(|r| r["action"].as_str());
+            let answer = match action {
+                Some("decline") => "declined",
+                Some("cancel") => "cancelled",
+                _ => continue,
+            };
+            self.0.push((question, answer));
         }
     }
 }
@@ -127,6 +171,7 @@ impl ServerHandle {
         let max = self.limits.max_input_rounds;
         let mut round = Round::default();
         let mut waits: u32 = 0;
+        let mut declined = Declined::default();
         for _ in 0..=max {
             let answer = self
                 .send_once(live, build(round), route.clone(), cancel)
@@ -149,7 +194,16 @@ impl ServerHandle {
                 None
             } else {
                 waits = 0;
-                Some(self.client.fulfil(requests).await?)
+                if let Some((question, answer)) = declined.asked_again(&requests) {
+                    return Err(self.asked_again(&question, answer));
+                }
+                let asked: Vec<(String, Value)> = requests
+                    .iter()
+                    .filter_map(|(key, r)| question(r).map(|q| (key.clone(), q)))
+                    .collect();
+                let responses = self.client.fulfil(requests).await?;
+                declined.note(asked, &responses);
+                Some(responses)
             };
             round = Round {
                 input_responses,
@@ -162,5 +216,17 @@ impl ServerHandle {
                 "the server still asked for input after {max} rounds (limit max_input_rounds = {max})"
             ),
         })
+    }
+
+    /// The call ends rather than put a declined question to the person again.
+    fn asked_again(&self, question: &Value, answer: &str) -> McpError {
+        let message = question["message"].as_str().unwrap_or("");
+        McpError::CallFailed {
+            server: self.name.clone(),
+            reason: format!(
+                "the person {answer} the server's question ({:?}) and the server asked it again; it is not asked twice",
+                untrusted(message, 200)
+            ),
+        }
     }
 }

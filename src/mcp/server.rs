@@ -364,6 +364,8 @@ async fn serve(
     };
     let list_changes =
         super::subscribe::listen_for_list_changes(&live, &info, &handle.client).await;
+    // Before it is ready: what was subscribed is subscribed again on this connection.
+    handle.resubscribe(&live).await;
     handle.set_live(Some(live));
     snap.generation = generation;
     snap.info = Some(Arc::new(info));

@@ -202,11 +202,22 @@ pub enum McpEvent {
     },
     /// A subscribed resource changed (`notifications/resources/updated`).
     ResourceUpdated { server: String, uri: String },
+    /// A subscription could not be made again after a reconnect; it is gone.
+    SubscriptionLost {
+        server: String,
+        uri: String,
+        /// Why (sanitised).
+        reason: String,
+    },
     /// The server asked the person something (`elicitation`, `sampling`) and got
-    /// `outcome` (`accept`, `decline`, `cancel`, `approve`, `reject`, `deny (policy)`).
+    /// `outcome`: `accept`, `decline`, `cancel`; `approve`, `reject` (the person),
+    /// `deny (policy)` (`sampling = "deny"`), `deny (budget)` (`max_calls.sampling`
+    /// spent: the person was not asked).
     Asked {
         server: String,
         kind: &'static str,
         outcome: &'static str,
+        /// The model that answered an approved sampling request (sanitised).
+        model: Option<String>,
     },
 }

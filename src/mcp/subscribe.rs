@@ -1,7 +1,9 @@
 //! Subscriptions in both generations. 2025-11-25: `resources/subscribe` and the
 //! session's notifications. 2026-07-28 has no session to carry notifications: a
 //! `subscriptions/listen` stream per resource, and one for the list changes the server
-//! announces (so `list_changed` refreshes work without a session too).
+//! announces (so `list_changed` refreshes work without a session too). What the
+//! person subscribed to outlives a connection: when the server is ready again, each
+//! resource is subscribed again on the new connection (in either generation).
 
 #![allow(deprecated)] // resources/subscribe: legacy-only, still what 2025-11-25 servers speak
 
@@ -124,9 +126,14 @@ pub(super) async fn listen_for_list_changes(
 
 impl ServerHandle {
     /// Asks to hear when `uri` changes: `McpEvent::ResourceUpdated` follows each change
-    /// until [`ServerHandle::unsubscribe_resource`] or the connection ends.
+    /// until [`ServerHandle::unsubscribe_resource`], across reconnects.
     pub async fn subscribe_resource(&self, uri: &str) -> Result<(), McpError> {
         let live = self.live()?;
+        self.subscribe_on(&live, uri).await
+    }
+
+    /// Subscribes to `uri` on `live`, the current connection or the one about to be.
+    async fn subscribe_on(&self, live: &Live, uri: &str) -> Result<(), McpError> {
         if live.stateless {
             let filter = SubscriptionFilter::builder()
                 .resource_subscriptions([uri.to_owned()])
@@ -163,12 +170,16 @@ impl ServerHandle {
         Ok(())
     }
 
+    /// Stops hearing about `uri`. Without a connection it is only forgotten here: the
+    /// next connection does not subscribe to it again, so there is nothing to tell.
     pub async fn unsubscribe_resource(&self, uri: &str) -> Result<(), McpError> {
         let stop = self.subscriptions().remove(uri);
-        let live = self.live()?;
         if let Some(stop) = stop {
             stop.cancel();
         }
+        let Ok(live) = self.live() else {
+            return Ok(());
+        };
         if !live.stateless {
             timed(
                 &self.name,
@@ -186,17 +197,48 @@ impl ServerHandle {
         self.client.subscriptions()
     }
 
-    /// The connection ended: its streams stop and its subscriptions are gone.
+    /// The connection ended: its streams stop. What was subscribed stays wanted, for
+    /// [`ServerHandle::resubscribe`] on the next connection.
     pub(super) fn end_subscriptions(&self, list_changes: Option<CancellationToken>) {
         if let Some(stop) = list_changes {
             stop.cancel();
         }
-        for (_, stop) in std::mem::take(&mut *self.subscriptions()) {
-            stop.cancel();
+        for stop in self.subscriptions().values_mut() {
+            std::mem::take(stop).cancel();
         }
     }
 
-    /// The resources subscribed to on the current connection.
+    /// Subscribes again, on a new connection `live`, to every resource that was
+    /// subscribed on the last one. One the server refuses now is dropped from the set
+    /// and reported (`McpEvent::SubscriptionLost`), so nobody shows it as subscribed.
+    pub(super) async fn resubscribe(&self, live: &Live) {
+        let wanted = self.subscribed();
+        if wanted.is_empty() {
+            return;
+        }
+        let asks = wanted.iter().map(|uri| self.subscribe_on(live, uri));
+        let answers = futures::future::join_all(asks).await;
+        for (uri, answer) in wanted.into_iter().zip(answers) {
+            let Err(error) = answer else { continue };
+            tracing::warn!(
+                server = self.name,
+                "subscribing again after a reconnect: {error}"
+            );
+            if let Some(stop) = self.subscriptions().remove(&uri) {
+                stop.cancel();
+            }
+            let events = &self.client.events;
+            if events.receiver_count() > 0 {
+                let _ = events.send(McpEvent::SubscriptionLost {
+                    server: self.name.clone(),
+                    uri,
+                    reason: error.to_string(),
+                });
+            }
+        }
+    }
+
+    /// The resources subscribed to (and subscribed again after each reconnect).
     pub fn subscribed(&self) -> Vec<String> {
         self.subscriptions().keys().cloned().collect()
     }

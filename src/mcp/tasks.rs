@@ -2,12 +2,14 @@
 //! task is followed with `tasks/get` at the server's poll interval — status as
 //! progress, input requests answered with `tasks/update` through the asker — until it
 //! completes, fails or is cancelled (`tasks/cancel` when the caller gives up). rmcp
-//! does not poll by itself.
+//! does not poll by itself. A task outlives the connection it started on: following
+//! it goes on over the server's next connection (see [`REJOIN_WAIT`]).
 
 use std::time::Duration;
 
 use rmcp::model::{CancelTaskParams, GetTaskParams, TaskPayload, TaskStatus, UpdateTaskParams};
 use serde_json::{Value, json};
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::client::ProgressRoute;
@@ -22,6 +24,17 @@ use crate::tools::ToolResult;
 const POLL_DEFAULT: Duration = Duration::from_millis(500);
 const POLL_MIN: Duration = Duration::from_millis(20);
 const POLL_MAX: Duration = Duration::from_secs(10);
+
+/// The longest a call waits for its server to be ready again after the connection
+/// its task was followed on ended.
+pub const REJOIN_WAIT: Duration = Duration::from_secs(120);
+
+/// What the server said about a task when it created it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct TaskStart {
+    pub poll_interval_ms: Option<u64>,
+    pub ttl_ms: Option<u64>,
+}
 
 /// A task as `tasks/get` last described it.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,16 +100,22 @@ impl ServerHandle {
         Ok((view, got.task.payload))
     }
 
-    /// Follows a task to its end and returns its tool result.
+    /// Follows a task to its end and returns its tool result. Each poll goes over the
+    /// server's connection of the moment: when that one ends, the task (which the
+    /// server may keep running) is followed again on the next connection, once the
+    /// server is ready — for at most [`REJOIN_WAIT`] per loss, and not past its TTL.
     pub(super) async fn follow_task(
         &self,
-        live: &Live,
+        started: &Live,
         task_id: &str,
-        first_interval: Option<u64>,
+        first: TaskStart,
         route: &ProgressRoute,
         cancel: &CancellationToken,
     ) -> Result<ToolResult, McpError> {
-        let mut interval = first_interval;
+        let mut live = started.clone();
+        let mut interval = first.poll_interval_ms;
+        let mut ttl_ms = first.ttl_ms;
+        let begun = Instant::now();
         let mut polls: u32 = 0;
         loop {
             let wait = interval
@@ -104,16 +123,19 @@ impl ServerHandle {
                 .clamp(POLL_MIN, POLL_MAX);
             tokio::select! {
                 () = tokio::time::sleep(wait) => {}
-                () = cancel.cancelled() => {
-                    let _ = live.peer.cancel_task(CancelTaskParams::new(task_id)).await;
-                    return Err(McpError::CallFailed {
-                        server: self.name.clone(),
-                        reason: format!("cancelled (tasks/cancel sent for task {})", untrusted(task_id, 80)),
-                    });
-                }
+                () = cancel.cancelled() => return Err(self.give_up_task(task_id).await),
             }
-            let (view, payload) = self.task_once(live, task_id).await?;
+            let (view, payload) = match self.task_once(&live, task_id).await {
+                Ok(seen) => seen,
+                Err(error) => {
+                    live = self
+                        .rejoin(&live, error, task_id, begun, ttl_ms, cancel)
+                        .await?;
+                    continue;
+                }
+            };
             interval = view.poll_interval_ms;
+            ttl_ms = view.ttl_ms.or(ttl_ms);
             polls += 1;
             self.task_progress(route, &view, polls);
             match payload {
@@ -122,17 +144,93 @@ impl ServerHandle {
                 }
                 TaskPayload::InputRequired { input_requests } => {
                     let responses = self.client.fulfil(input_requests).await?;
-                    timed(
-                        &self.name,
-                        self.limits.request_timeout,
-                        live.peer
-                            .update_task(UpdateTaskParams::new(task_id, responses)),
-                    )
-                    .await?;
+                    // The answer is given once, on whichever connection takes it.
+                    loop {
+                        let update = UpdateTaskParams::new(task_id, responses.clone());
+                        let sent = timed(
+                            &self.name,
+                            self.limits.request_timeout,
+                            live.peer.update_task(update),
+                        )
+                        .await;
+                        match sent {
+                            Ok(()) => break,
+                            Err(error) => {
+                                live = self
+                                    .rejoin(&live, error, task_id, begun, ttl_ms, cancel)
+                                    .await?;
+                            }
+                        }
+                    }
                 }
                 TaskPayload::Working => {}
                 other => return Err(self.task_ended(&view, &other)),
             }
+        }
+    }
+
+    /// The connection to go on with after `error` on `live`, or the error to end with:
+    /// the server's own answers end the call; a lost connection waits for the next one.
+    async fn rejoin(
+        &self,
+        live: &Live,
+        error: McpError,
+        task_id: &str,
+        begun: Instant,
+        ttl_ms: Option<u64>,
+        cancel: &CancellationToken,
+    ) -> Result<Live, McpError> {
+        if matches!(
+            error,
+            McpError::Remote { .. } | McpError::Limit { .. } | McpError::NeedsLogin { .. }
+        ) {
+            return Err(error);
+        }
+        let mut deadline = Instant::now() + REJOIN_WAIT;
+        if let Some(ttl) = ttl_ms {
+            deadline = deadline.min(begun + Duration::from_millis(ttl));
+        }
+        tracing::info!(
+            server = self.name,
+            "following task {task_id}: {error}; waiting for the server"
+        );
+        match self.next_live(live.generation, deadline, cancel).await {
+            Some(next) => {
+                tracing::info!(
+                    server = self.name,
+                    "following task {task_id} on the new connection"
+                );
+                Ok(next)
+            }
+            None if cancel.is_cancelled() => Err(self.give_up_task(task_id).await),
+            None => Err(McpError::CallFailed {
+                server: self.name.clone(),
+                reason: format!(
+                    "lost the connection while following task {} and the server was not ready again in time ({error})",
+                    untrusted(task_id, 80)
+                ),
+            }),
+        }
+    }
+
+    /// The caller gave up: `tasks/cancel` over the connection there is now, if any.
+    async fn give_up_task(&self, task_id: &str) -> McpError {
+        let sent = match self.live() {
+            Ok(live) => live
+                .peer
+                .cancel_task(CancelTaskParams::new(task_id))
+                .await
+                .is_ok(),
+            Err(_) => false,
+        };
+        let told = if sent {
+            "tasks/cancel sent"
+        } else {
+            "tasks/cancel could not be sent"
+        };
+        McpError::CallFailed {
+            server: self.name.clone(),
+            reason: format!("cancelled ({told} for task {})", untrusted(task_id, 80)),
         }
     }
 

@@ -80,8 +80,13 @@ pub struct ServerRequestRecord {
     pub server: String,
     /// `sampling` or `elicitation`.
     pub request: String,
-    /// `approve`, `reject`, `deny (policy)`, `accept`, `decline`, `cancel`.
+    /// `accept`, `decline`, `cancel` (elicitation); `approve`, `reject` (the person
+    /// decided a sampling request), `deny (policy)` (`sampling = "deny"`), `deny
+    /// (budget)` (`[policy] max_calls.sampling` was spent; nobody was asked).
     pub outcome: String,
+    /// The model that answered an approved sampling request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 impl ServerRequestRecord {
@@ -92,6 +97,7 @@ impl ServerRequestRecord {
             server: server.to_owned(),
             request: request.to_owned(),
             outcome: outcome.to_owned(),
+            model: None,
         }
     }
 }

@@ -3,6 +3,10 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
+/// The `[policy] max_calls` entry that limits a server's sampling requests per
+/// session; every sampling request is counted once, when it arrives.
+pub const SAMPLING_BUDGET: &str = "sampling";
+
 /// The budget of a tool is spent.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(

@@ -26,7 +26,7 @@ pub use always_ask::AlwaysAsk;
 pub use audit::{
     AuditLog, AuditOpenError, AuditRecord, DecidedBy, ServerRequestRecord, args_sha256, rfc3339,
 };
-pub use budget::{BudgetSpent, CallBudget};
+pub use budget::{BudgetSpent, CallBudget, SAMPLING_BUDGET};
 pub use decision::{CallFacts, Decision, DecisionReason, RuleList, SubjectStyle, Verdict};
 pub use effect::{ParseEffectError, ToolEffect};
 pub use grant::{GrantId, GrantScope, SessionGrant, SessionGrants};

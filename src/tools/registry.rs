@@ -30,7 +30,7 @@ pub struct Registry {
     /// (Shift+Tab, `/mode`) with [`Registry::set_mode`].
     mode: RwLock<Mode>,
     pub(super) grants: SessionGrants,
-    pub(super) budget: CallBudget,
+    pub(super) budget: Arc<CallBudget>,
     pub(super) broker: Arc<ApprovalBroker>,
     pub(super) audit: AuditLog,
     pub(super) always_file: Option<PathBuf>,
@@ -53,7 +53,7 @@ impl Registry {
     /// An empty registry deciding with `policy` and asking through `broker`.
     /// The audit log is disabled until [`Registry::with_audit`].
     pub fn new(policy: Policy, broker: Arc<ApprovalBroker>) -> Self {
-        let budget = CallBudget::new(policy.max_calls().clone());
+        let budget = Arc::new(CallBudget::new(policy.max_calls().clone()));
         Self {
             tools: RwLock::default(),
             mode: RwLock::new(policy.mode()),
@@ -131,10 +131,15 @@ impl Registry {
     }
 
     /// Counts one use of `name` against `[policy] max_calls` for work that is not a
-    /// tool call but is budgeted like one (a server's sampling request); `Err` says
-    /// the budget is spent.
+    /// tool call but is budgeted like one; `Err` says the budget is spent.
     pub fn spend_budget(&self, name: &str) -> Result<(), String> {
         self.budget.consume(name).map_err(|spent| spent.to_string())
+    }
+
+    /// The session's `[policy] max_calls` counters, shared with whoever spends from
+    /// them outside the gate (the MCP hub counts servers' sampling requests).
+    pub fn budget(&self) -> Arc<CallBudget> {
+        Arc::clone(&self.budget)
     }
 
     pub fn broker(&self) -> &Arc<ApprovalBroker> {

@@ -1,7 +1,8 @@
 //! The executor's side of servers' questions: it keeps each question's reply channel
 //! under an id, hands the question to `update`, and answers with what the person
-//! chose. An approved sampling request goes to the current provider (counted against
-//! `[policy] max_calls."sampling"`); its answer comes back for the person to see.
+//! chose. An approved sampling request goes to the current provider (it was counted
+//! against `[policy] max_calls."sampling"` when it arrived, in `mcp::input`); its
+//! answer comes back for the person to see.
 
 use std::collections::HashMap;
 
@@ -137,15 +138,10 @@ impl Executor {
         None
     }
 
-    /// Sends the approved request to the provider the session uses now.
-    fn sample(&mut self, id: AskId, server: &str, params: serde_json::Value) -> Option<Msg> {
-        let budget = crate::agent::sampling::SAMPLING_BUDGET;
-        if let Err(spent) = self.registry.spend_budget(budget) {
-            return Some(Msg::Sampled {
-                id,
-                result: Err(spent),
-            });
-        }
+    /// Sends the approved request to the provider the session uses now. The request
+    /// was counted against `[policy] max_calls.sampling` when it arrived (in
+    /// `mcp::input`), so trying the provider again spends nothing more.
+    fn sample(&self, id: AskId, server: &str, params: serde_json::Value) -> Option<Msg> {
         let status = &self.state.status;
         let choice = crate::llm::ProviderChoice {
             name: (status.provider != super::state::NO_PROVIDER).then(|| status.provider.clone()),

@@ -211,6 +211,15 @@ pub fn mcp_msg(event: McpEvent) -> Option<Msg> {
         }),
         McpEvent::Task { tool, view } => Some(Msg::TaskSeen { tool, view }),
         McpEvent::ResourceUpdated { server, uri } => Some(Msg::ResourceUpdated { server, uri }),
+        McpEvent::SubscriptionLost {
+            server,
+            uri,
+            reason,
+        } => Some(Msg::SubscriptionLost {
+            server,
+            uri,
+            reason,
+        }),
         McpEvent::CatalogChanged { .. } | McpEvent::Asked { .. } => None,
     }
 }

@@ -89,6 +89,7 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
     ServerRow {
         name: s.name.clone(),
         transport: s.transport.to_string(),
+        era: s.info.as_ref().map(|i| i.era.to_owned()),
         status,
         tools: c.tools.len(),
         detail,

@@ -107,6 +107,12 @@ pub enum Msg {
         tool: String,
         card: Result<Box<crate::a2a::AgentCard>, String>,
     },
+    /// A subscription could not be made again after a reconnect.
+    SubscriptionLost {
+        server: String,
+        uri: String,
+        reason: String,
+    },
     /// The model's answer to an approved sampling request (or why there is none).
     Sampled {
         id: super::ask::AskId,

@@ -88,6 +88,8 @@ pub enum ServerStatus {
 pub struct ServerRow {
     pub name: String,
     pub transport: String,
+    /// The protocol generation it speaks (`2025-11-25`, `2026-07-28`), once connected.
+    pub era: Option<String>,
     pub status: ServerStatus,
     pub tools: usize,
     /// One line under the name: the workspace, the last error…

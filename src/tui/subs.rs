@@ -1,7 +1,8 @@
 //! Resource subscriptions from the Catalog's Resources tab: `s` subscribes to the
 //! selected resource or stops (`resources/subscribe` in a 2025-11-25 session, a
 //! `subscriptions/listen` stream in 2026-07-28); each change marks the row and says
-//! so in the status bar; `r` reads it again (and clears the mark).
+//! so in the status bar; `r` reads it again (and clears the mark). Subscriptions last
+//! across reconnects (the hub subscribes again); one the server refuses then is lost.
 
 use std::collections::BTreeSet;
 
@@ -108,4 +109,18 @@ pub fn updated(state: &mut State, server: String, uri: String) {
         ),
     );
     state.subscriptions.changed.insert((server, uri));
+}
+
+/// A subscription the server refused to make again after a reconnect: no longer on.
+pub fn lost(state: &mut State, server: String, uri: String, reason: &str) {
+    state.notice(
+        NoticeLevel::Error,
+        format!(
+            "{} {}: no longer subscribed ({})",
+            sanitize_line(&server),
+            sanitize_line(&uri),
+            sanitize_line(reason)
+        ),
+    );
+    state.subscriptions.on.remove(&(server, uri));
 }

@@ -132,6 +132,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             super::subs::updated(state, server, uri);
             Vec::new()
         }
+        Msg::SubscriptionLost {
+            server,
+            uri,
+            reason,
+        } => {
+            super::subs::lost(state, server, uri, &reason);
+            Vec::new()
+        }
         Msg::TaskSeen { tool, view } => {
             super::tasks::seen(state, Some(&tool), &view);
             Vec::new()

@@ -15,7 +15,7 @@ pub enum SampleStage {
     Running,
     /// The model answered: shown before it goes back (may be edited or declined).
     Reply(SamplingReply),
-    /// The provider failed (or the budget was spent): why.
+    /// The provider failed: why.
     Failed(String),
 }
 

@@ -1,4 +1,5 @@
-//! The Servers pane: one row per server with a status dot.
+//! The Servers pane: one row per server with a status dot, its transport, the
+//! protocol generation it speaks (once connected) and its tool count or state.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -14,6 +15,7 @@ use crate::tui::style::{pane_block, style};
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let focused = state.focus == Pane::Servers && state.overlay.is_none();
     let block = pane_block(theme, "Servers", focused);
+    let inner = usize::from(area.width.saturating_sub(2));
     let items: Vec<ListItem> = state
         .servers
         .iter()
@@ -31,14 +33,23 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                 ServerStatus::Disconnected => ("○", Role::Warning, "disconnected".to_string()),
                 ServerStatus::Disabled => ("◌", Role::Dim, "disabled".to_string()),
             };
-            let meta = if s.status == ServerStatus::Builtin {
-                format!("  {label}")
-            } else {
-                format!("  {} · {label}", s.transport)
+            let name = sanitize_line(&s.name);
+            let meta = match (&s.status, &s.era) {
+                (ServerStatus::Builtin, _) => format!("  {label}"),
+                // The era when the row has room for it (the details always say it).
+                (_, Some(era))
+                    if fits(
+                        &format!("{dot} {name}  {} · {era} · {label}", s.transport),
+                        inner,
+                    ) =>
+                {
+                    format!("  {} · {} · {label}", s.transport, sanitize_line(era))
+                }
+                _ => format!("  {} · {label}", s.transport),
             };
             let mut lines = vec![Line::from(vec![
                 Span::styled(format!("{dot} "), style(theme, dot_role)),
-                Span::styled(sanitize_line(&s.name), style(theme, Role::Text)),
+                Span::styled(name, style(theme, Role::Text)),
                 Span::styled(meta, style(theme, Role::Dim)),
             ])];
             if s.status == ServerStatus::NeedsLogin {
@@ -72,6 +83,10 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         list_state.select(Some(state.server_sel));
     }
     frame.render_stateful_widget(list, area, &mut list_state);
+}
+
+fn fits(text: &str, width: usize) -> bool {
+    unicode_width::UnicodeWidthStr::width(text) <= width
 }
 
 /// `--serve`: the gateway's URL, then one row per connected client (not selectable:

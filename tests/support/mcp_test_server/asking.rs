@@ -38,6 +38,9 @@ pub fn tools() -> Vec<Value> {
             "inputSchema": empty, "annotations": {"readOnlyHint": true}}),
         json!({"name": "endless", "description": "2026-07-28: asks for input forever.",
             "inputSchema": empty, "annotations": {"readOnlyHint": true}}),
+        json!({"name": "insist", "description": "2026-07-28: asks for a name until accepted (again under key `again` with `new_key: true`).",
+            "inputSchema": {"type": "object", "properties": {"new_key": {"type": "boolean"}}},
+            "annotations": {"readOnlyHint": true}}),
         crate::tasks::tool(),
         crate::subs::tool(),
     ]
@@ -246,7 +249,26 @@ pub async fn run(
             &one("again", "elicitation/create", name_form(false)),
             Some("endless"),
         ),
-        ("multi_round" | "state_wait" | "endless" | "ask_url", false) => {
+        ("insist", true) => {
+            let answer = responses.get("name").or_else(|| responses.get("again"));
+            match answer {
+                Some(a) if a["action"] == "accept" => text(elicited(a)),
+                // Declined or cancelled: a careless server puts the same question again.
+                Some(_) => {
+                    let again = arg(request, "new_key").and_then(Value::as_bool) == Some(true);
+                    let key = if again { "again" } else { "name" };
+                    input_required(
+                        &one(key, "elicitation/create", name_form(false)),
+                        Some("insisting"),
+                    )
+                }
+                None => input_required(
+                    &one("name", "elicitation/create", name_form(false)),
+                    Some("insisting"),
+                ),
+            }
+        }
+        ("multi_round" | "state_wait" | "endless" | "ask_url" | "insist", false) => {
             tool_error("this tool needs protocol 2026-07-28")
         }
         _ => return None,
