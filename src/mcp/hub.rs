@@ -43,6 +43,8 @@ pub struct HubOptions {
     /// Runs the OAuth logins servers ask for (headless commands that can show a
     /// page); none: such a server waits in `NeedsLogin`.
     pub login: Option<Arc<dyn super::oauth::LoginPrompt>>,
+    /// Captures every server's messages (the Wire pane, `--trace`); none: no capture.
+    pub wire: Option<Arc<super::wire::WireLog>>,
 }
 
 impl std::fmt::Debug for HubOptions {
@@ -52,6 +54,7 @@ impl std::fmt::Debug for HubOptions {
             .field("asker", &self.asker.is_some())
             .field("mcp", &self.mcp)
             .field("login", &self.login.is_some())
+            .field("wire", &self.wire.is_some())
             .finish()
     }
 }
@@ -118,6 +121,7 @@ impl McpHub {
                 sampling: config.sampling.unwrap_or(options.mcp.sampling),
                 subscriptions: Arc::default(),
                 refusals: super::param_headers::Refusals::default(),
+                wire: options.wire.clone(),
             };
             let mut limits = Limits::for_server(config);
             limits.max_input_rounds = options.mcp.max_input_rounds;

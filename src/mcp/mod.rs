@@ -36,6 +36,7 @@ mod sync;
 mod tasks;
 mod tool;
 pub mod wire;
+mod wire_tap;
 
 pub use ask::{
     Answer, Ask, AskRequest, Asker, ChannelAsker, ElicitMode, ElicitationAnswer, ElicitationKind,
@@ -57,3 +58,4 @@ pub use snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStat
 pub use sync::{RegistrySync, spawn_sync, sync_registry};
 pub use tasks::TaskView;
 pub use tool::{McpTool, QUALIFIER, qualified_name, tool_enabled, tool_spec};
+pub use wire::WireLog;

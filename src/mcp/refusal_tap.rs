@@ -3,7 +3,8 @@
 //! `x-mcp-header` annotations there (see `param_headers`), and this records which and
 //! why, so the catalog can show them as refused instead of losing them silently.
 //! Everything else passes through unchanged, limits included (the inner client
-//! enforces them).
+//! enforces them). With a [`WirePeer`] it also feeds the wire capture: each POSTed
+//! message with its headers, each answer with its status.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -18,21 +19,48 @@ use rmcp::transport::streamable_http_client::{
 };
 
 use super::param_headers::Refusals;
+use super::wire_tap::WirePeer;
 
 #[derive(Clone)]
 pub struct RefusalTap<C> {
     inner: C,
     refusals: Refusals,
+    wire: Option<WirePeer>,
 }
 
 impl<C> RefusalTap<C> {
-    pub fn new(inner: C, refusals: Refusals) -> Self {
-        Self { inner, refusals }
+    pub fn new(inner: C, refusals: Refusals, wire: Option<WirePeer>) -> Self {
+        Self {
+            inner,
+            refusals,
+            wire,
+        }
+    }
+
+    fn posting(
+        &self,
+        message: &ClientJsonRpcMessage,
+        session_id: Option<&Arc<str>>,
+        auth_header: Option<&String>,
+        custom_headers: &Headers,
+    ) {
+        if let Some(wire) = &self.wire {
+            let session = session_id.map(AsRef::as_ref);
+            wire.posted(
+                message,
+                session,
+                auth_header.map(String::as_str),
+                custom_headers,
+            );
+        }
     }
 
     fn seen(&self, response: StreamableHttpPostResponse) -> StreamableHttpPostResponse {
         match response {
             StreamableHttpPostResponse::Json(message, session) => {
+                if let Some(wire) = &self.wire {
+                    wire.answered(&message, session.as_deref());
+                }
                 if let ServerJsonRpcMessage::Response(r) = &message
                     && let ServerResult::ListToolsResult(list) = &r.result
                     && let Ok(wire) = serde_json::to_value(list)
@@ -50,12 +78,18 @@ impl<C> RefusalTap<C> {
 
     fn tap(&self, stream: BoxedSseResponse) -> BoxedSseResponse {
         let refusals = self.refusals.clone();
+        let wire = self.wire.clone();
         stream
             .inspect(move |event| {
                 if let Ok(event) = event
                     && let Some(data) = event.data.as_deref()
                 {
                     refusals.record_text(data);
+                    if let Some(wire) = &wire
+                        && !data.trim().is_empty()
+                    {
+                        wire.streamed(data);
+                    }
                 }
             })
             .boxed()
@@ -80,6 +114,12 @@ where
         auth_header: Option<String>,
         custom_headers: Headers,
     ) -> Posted<C::Error> {
+        self.posting(
+            &message,
+            session_id.as_ref(),
+            auth_header.as_ref(),
+            &custom_headers,
+        );
         let response = self
             .inner
             .post_message(uri, message, session_id, auth_header, custom_headers)
@@ -96,6 +136,12 @@ where
         custom_headers: Headers,
         max_sse_event_size: usize,
     ) -> Posted<C::Error> {
+        self.posting(
+            &message,
+            session_id.as_ref(),
+            auth_header.as_ref(),
+            &custom_headers,
+        );
         let response = self
             .inner
             .post_message_with_max_sse_event_size(
@@ -119,6 +165,12 @@ where
         custom_headers: Headers,
         limits: StreamableHttpResponseLimits,
     ) -> Posted<C::Error> {
+        self.posting(
+            &message,
+            session_id.as_ref(),
+            auth_header.as_ref(),
+            &custom_headers,
+        );
         let response = self
             .inner
             .post_message_with_response_limits(

@@ -1,0 +1,175 @@
+//! The wire capture from the outside: `--trace FILE` on the real binary against the
+//! test server, over stdio and Streamable HTTP (with a bearer token that must never
+//! reach the file), and through `serve --stdio`.
+#![allow(clippy::unwrap_used)]
+
+mod mcp_support;
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+use mcp_support::{HttpServer, SERVER_BIN};
+
+fn env(config: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+    dir
+}
+
+fn switchboard(dir: &tempfile::TempDir) -> Command {
+    let mut command = Command::cargo_bin("switchboard").unwrap();
+    command
+        .current_dir(dir.path())
+        .env("HOME", dir.path())
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .timeout(std::time::Duration::from_secs(120));
+    command
+}
+
+/// Every line of the trace, each parsed as JSON (a line that is not fails the test).
+fn trace_lines(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.ends_with('\n'), "the trace ends mid-line: {text}");
+    text.lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+fn str_of<'a>(line: &'a Value, key: &str) -> &'a str {
+    line[key].as_str().unwrap_or("")
+}
+
+/// The handshake, then each list request answered before the next is sent: every
+/// response right after its request, with the request's method, id and a round trip.
+fn assert_catalog_conversation(lines: &[Value], peer: &str) {
+    let ours: Vec<&Value> = lines.iter().filter(|l| str_of(l, "peer") == peer).collect();
+    assert!(ours.iter().all(|l| l["side"] == "server"), "{ours:?}");
+    let first = ours.first().unwrap();
+    assert_eq!(
+        (str_of(first, "direction"), str_of(first, "kind")),
+        ("sent", "request")
+    );
+    assert!(
+        matches!(str_of(first, "method"), "initialize" | "server/discover"),
+        "{first}"
+    );
+    let seqs: Vec<u64> = ours.iter().map(|l| l["seq"].as_u64().unwrap()).collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
+    let mut methods = Vec::new();
+    for (i, line) in ours.iter().enumerate() {
+        if str_of(line, "kind") != "response" {
+            continue;
+        }
+        let request = ours[..i]
+            .iter()
+            .rev()
+            .find(|l| str_of(l, "kind") == "request" && l["id"] == line["id"])
+            .unwrap_or_else(|| panic!("no request before {line}"));
+        assert_eq!(str_of(line, "direction"), "received", "{line}");
+        assert_eq!(line["method"], request["method"], "{line}");
+        assert_eq!(line["message"]["id"], request["message"]["id"]);
+        let rtt = line["rtt_ms"].as_f64().unwrap_or(-1.0);
+        assert!(rtt >= 0.0, "no round-trip time: {line}");
+        methods.push(str_of(line, "method").to_owned());
+    }
+    let position = |m: &str| methods.iter().position(|x| x == m);
+    let handshake = position("initialize")
+        .or_else(|| position("server/discover"))
+        .unwrap();
+    let lists: Vec<usize> = [
+        "tools/list",
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+    ]
+    .iter()
+    .map(|m| position(m).unwrap_or_else(|| panic!("no {m} answer in {methods:?}")))
+    .collect();
+    assert!(lists.iter().all(|&p| p > handshake), "{methods:?}");
+}
+
+#[test]
+fn catalog_trace_holds_the_handshake_and_every_list_in_order() {
+    let dir = env(&format!("[servers.t]\ncommand = {SERVER_BIN:?}\n"));
+    let trace = dir.path().join("trace.jsonl");
+    switchboard(&dir)
+        .args(["catalog", "--trace"])
+        .arg(&trace)
+        .assert()
+        .code(0);
+    let lines = trace_lines(&trace);
+    assert_catalog_conversation(&lines, "t");
+    // stdio has no HTTP facts; every line says how big its message was.
+    assert!(lines.iter().all(|l| l.get("http").is_none()));
+    assert!(lines.iter().all(|l| l["bytes"].as_u64().unwrap() > 0));
+}
+
+#[test]
+fn http_trace_has_headers_and_status_but_never_the_token() {
+    let server = HttpServer::start("http");
+    let token = "wire-test-token-8c1f3b";
+    let dir = env(&format!(
+        "[servers.h]\nurl = {:?}\nbearer_token_env_var = \"WIRE_TEST_TOKEN\"\n",
+        server.url
+    ));
+    let trace = dir.path().join("trace.jsonl");
+    switchboard(&dir)
+        .env("WIRE_TEST_TOKEN", token)
+        .args(["catalog", "--trace"])
+        .arg(&trace)
+        .assert()
+        .code(0);
+    let text = std::fs::read_to_string(&trace).unwrap();
+    assert!(!text.contains(token), "the token reached the trace");
+    let lines = trace_lines(&trace);
+    assert_catalog_conversation(&lines, "h");
+    for line in &lines {
+        let http = &line["http"];
+        assert!(http.is_object(), "no HTTP facts: {line}");
+        if line["direction"] == "sent" {
+            assert_eq!(http["headers"]["authorization"], "Bearer ***", "{line}");
+            assert!(
+                http["headers"]["mcp-protocol-version"].is_string(),
+                "{line}"
+            );
+        } else {
+            assert_eq!(http["status"], 200, "{line}");
+        }
+    }
+}
+
+#[test]
+fn a_trace_file_that_cannot_be_created_is_an_error_naming_it() {
+    let dir = env(&format!("[servers.t]\ncommand = {SERVER_BIN:?}\n"));
+    let trace = dir.path().join("no-such-dir").join("trace.jsonl");
+    let out = switchboard(&dir)
+        .args(["catalog", "--trace"])
+        .arg(&trace)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("cannot write the trace file") && stderr.contains("no-such-dir"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn wire_capacity_must_keep_at_least_one_message() {
+    let dir = env(&format!(
+        "[mcp]\nwire_capacity = 0\n\n[servers.t]\ncommand = {SERVER_BIN:?}\n"
+    ));
+    let out = switchboard(&dir)
+        .args(["catalog"])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("mcp.wire_capacity"), "{stderr}");
+}
