@@ -1,9 +1,10 @@
 //! The wire capture from the outside: `--trace FILE` on the real binary against the
 //! test server, over stdio and Streamable HTTP (with a bearer token that must never
-//! reach the file), and through `serve --stdio`.
+//! reach the file), and through `serve --stdio` and `serve --http`.
 #![allow(clippy::unwrap_used)]
 
 mod mcp_support;
+mod serve_support;
 
 use std::path::Path;
 
@@ -172,4 +173,156 @@ fn wire_capacity_must_keep_at_least_one_message() {
         .clone();
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("mcp.wire_capacity"), "{stderr}");
+}
+
+/// The lines of one peer on one side (`server` or `serve_client`).
+fn of<'a>(lines: &'a [Value], side: &str, peer: &str) -> Vec<&'a Value> {
+    lines
+        .iter()
+        .filter(|l| l["side"] == side && l["peer"] == peer)
+        .collect()
+}
+
+/// The `seq` of the first line of `lines` that is `kind` of `method`.
+fn seq_of(lines: &[&Value], direction: &str, kind: &str, method: &str) -> u64 {
+    lines
+        .iter()
+        .find(|l| l["direction"] == direction && l["kind"] == kind && l["method"] == method)
+        .unwrap_or_else(|| panic!("no {direction} {kind} {method} in {lines:?}"))["seq"]
+        .as_u64()
+        .unwrap()
+}
+
+/// A client's `tools/call` of `t__echo` passes the gate and becomes the server's
+/// `tools/call` of `echo`: the four messages, in that order, on both sides.
+fn assert_call_through(lines: &[Value], client: &str) {
+    let down = of(lines, "serve_client", client);
+    let up = of(lines, "server", "t");
+    assert!(!down.is_empty() && !up.is_empty(), "{lines:?}");
+    let first = down.first().unwrap();
+    assert_eq!(first["direction"], "received", "{first}");
+    assert!(
+        matches!(str_of(first, "method"), "initialize" | "server/discover"),
+        "{first}"
+    );
+    let asked = seq_of(&down, "received", "request", "tools/call");
+    // The server's side: the first call forwarded after the client asked, and its answer.
+    let later: Vec<&Value> = up
+        .iter()
+        .copied()
+        .filter(|l| l["seq"].as_u64().unwrap() > asked)
+        .collect();
+    let forwarded = seq_of(&later, "sent", "request", "tools/call");
+    let id = &later.iter().find(|l| l["seq"] == forwarded).unwrap()["id"];
+    let answered = later
+        .iter()
+        .find(|l| l["kind"] == "response" && &l["id"] == id)
+        .unwrap()["seq"]
+        .as_u64()
+        .unwrap();
+    let replied = seq_of(&down, "sent", "response", "tools/call");
+    assert!(
+        asked < forwarded && forwarded < answered && answered < replied,
+        "{asked} {forwarded} {answered} {replied}"
+    );
+    let reply = down.iter().find(|l| l["seq"] == replied).unwrap();
+    assert!(reply["rtt_ms"].as_f64().is_some(), "{reply}");
+    assert!(reply["message"].to_string().contains("through the wire"));
+    let sent = up.iter().find(|l| l["seq"] == forwarded).unwrap();
+    assert_eq!(sent["message"]["params"]["name"], "echo", "{sent}");
+}
+
+#[tokio::test]
+async fn serve_stdio_trace_has_the_client_and_the_server_side_of_a_call() {
+    use rmcp::ServiceExt;
+    use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+    let env = serve_support::Env::new("");
+    let trace = env.path().join("serve.jsonl");
+    let path = trace.display().to_string();
+    let transport = TokioChildProcess::new(
+        tokio::process::Command::new(serve_support::SWITCHBOARD)
+            .configure(|c| env.configure(c, &["serve", "--stdio", "--trace", &path])),
+    )
+    .unwrap();
+    let client = serve_support::client_config("wire-client")
+        .serve(transport)
+        .await
+        .unwrap();
+    let result = serve_support::call(
+        &client,
+        "t__echo",
+        serde_json::json!({"text": "through the wire"}),
+    )
+    .await;
+    assert!(!serve_support::is_error(&result), "{result:?}");
+    let _ = client.cancel().await;
+    assert_call_through(&trace_lines(&trace), "wire-client");
+}
+
+#[tokio::test]
+async fn serve_http_trace_names_each_client_with_status_and_masked_headers() {
+    use tokio::io::AsyncBufReadExt;
+    let env = serve_support::Env::new("[serve]\ntoken_env = \"WIRE_SERVE_TOKEN\"\n");
+    let token = "serve-wire-token-51d0e7";
+    let trace = env.path().join("serve-http.jsonl");
+    let path = trace.display().to_string();
+    let mut cmd = env.command(&["serve", "--http", "127.0.0.1:0", "--trace", &path]);
+    cmd.env("WIRE_SERVE_TOKEN", token)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = cmd.spawn().unwrap();
+    let mut stderr = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = tokio::time::timeout(std::time::Duration::from_secs(60), stderr.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    // A 2025-11-25 session (named once, at initialize) and a 2026-07-28 client (named
+    // in every request's `_meta`).
+    let session = authed_client(&url, token, "session-client", false).await;
+    let stateless = authed_client(&url, token, "stateless-client", true).await;
+    for client in [&session, &stateless] {
+        let echo = serde_json::json!({"text": "through the wire"});
+        let result = serve_support::call(client, "t__echo", echo).await;
+        assert!(!serve_support::is_error(&result), "{result:?}");
+    }
+    let _ = session.cancel().await;
+    let _ = stateless.cancel().await;
+    let _ = child.kill().await;
+    let text = std::fs::read_to_string(&trace).unwrap();
+    assert!(!text.contains(token), "the serve token reached the trace");
+    let lines = trace_lines(&trace);
+    for name in ["session-client", "stateless-client"] {
+        assert_call_through(&lines, name);
+        for line in of(&lines, "serve_client", name) {
+            let http = &line["http"];
+            if line["direction"] == "received" {
+                assert_eq!(http["headers"]["authorization"], "Bearer ***", "{line}");
+            } else {
+                assert_eq!(http["status"], 200, "{line}");
+            }
+        }
+    }
+}
+
+/// An rmcp client of `serve --http` sending `token`: a 2025-11-25 session, or
+/// 2026-07-28 requests without one (`modern`).
+async fn authed_client(url: &str, token: &str, name: &str, modern: bool) -> serve_support::Client {
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    use rmcp::{ClientLifecycleMode, ClientServiceExt, ServiceExt};
+    switchboard::tls::install_crypto_provider();
+    let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(token);
+    let transport = StreamableHttpClientTransport::from_config(config);
+    let client = serve_support::client_config(name);
+    if modern {
+        let mode = ClientLifecycleMode::Discover {
+            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+        };
+        client.serve_with_lifecycle(transport, mode).await.unwrap()
+    } else {
+        client.serve(transport).await.unwrap()
+    }
 }
