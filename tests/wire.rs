@@ -143,6 +143,31 @@ fn http_trace_has_headers_and_status_but_never_the_token() {
 }
 
 #[test]
+fn legacy_sse_trace_holds_the_initialize_handshake_and_the_lists() {
+    let server = HttpServer::start("sse");
+    let dir = env(&format!(
+        "[servers.old]\nurl = {:?}\ntype = \"sse\"\n",
+        server.url
+    ));
+    let trace = dir.path().join("trace.jsonl");
+    switchboard(&dir)
+        .args(["catalog", "--trace"])
+        .arg(&trace)
+        .assert()
+        .code(0);
+    let lines = trace_lines(&trace);
+    assert_catalog_conversation(&lines, "old");
+    assert_eq!(lines[0]["method"], "initialize", "{}", lines[0]);
+    // The client's `notifications/initialized` follows the handshake.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["kind"] == "notification" && l["method"] == "notifications/initialized"),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn a_trace_file_that_cannot_be_created_is_an_error_naming_it() {
     let dir = env(&format!("[servers.t]\ncommand = {SERVER_BIN:?}\n"));
     let trace = dir.path().join("no-such-dir").join("trace.jsonl");
