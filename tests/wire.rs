@@ -168,6 +168,30 @@ fn legacy_sse_trace_holds_the_initialize_handshake_and_the_lists() {
 }
 
 #[test]
+fn call_trace_holds_the_tool_call_and_its_result() {
+    let dir = env(&format!("[servers.t]\ncommand = {SERVER_BIN:?}\n"));
+    let trace = dir.path().join("call.jsonl");
+    switchboard(&dir)
+        .args(["call", "t", "echo", "-a", "text=traced", "--trace"])
+        .arg(&trace)
+        .assert()
+        .code(0);
+    let lines = trace_lines(&trace);
+    let call = lines
+        .iter()
+        .find(|l| l["kind"] == "request" && l["method"] == "tools/call")
+        .unwrap_or_else(|| panic!("no tools/call in {lines:?}"));
+    assert_eq!(call["message"]["params"]["arguments"]["text"], "traced");
+    let result = lines
+        .iter()
+        .find(|l| l["kind"] == "response" && l["id"] == call["id"])
+        .unwrap();
+    assert_eq!(result["method"], "tools/call");
+    assert!(result["seq"].as_u64() > call["seq"].as_u64());
+    assert!(result["message"]["result"].to_string().contains("traced"));
+}
+
+#[test]
 fn a_trace_file_that_cannot_be_created_is_an_error_naming_it() {
     let dir = env(&format!("[servers.t]\ncommand = {SERVER_BIN:?}\n"));
     let trace = dir.path().join("no-such-dir").join("trace.jsonl");
