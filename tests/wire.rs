@@ -191,6 +191,46 @@ fn call_trace_holds_the_tool_call_and_its_result() {
     assert!(result["message"]["result"].to_string().contains("traced"));
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_post_is_traced_with_its_status_and_still_no_token() {
+    use wiremock::matchers::method;
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let mock = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(401).insert_header("WWW-Authenticate", "Bearer"))
+        .mount(&mock)
+        .await;
+    let token = "refused-wire-token-77aa";
+    let dir = env(&format!(
+        "[servers.h]\nurl = \"{}/mcp\"\nbearer_token_env_var = \"WIRE_TEST_TOKEN\"\n",
+        mock.uri()
+    ));
+    let trace = dir.path().join("refused.jsonl");
+    let mut command = switchboard(&dir);
+    command
+        .env("WIRE_TEST_TOKEN", token)
+        .args(["catalog", "--trace"])
+        .arg(&trace);
+    tokio::task::spawn_blocking(move || command.assert())
+        .await
+        .unwrap();
+    let text = std::fs::read_to_string(&trace).unwrap();
+    assert!(!text.contains(token), "the token reached the trace");
+    let lines = trace_lines(&trace);
+    let refused = lines
+        .iter()
+        .find(|l| l["http"]["status"] == 401)
+        .unwrap_or_else(|| panic!("no 401 in {lines:?}"));
+    assert_eq!(refused["direction"], "received", "{refused}");
+    assert_eq!(refused["kind"], "other", "{refused}");
+    assert!(
+        str_of(refused, "message").starts_with("HTTP 401"),
+        "{refused}"
+    );
+    let sent = lines.iter().find(|l| l["direction"] == "sent").unwrap();
+    assert!(sent["seq"].as_u64() < refused["seq"].as_u64());
+}
+
 #[test]
 fn a_trace_file_that_cannot_be_created_is_an_error_naming_it() {
     let dir = env(&format!("[servers.t]\ncommand = {SERVER_BIN:?}\n"));

@@ -55,6 +55,22 @@ impl<C> RefusalTap<C> {
         }
     }
 
+    /// A POST HTTP refused: its status in the capture (the error's text may hold a
+    /// URL, so only a fixed description goes with it).
+    fn failed<E: std::error::Error + Send + Sync + 'static>(&self, error: &StreamableHttpError<E>) {
+        let Some(wire) = &self.wire else {
+            return;
+        };
+        let (status, what) = match error {
+            StreamableHttpError::AuthRequired(_) => (401, "authorization required"),
+            StreamableHttpError::InsufficientScope(_) => (403, "insufficient scope"),
+            StreamableHttpError::SessionExpired => (404, "session expired"),
+            StreamableHttpError::HttpStatus(e) => (e.status, "refused"),
+            _ => return,
+        };
+        wire.refused(status, what);
+    }
+
     fn seen(&self, response: StreamableHttpPostResponse) -> StreamableHttpPostResponse {
         match response {
             StreamableHttpPostResponse::Json(message, session) => {
@@ -123,7 +139,8 @@ where
         let response = self
             .inner
             .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await?;
+            .await
+            .inspect_err(|e| self.failed(e))?;
         Ok(self.seen(response))
     }
 
@@ -152,7 +169,8 @@ where
                 custom_headers,
                 max_sse_event_size,
             )
-            .await?;
+            .await
+            .inspect_err(|e| self.failed(e))?;
         Ok(self.seen(response))
     }
 
@@ -181,7 +199,8 @@ where
                 custom_headers,
                 limits,
             )
-            .await?;
+            .await
+            .inspect_err(|e| self.failed(e))?;
         Ok(self.seen(response))
     }
 

@@ -94,6 +94,17 @@ impl WirePeer {
         self.record(Direction::Received, message, Some(ok(session_id)));
     }
 
+    /// HTTP refused a POST with `status` (401, 403, 404, 429, 5xx): no message came
+    /// back, so the capture holds a line of text with the status.
+    pub fn refused(&self, status: u16, what: &str) {
+        let text = serde_json::Value::String(format!("HTTP {status}: {what}"));
+        let http = HttpFacts {
+            status: Some(status),
+            headers: Vec::new(),
+        };
+        self.record_value(Direction::Received, &text, Some(http));
+    }
+
     /// One SSE event's data (a POST's answer stream or the GET stream).
     pub fn streamed(&self, data: &str) {
         let value = serde_json::from_str::<serde_json::Value>(data)
