@@ -1,15 +1,19 @@
-//! 1,000 sequential `echo` calls over stdio to `switchboard-test-mcp-server`, two ways:
+//! 1,000 sequential `echo` calls over stdio to `switchboard-test-mcp-server`, three ways:
 //! through the `switchboard call` code path (config file → non-interactive
-//! `Workbench` → `Registry::invoke` with origin cli: policy, audit log, MCP hub) and
-//! through a bare rmcp client (`peer.call_tool`). The connection is made once, outside
-//! the timed loop; the ratio of the two is switchboard's own cost per call.
+//! `Workbench` → `Registry::invoke` with origin cli: policy, audit log, MCP hub), the
+//! same with the wire capture on (every message recorded and masked into a
+//! `WireLog`, as in the TUI), and through a bare rmcp client (`peer.call_tool`). The
+//! connection is made once, outside the timed loop; the ratio of the first and the
+//! last is switchboard's own cost per call. After criterion, rounds of the two
+//! workbenches taken in turn print `RATIO wire/no-wire` (target ≤ 1.03).
 //!
 //! Cargo builds the server binary for benches (`CARGO_BIN_EXE_*`), so
 //! `cargo bench --bench mcp_echo` is enough.
 #![allow(clippy::expect_used)] // set-up failures should abort the benchmark
 
 use std::process::Stdio;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rmcp::ServiceExt as _;
@@ -17,6 +21,7 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 use switchboard::config;
+use switchboard::mcp::WireLog;
 use switchboard::paths::Dirs;
 use switchboard::tools::{CallOutcome, Origin, ToolContext};
 use switchboard::workbench::{Workbench, WorkbenchOptions};
@@ -56,22 +61,30 @@ fn bench_echo(c: &mut Criterion) {
     )
     .expect("write config");
     let loaded = config::load(&dirs, None).expect("config");
-    let options = WorkbenchOptions {
-        interactive: false,
-        ..WorkbenchOptions::default()
+    let start = |wire: Option<Arc<WireLog>>| {
+        let options = WorkbenchOptions {
+            interactive: false,
+            wire,
+            ..WorkbenchOptions::default()
+        };
+        let workbench = runtime
+            .block_on(async {
+                let workbench = Workbench::start(&loaded.config, &dirs, options).await?;
+                workbench.settle_server("t").await;
+                Ok::<_, switchboard::workbench::WorkbenchError>(workbench)
+            })
+            .expect("workbench");
+        assert!(
+            workbench.registry.names().iter().any(|n| n == "t__echo"),
+            "t__echo not registered: {:?}",
+            workbench.hub.snapshot().server("t").map(|s| &s.status)
+        );
+        workbench
     };
-    let workbench = runtime
-        .block_on(async {
-            let workbench = Workbench::start(&loaded.config, &dirs, options).await?;
-            workbench.settle_server("t").await;
-            Ok::<_, switchboard::workbench::WorkbenchError>(workbench)
-        })
-        .expect("workbench");
-    assert!(
-        workbench.registry.names().iter().any(|n| n == "t__echo"),
-        "t__echo not registered: {:?}",
-        workbench.hub.snapshot().server("t").map(|s| &s.status)
-    );
+    let workbench = start(None);
+    // (a') The same, every message captured (the TUI's default capacity).
+    let wire = Arc::new(WireLog::default());
+    let wired = start(Some(Arc::clone(&wire)));
     let ctx = ToolContext::new("bench", Origin::Cli);
 
     // (b) A bare rmcp client on its own server process.
@@ -106,6 +119,17 @@ fn bench_echo(c: &mut Criterion) {
             }
         });
     });
+    group.bench_function("switchboard_registry_invoke_with_wire", |b| {
+        b.to_async(&runtime).iter(|| async {
+            for _ in 0..CALLS {
+                let result = wired.registry.invoke("t__echo", args.clone(), &ctx).await;
+                assert!(
+                    matches!(result, CallOutcome::Ran(ref r) if !r.is_error),
+                    "{result:?}"
+                );
+            }
+        });
+    });
     group.bench_function("bare_rmcp_call_tool", |b| {
         b.to_async(&runtime).iter(|| async {
             for _ in 0..CALLS {
@@ -119,11 +143,56 @@ fn bench_echo(c: &mut Criterion) {
         });
     });
     group.finish();
+    assert!(
+        wire.recorded() >= 2 * CALLS,
+        "the wire saw {}",
+        wire.recorded()
+    );
+    print_wire_ratio(&runtime, [&workbench, &wired], &args, &ctx);
 
     runtime.block_on(async {
+        wired.shutdown().await;
         workbench.shutdown().await;
         let _ = client.cancel().await;
     });
+}
+
+/// Rounds of 1,000 calls on each workbench in turn (so both see the same machine
+/// load); the median round of each, and their ratio.
+fn print_wire_ratio(
+    runtime: &tokio::runtime::Runtime,
+    [plain, wired]: [&Workbench; 2],
+    args: &Map<String, Value>,
+    ctx: &ToolContext,
+) {
+    const ROUNDS: usize = 7;
+    let round = |workbench: &Workbench| {
+        runtime.block_on(async {
+            let started = Instant::now();
+            for _ in 0..CALLS {
+                let result = workbench
+                    .registry
+                    .invoke("t__echo", args.clone(), ctx)
+                    .await;
+                assert!(matches!(result, CallOutcome::Ran(_)), "{result:?}");
+            }
+            started.elapsed()
+        })
+    };
+    let (mut without, mut with) = (Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        without.push(round(plain));
+        with.push(round(wired));
+    }
+    without.sort_unstable();
+    with.sort_unstable();
+    let (a, b) = (without[ROUNDS / 2], with[ROUNDS / 2]);
+    println!(
+        "RATIO wire/no-wire: {:.3} (median of {ROUNDS} rounds of {CALLS} calls: {:.1} ms with the wire, {:.1} ms without)",
+        b.as_secs_f64() / a.as_secs_f64(),
+        b.as_secs_f64() * 1e3,
+        a.as_secs_f64() * 1e3
+    );
 }
 
 criterion_group!(benches, bench_echo);

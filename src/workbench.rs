@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::gate::ApprovalBroker;
 use crate::hooks::Hooks;
 use crate::mcp::{
-    Asker, HubOptions, HubSnapshot, Limits, McpEvent, McpHub, RegistrySync, spawn_sync,
+    Asker, HubOptions, HubSnapshot, Limits, McpEvent, McpHub, RegistrySync, WireLog, spawn_sync,
     sync_registry,
 };
 use crate::paths::Dirs;
@@ -37,6 +37,9 @@ pub struct WorkbenchOptions {
     pub asker: Option<Arc<dyn Asker>>,
     /// Runs OAuth logins servers ask for (headless commands that can show a page).
     pub login: Option<Arc<dyn crate::mcp::oauth::LoginPrompt>>,
+    /// Captures every message with the servers (and serve clients): always in the
+    /// TUI, with `--trace` headless; none: nothing is captured.
+    pub wire: Option<Arc<WireLog>>,
 }
 
 /// The config's `[policy]` is invalid.
@@ -53,6 +56,10 @@ pub struct Workbench {
     pub workspace: PathBuf,
     /// What the built-in tools registered, or why they could not start.
     pub builtins: Result<BuiltinSummary, String>,
+    /// The wire capture (the Wire pane reads it). Always present; fed only when
+    /// [`WorkbenchOptions::wire`] was given (see [`Workbench::wire_capture`]).
+    pub wire: Arc<WireLog>,
+    capturing: bool,
     sync: Arc<Mutex<RegistrySync>>,
     sync_task: JoinHandle<()>,
     audit_task: JoinHandle<()>,
@@ -115,6 +122,10 @@ impl Workbench {
             tracing::error!("agent {name}: {e}");
         }
 
+        let capturing = options.wire.is_some();
+        let wire = options
+            .wire
+            .unwrap_or_else(|| Arc::new(WireLog::new(config.mcp.wire_capacity)));
         // Servers that ask for roots (`roots/list`) get the workspace.
         let hub = McpHub::start_with(
             &config.servers,
@@ -124,6 +135,7 @@ impl Workbench {
                 mcp: config.mcp.clone(),
                 login: options.login.clone(),
                 budget: Some(registry.budget()),
+                wire: capturing.then(|| Arc::clone(&wire)),
             },
         );
         let sync = Arc::new(Mutex::new(RegistrySync::default()));
@@ -136,10 +148,18 @@ impl Workbench {
             broker,
             workspace,
             builtins,
+            wire,
+            capturing,
             sync,
             sync_task,
             audit_task,
         })
+    }
+
+    /// The wire capture when it is fed (the TUI, `--trace`); none headless without a
+    /// trace, where [`Workbench::wire`] stays empty.
+    pub fn wire_capture(&self) -> Option<&Arc<WireLog>> {
+        self.capturing.then_some(&self.wire)
     }
 
     /// The longest a first connection (handshake plus catalog) may take: the largest

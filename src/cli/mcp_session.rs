@@ -156,6 +156,21 @@ pub fn add_imports(
     Ok(warnings)
 }
 
+/// The wire capture of one command: with `--trace FILE` (every message also goes to
+/// FILE as a JSON line), or when `always` (the TUI); none otherwise, to stay lean.
+/// A trace file that cannot be created is the error, naming its path.
+pub fn wire_log(
+    cli: &Cli,
+    config: &Config,
+    always: bool,
+) -> Result<Option<std::sync::Arc<crate::mcp::WireLog>>, crate::mcp::wire::TraceError> {
+    let log = crate::mcp::WireLog::new(config.mcp.wire_capacity);
+    match &cli.trace {
+        Some(path) => Ok(Some(std::sync::Arc::new(log.with_trace(path)?))),
+        None => Ok(always.then(|| std::sync::Arc::new(log))),
+    }
+}
+
 /// A non-interactive workbench for one CLI command.
 pub async fn start(
     cli: &Cli,
@@ -182,11 +197,16 @@ pub async fn start_with_login(
     mode: Option<Mode>,
     login: Option<std::sync::Arc<dyn crate::mcp::oauth::LoginPrompt>>,
 ) -> Result<Workbench, i32> {
+    let wire = wire_log(cli, config, false).map_err(|e| {
+        eprintln!("{e}");
+        exit::USAGE
+    })?;
     let options = WorkbenchOptions {
         interactive: false,
         mode,
         asker: Some(headless_asker(cli)),
         login,
+        wire,
         ..WorkbenchOptions::default()
     };
     Workbench::start(config, dirs, options).await.map_err(|e| {

@@ -49,6 +49,10 @@ pub struct Cli {
     /// Disable colours (also honoured: the NO_COLOR environment variable).
     #[arg(long, global = true)]
     pub no_color: bool,
+    /// Write every JSON-RPC message with the MCP servers (and `serve`'s clients) to
+    /// FILE, one JSON line each, secrets masked.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
     /// Speak this MCP protocol generation to every server (auto, 2025-11-25 or
     /// 2026-07-28), overriding each server's `protocol`.
     #[arg(long, global = true, value_name = "VERSION")]

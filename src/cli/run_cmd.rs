@@ -91,9 +91,17 @@ pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
     let code = runtime.block_on(async {
         // The same tool world as the TUI: built-in tools and every MCP server, behind
         // the one gate, with `--approve` as the mode.
+        let wire = match super::mcp_session::wire_log(cli, &config, false) {
+            Ok(wire) => wire,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        };
         let options = WorkbenchOptions {
             interactive,
             mode: args.approve,
+            wire,
             always_file: source,
             asker: Some(super::mcp_session::headless_asker(cli)),
             login: super::mcp_login_cmd::headless_login_without_paste(),

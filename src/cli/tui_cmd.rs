@@ -62,6 +62,11 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     // is touched.
     let (mut config, source) =
         mcp_session::load_file(cli, &dirs).unwrap_or_else(|code| std::process::exit(code));
+    // Capture is always on in the TUI (the Wire pane); `--trace` also writes it out.
+    let wire = mcp_session::wire_log(cli, &config, true).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(1);
+    });
     // The loader has validated the bindings already.
     let keymap = Keymap::with_overrides(&config.ui.keys).unwrap_or_default();
 
@@ -123,6 +128,7 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             interactive: true,
             always_file: Some(always_file),
             asker: Some(Arc::new(asker)),
+            wire,
             ..WorkbenchOptions::default()
         };
         let workbench = match Workbench::start(&config, &dirs, options).await {

@@ -160,13 +160,19 @@ pub struct McpConfig {
     pub sampling: SamplingPolicy,
     /// Rounds of `input_required` answers one request may take before it fails.
     pub max_input_rounds: u32,
+    /// Messages the wire capture keeps per peer (server or serve client).
+    pub wire_capacity: usize,
 }
+
+/// The default of `[mcp] wire_capacity`.
+pub const DEFAULT_WIRE_CAPACITY: usize = 5_000;
 
 impl Default for McpConfig {
     fn default() -> Self {
         Self {
             sampling: SamplingPolicy::Ask,
             max_input_rounds: 8,
+            wire_capacity: DEFAULT_WIRE_CAPACITY,
         }
     }
 }

@@ -39,6 +39,7 @@ pub fn validate(config: &Config, path: &Path, text: &str) -> Result<(), ConfigEr
     check_servers(config, &map, &mut report);
     check_providers(config, &mut report);
     check_policy(config, &mut report);
+    check_mcp(config, &map, &mut report);
     check_tools(config, &map, &mut report);
     super::serve::check(config, &map, &mut report);
     check_rules_and_keys(config, &mut report);
@@ -73,6 +74,24 @@ fn check_rules_and_keys(config: &Config, report: &mut Report<'_>) {
 }
 
 type Report<'r> = dyn FnMut(Range<usize>, String, String, Option<String>) + 'r;
+
+/// The most messages `[mcp] wire_capacity` may keep per peer.
+pub const MAX_WIRE_CAPACITY: usize = 1_000_000;
+
+fn check_mcp(config: &Config, map: &SourceMap<'_>, report: &mut Report<'_>) {
+    let capacity = config.mcp.wire_capacity;
+    if !(1..=MAX_WIRE_CAPACITY).contains(&capacity) {
+        report(
+            map.nearest_span(&["mcp", "wire_capacity"]),
+            "mcp.wire_capacity".into(),
+            format!("{capacity} is not a number of messages to keep per peer"),
+            Some(format!(
+                "give 1 to {MAX_WIRE_CAPACITY}; the default is {}",
+                super::model::DEFAULT_WIRE_CAPACITY
+            )),
+        );
+    }
+}
 
 fn check_default_provider(config: &Config, map: &SourceMap<'_>, report: &mut Report<'_>) {
     let Some(name) = &config.default_provider else {

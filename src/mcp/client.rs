@@ -90,6 +90,8 @@ pub struct ClientSide {
     pub budget: Option<Arc<crate::policy::CallBudget>>,
     /// Tools the HTTP transport refused for invalid `x-mcp-header` annotations.
     pub refusals: super::param_headers::Refusals,
+    /// Where every message of this server is captured; none: not captured.
+    pub wire: Option<Arc<super::wire::WireLog>>,
 }
 
 impl ClientSide {

@@ -22,6 +22,7 @@ use super::limits::Limits;
 use super::refusal_tap::RefusalTap;
 use super::snapshot::McpEvent;
 use super::stderr::{Admit, LogBudget, StderrTail};
+use super::wire_tap::tap;
 use crate::config::ProtocolChoice;
 
 pub type Service = RunningService<RoleClient, ClientSide>;
@@ -123,6 +124,7 @@ async fn connect_once(
     mode: ClientLifecycleMode,
 ) -> Result<Connected, McpError> {
     let server = client.server.to_string();
+    let wire = super::wire_tap::WirePeer::of(client.wire.as_ref(), &server);
     let handshake = |reason: String| McpError::Handshake {
         server: server.clone(),
         reason,
@@ -149,7 +151,7 @@ async fn connect_once(
                 }
                 let pid = transport.id();
                 let service = client
-                    .serve_with_lifecycle(transport, mode)
+                    .serve_with_lifecycle(tap(transport, wire), mode)
                     .await
                     .map_err(|e| {
                         let mut reason = untrusted(&e.to_string(), 300);
@@ -193,7 +195,7 @@ async fn connect_once(
                             .await
                             .map_err(|e| handshake(untrusted(&e, 300)))?;
                     return client
-                        .serve_with_lifecycle(transport, mode)
+                        .serve_with_lifecycle(tap(transport, wire), mode)
                         .await
                         .map(|service| Connected { service, pid: None })
                         .map_err(|e| handshake(untrusted(&e.to_string(), 300)));
@@ -215,14 +217,14 @@ async fn connect_once(
                     .map_err(|e| handshake(untrusted(&e, 300)))?;
                 let refusals = client.refusals.clone();
                 let served = if static_token {
-                    let http = RefusalTap::new(http, refusals);
+                    let http = RefusalTap::new(http, refusals, wire);
                     let transport = StreamableHttpClientTransport::with_client(http, config);
                     client.serve_with_lifecycle(transport, mode).await
                 } else {
                     let auth = super::oauth::authorized_client(&server, url, oauth, http)
                         .await
                         .map_err(|e| handshake(e.to_string()))?;
-                    let auth = RefusalTap::new(auth, refusals);
+                    let auth = RefusalTap::new(auth, refusals, wire);
                     let transport = StreamableHttpClientTransport::with_client(auth, config);
                     client.serve_with_lifecycle(transport, mode).await
                 };

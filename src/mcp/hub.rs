@@ -45,6 +45,8 @@ pub struct HubOptions {
     pub login: Option<Arc<dyn super::oauth::LoginPrompt>>,
     /// `[policy] max_calls`: sampling requests spend `sampling` from it; none: no limit.
     pub budget: Option<Arc<crate::policy::CallBudget>>,
+    /// Captures every server's messages (the Wire pane, `--trace`); none: no capture.
+    pub wire: Option<Arc<super::wire::WireLog>>,
 }
 
 impl std::fmt::Debug for HubOptions {
@@ -55,6 +57,7 @@ impl std::fmt::Debug for HubOptions {
             .field("mcp", &self.mcp)
             .field("login", &self.login.is_some())
             .field("budget", &self.budget.is_some())
+            .field("wire", &self.wire.is_some())
             .finish()
     }
 }
@@ -122,6 +125,7 @@ impl McpHub {
                 subscriptions: Arc::default(),
                 budget: options.budget.clone(),
                 refusals: super::param_headers::Refusals::default(),
+                wire: options.wire.clone(),
             };
             let mut limits = Limits::for_server(config);
             limits.max_input_rounds = options.mcp.max_input_rounds;

@@ -37,6 +37,7 @@ mod sync;
 mod tasks;
 mod tool;
 pub mod wire;
+mod wire_tap;
 
 pub use ask::{
     Answer, Ask, AskRequest, Asker, ChannelAsker, ElicitMode, ElicitationAnswer, ElicitationKind,
@@ -58,3 +59,4 @@ pub use snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStat
 pub use sync::{RegistrySync, spawn_sync, sync_registry};
 pub use tasks::TaskView;
 pub use tool::{McpTool, QUALIFIER, qualified_name, tool_enabled, tool_spec};
+pub use wire::WireLog;

@@ -3,7 +3,8 @@
 //! `x-mcp-header` annotations there (see `param_headers`), and this records which and
 //! why, so the catalog can show them as refused instead of losing them silently.
 //! Everything else passes through unchanged, limits included (the inner client
-//! enforces them).
+//! enforces them). With a [`WirePeer`] it also feeds the wire capture: each POSTed
+//! message with its headers, each answer with its status.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -18,21 +19,64 @@ use rmcp::transport::streamable_http_client::{
 };
 
 use super::param_headers::Refusals;
+use super::wire_tap::WirePeer;
 
 #[derive(Clone)]
 pub struct RefusalTap<C> {
     inner: C,
     refusals: Refusals,
+    wire: Option<WirePeer>,
 }
 
 impl<C> RefusalTap<C> {
-    pub fn new(inner: C, refusals: Refusals) -> Self {
-        Self { inner, refusals }
+    pub fn new(inner: C, refusals: Refusals, wire: Option<WirePeer>) -> Self {
+        Self {
+            inner,
+            refusals,
+            wire,
+        }
+    }
+
+    fn posting(
+        &self,
+        message: &ClientJsonRpcMessage,
+        session_id: Option<&Arc<str>>,
+        auth_header: Option<&String>,
+        custom_headers: &Headers,
+    ) {
+        if let Some(wire) = &self.wire {
+            let session = session_id.map(AsRef::as_ref);
+            wire.posted(
+                message,
+                session,
+                auth_header.map(String::as_str),
+                custom_headers,
+            );
+        }
+    }
+
+    /// A POST HTTP refused: its status in the capture (the error's text may hold a
+    /// URL, so only a fixed description goes with it).
+    fn failed<E: std::error::Error + Send + Sync + 'static>(&self, error: &StreamableHttpError<E>) {
+        let Some(wire) = &self.wire else {
+            return;
+        };
+        let (status, what) = match error {
+            StreamableHttpError::AuthRequired(_) => (401, "authorization required"),
+            StreamableHttpError::InsufficientScope(_) => (403, "insufficient scope"),
+            StreamableHttpError::SessionExpired => (404, "session expired"),
+            StreamableHttpError::HttpStatus(e) => (e.status, "refused"),
+            _ => return,
+        };
+        wire.refused(status, what);
     }
 
     fn seen(&self, response: StreamableHttpPostResponse) -> StreamableHttpPostResponse {
         match response {
             StreamableHttpPostResponse::Json(message, session) => {
+                if let Some(wire) = &self.wire {
+                    wire.answered(&message, session.as_deref());
+                }
                 if let ServerJsonRpcMessage::Response(r) = &message
                     && let ServerResult::ListToolsResult(list) = &r.result
                     && let Ok(wire) = serde_json::to_value(list)
@@ -50,12 +94,18 @@ impl<C> RefusalTap<C> {
 
     fn tap(&self, stream: BoxedSseResponse) -> BoxedSseResponse {
         let refusals = self.refusals.clone();
+        let wire = self.wire.clone();
         stream
             .inspect(move |event| {
                 if let Ok(event) = event
                     && let Some(data) = event.data.as_deref()
                 {
                     refusals.record_text(data);
+                    if let Some(wire) = &wire
+                        && !data.trim().is_empty()
+                    {
+                        wire.streamed(data);
+                    }
                 }
             })
             .boxed()
@@ -80,10 +130,17 @@ where
         auth_header: Option<String>,
         custom_headers: Headers,
     ) -> Posted<C::Error> {
+        self.posting(
+            &message,
+            session_id.as_ref(),
+            auth_header.as_ref(),
+            &custom_headers,
+        );
         let response = self
             .inner
             .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await?;
+            .await
+            .inspect_err(|e| self.failed(e))?;
         Ok(self.seen(response))
     }
 
@@ -96,6 +153,12 @@ where
         custom_headers: Headers,
         max_sse_event_size: usize,
     ) -> Posted<C::Error> {
+        self.posting(
+            &message,
+            session_id.as_ref(),
+            auth_header.as_ref(),
+            &custom_headers,
+        );
         let response = self
             .inner
             .post_message_with_max_sse_event_size(
@@ -106,7 +169,8 @@ where
                 custom_headers,
                 max_sse_event_size,
             )
-            .await?;
+            .await
+            .inspect_err(|e| self.failed(e))?;
         Ok(self.seen(response))
     }
 
@@ -119,6 +183,12 @@ where
         custom_headers: Headers,
         limits: StreamableHttpResponseLimits,
     ) -> Posted<C::Error> {
+        self.posting(
+            &message,
+            session_id.as_ref(),
+            auth_header.as_ref(),
+            &custom_headers,
+        );
         let response = self
             .inner
             .post_message_with_response_limits(
@@ -129,7 +199,8 @@ where
                 custom_headers,
                 limits,
             )
-            .await?;
+            .await
+            .inspect_err(|e| self.failed(e))?;
         Ok(self.seen(response))
     }
 

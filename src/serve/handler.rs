@@ -98,7 +98,7 @@ impl GatewayHandler {
 }
 
 /// A usable name: trimmed, at most 64 characters, `unnamed client` when empty.
-fn client_name(name: Option<&str>) -> String {
+pub(super) fn client_name(name: Option<&str>) -> String {
     let name: String = name
         .unwrap_or("")
         .trim()

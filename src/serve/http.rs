@@ -56,6 +56,7 @@ struct App {
     mcp: StreamableHttpService<GatewayHandler, LocalSessionManager>,
     token: Option<Arc<str>>,
     max_bytes: usize,
+    wire: Option<Arc<super::wire_tap::HttpWire>>,
 }
 
 impl HttpServer {
@@ -94,6 +95,7 @@ impl HttpServer {
                 mcp,
                 token: token.map(Arc::from),
                 max_bytes: gateway.config().max_message_bytes,
+                wire: gateway.wire.clone().map(super::wire_tap::HttpWire::new),
             },
         })
     }
@@ -184,9 +186,14 @@ impl App {
             }
         };
         let watched = http_cancel::watched(&parts.headers, &bytes);
+        let exchange = (self.wire.as_ref()).map(|wire| wire.request(&parts.headers, &bytes));
         let response = self
             .call_mcp(Request::from_parts(parts, Full::new(bytes)))
             .await;
+        let response = match exchange {
+            Some(exchange) => exchange.response(response),
+            None => response,
+        };
         match watched {
             Some(watched) => {
                 let mcp = self.mcp.clone();

@@ -17,6 +17,7 @@ mod http;
 mod http_cancel;
 mod notify;
 mod stdio;
+mod wire_tap;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -49,6 +50,8 @@ pub struct Gateway {
     next_call: AtomicU64,
     /// Calls running now.
     running: tokio::sync::watch::Sender<usize>,
+    /// Captures every message with the clients; none: not captured.
+    wire: Option<Arc<crate::mcp::WireLog>>,
 }
 
 impl std::fmt::Debug for Gateway {
@@ -63,12 +66,16 @@ impl std::fmt::Debug for Gateway {
 impl Gateway {
     /// A gateway over a started workbench, configured by its `[serve]`.
     pub fn new(workbench: &Workbench) -> Self {
-        Self::from_parts(
+        let gateway = Self::from_parts(
             Arc::clone(&workbench.registry),
             workbench.hub.clone(),
             workbench.readiness(),
             workbench.config.serve.clone(),
-        )
+        );
+        match workbench.wire_capture() {
+            Some(wire) => gateway.with_wire(Arc::clone(wire)),
+            None => gateway,
+        }
     }
 
     /// A gateway over a registry and hub assembled elsewhere (tests, embedders).
@@ -88,7 +95,15 @@ impl Gateway {
             observer: None,
             next_call: AtomicU64::new(0),
             running: tokio::sync::watch::channel(0).0,
+            wire: None,
         }
+    }
+
+    /// Every message with the clients is captured in `wire` (`Side::Downstream`).
+    #[must_use]
+    pub fn with_wire(mut self, wire: Arc<crate::mcp::WireLog>) -> Self {
+        self.wire = Some(wire);
+        self
     }
 
     /// Every call's gate events also go to `observer` (the TUI).

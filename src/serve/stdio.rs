@@ -16,12 +16,17 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, BufReader}
 use tokio::sync::mpsc;
 
 use super::Gateway;
+use super::wire_tap::StdioWire;
 
 /// Serves one client on stdin/stdout until it closes stdin.
 pub async fn serve_stdio(gateway: Arc<Gateway>) -> Result<(), String> {
     let (read, write) = rmcp::transport::stdio_pipes();
     let max = gateway.config().max_message_bytes;
-    let transport = GuardedTransport::new(read, write, max);
+    let mut transport = GuardedTransport::new(read, write, max);
+    transport.wire = gateway
+        .wire
+        .clone()
+        .map(|log| Arc::new(StdioWire::new(log)));
     let running = gateway
         .handler("stdio")
         .serve(transport)
@@ -42,6 +47,8 @@ enum Incoming {
 pub struct GuardedTransport<W: AsyncWrite + Send + Unpin + 'static> {
     incoming: mpsc::Receiver<Incoming>,
     writer: AsyncRwTransport<RoleServer, tokio::io::Empty, W>,
+    /// Where each message read and written is captured.
+    wire: Option<Arc<StdioWire>>,
 }
 
 impl<W: AsyncWrite + Send + Unpin + 'static> GuardedTransport<W> {
@@ -51,6 +58,7 @@ impl<W: AsyncWrite + Send + Unpin + 'static> GuardedTransport<W> {
         Self {
             incoming,
             writer: AsyncRwTransport::new(tokio::io::empty(), write),
+            wire: None,
         }
     }
 }
@@ -62,15 +70,28 @@ impl<W: AsyncWrite + Send + Unpin + 'static> Transport<RoleServer> for GuardedTr
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        if let Some(wire) = &self.wire {
+            wire.sent(&item);
+        }
         self.writer.send(item)
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
             match self.incoming.recv().await? {
-                Incoming::Message(message) => return Some(*message),
+                Incoming::Message(message) => {
+                    if let Some(wire) = &self.wire {
+                        wire.received(&message);
+                    }
+                    return Some(*message);
+                }
                 // Spawned: `receive` may be dropped at any await, a reply must not be.
-                Incoming::Reply(reply) => drop(tokio::spawn(self.writer.send(*reply))),
+                Incoming::Reply(reply) => {
+                    if let Some(wire) = &self.wire {
+                        wire.sent(&reply);
+                    }
+                    drop(tokio::spawn(self.writer.send(*reply)));
+                }
             }
         }
     }

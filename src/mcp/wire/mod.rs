@@ -23,7 +23,7 @@ use tokio::sync::watch;
 pub use trace::{TraceError, entry_json, to_jsonl};
 
 /// Messages kept per peer unless configured otherwise (`[mcp] wire_capacity`).
-pub const DEFAULT_CAPACITY: usize = 5_000;
+pub const DEFAULT_CAPACITY: usize = crate::config::DEFAULT_WIRE_CAPACITY;
 
 /// Which kind of peer a message was exchanged with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
