@@ -6,7 +6,7 @@ use crate::mcp::wire::{Direction, HttpFacts, Side, WireLog};
 fn log() -> WireLog {
     let log = WireLog::new(100);
     let up = |peer: &str, dir, message: Value, http| {
-        log.record(peer, Side::Upstream, dir, &message, http)
+        log.record(peer, Side::Upstream, dir, &message, http);
     };
     up(
         "weather",

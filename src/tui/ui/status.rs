@@ -17,6 +17,8 @@ fn hints(state: &State) -> Vec<(&'static str, String)> {
     let layer = state.layer();
     let with_global = matches!(layer, Layer::Normal | Layer::Composer);
     let server_details = matches!(state.overlay, Some(Overlay::Server { .. }));
+    // The Wire view's details: only copy and close.
+    let wire_list = layer == Layer::Wire && state.wire.detail.is_none();
     // A failed login has nothing to send: only Esc closes it.
     let login_failed = matches!(&state.overlay, Some(Overlay::Login(v))
         if matches!(v.phase, crate::tui::login::LoginPhase::Failed(_)));
@@ -25,9 +27,11 @@ fn hints(state: &State) -> Vec<(&'static str, String)> {
         .hints(layer, with_global)
         .into_iter()
         .filter(|(action, _, _)| match action {
-            Action::Filter | Action::NextTab => state.focus == Pane::Catalog,
+            Action::Filter => state.focus == Pane::Catalog || wire_list,
+            Action::ExportWire => wire_list,
+            Action::NextTab => state.focus == Pane::Catalog,
             Action::CallTool | Action::ToggleRaw => !server_details,
-            Action::Activate => !login_failed,
+            Action::Activate => !login_failed && (layer != Layer::Wire || wire_list),
             // The resume picker is a short list: nothing to scroll.
             Action::PageDown => !matches!(state.overlay, Some(Overlay::Sessions(_))),
             // While typing, the bar keeps room for what runs; F1 and Ctrl+P are in the
