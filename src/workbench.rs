@@ -37,6 +37,8 @@ pub struct WorkbenchOptions {
     pub asker: Option<Arc<dyn Asker>>,
     /// Runs OAuth logins servers ask for (headless commands that can show a page).
     pub login: Option<Arc<dyn crate::mcp::oauth::LoginPrompt>>,
+    /// The wire capture to keep (the TUI's Wire view reads it); none: a fresh one.
+    pub wire: Option<Arc<crate::mcp::wire::WireLog>>,
 }
 
 /// The config's `[policy]` is invalid.
@@ -53,6 +55,8 @@ pub struct Workbench {
     pub workspace: PathBuf,
     /// What the built-in tools registered, or why they could not start.
     pub builtins: Result<BuiltinSummary, String>,
+    /// Every JSON-RPC message with the MCP peers (`WorkbenchOptions::wire`).
+    pub wire: Arc<crate::mcp::wire::WireLog>,
     sync: Arc<Mutex<RegistrySync>>,
     sync_task: JoinHandle<()>,
     audit_task: JoinHandle<()>,
@@ -135,6 +139,7 @@ impl Workbench {
             broker,
             workspace,
             builtins,
+            wire: options.wire.clone().unwrap_or_default(),
             sync,
             sync_task,
             audit_task,
