@@ -159,6 +159,21 @@ fn f7_opens_the_view_of_every_message_and_esc_closes_it() {
 }
 
 #[test]
+fn an_empty_capture_and_a_filter_nothing_matches_say_so() {
+    let mut s = tui_support::state();
+    key(&mut s, KeyCode::F(7));
+    insta::assert_snapshot!("wire_empty", tui_support::shot(&s, 100, 30));
+    insta::assert_snapshot!("wire_empty_small", tui_support::shot(&s, 60, 20));
+    let mut s = opened();
+    update(&mut s, Msg::Key(Key::char('/')));
+    typed(&mut s, "server:nowhere");
+    key(&mut s, KeyCode::Enter);
+    assert!(s.wire.shown.is_empty());
+    insta::assert_snapshot!("wire_no_match", tui_support::shot(&s, 100, 30));
+    insta::assert_snapshot!("wire_no_match_small", tui_support::shot(&s, 60, 20));
+}
+
+#[test]
 fn filter_terms_narrow_the_rows_and_esc_clears_them() {
     let mut s = opened();
     update(&mut s, Msg::Key(Key::char('/')));
@@ -171,9 +186,12 @@ fn filter_terms_narrow_the_rows_and_esc_clears_them() {
         [4, 7],
         "a response has its request's method"
     );
+    insta::assert_snapshot!("wire_filter_typed", tui_support::shot(&s, 100, 30));
+    insta::assert_snapshot!("wire_filter_typed_small", tui_support::shot(&s, 60, 20));
     key(&mut s, KeyCode::Enter);
     assert_eq!(s.layer(), Layer::Wire, "Enter keeps the filter");
     insta::assert_snapshot!("wire_filtered", tui_support::shot(&s, 100, 30));
+    insta::assert_snapshot!("wire_filtered_small", tui_support::shot(&s, 60, 20));
     update(&mut s, Msg::Key(Key::char('/')));
     for _ in 0.." method:tools/".len() {
         key(&mut s, KeyCode::Backspace);

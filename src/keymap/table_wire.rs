@@ -48,7 +48,7 @@ pub(super) fn rows() -> Vec<Row> {
             k(C::Enter),
             A::Activate,
             "the message in full (pretty JSON)",
-            Some("details"),
+            Some("open"),
         ),
         (
             L,
@@ -69,7 +69,7 @@ pub(super) fn rows() -> Vec<Row> {
             Key::char('c'),
             A::CopyCommand,
             "copy the command that repeats the request (OSC 52)",
-            Some("copy command"),
+            Some("copy cmd"),
         ),
         (L, k(C::Esc), A::Close, "back / close", Some("close")),
     ]
