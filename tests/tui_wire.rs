@@ -3,6 +3,7 @@
 //! details, the export and "copy as command" work on what is shown.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod pty_support;
 mod tui_support;
 
 use std::sync::Arc;
@@ -397,4 +398,19 @@ async fn the_executor_hands_over_only_what_is_new() {
         (1..=10).collect::<Vec<_>>(),
         "each message once, in order"
     );
+}
+
+/// The real binary: F7 opens the view over the screen (nothing is captured without
+/// servers), F7 closes it again, and the program quits as usual.
+#[test]
+fn the_real_tui_opens_the_wire_view_with_f7() {
+    let mut s = pty_support::spawn("");
+    s.wait_screen("Message");
+    s.send(b"\x1b[18~");
+    s.wait_screen("Nothing captured yet");
+    s.send(b"\x1b[18~");
+    s.send(b"\t");
+    s.send(b"q");
+    s.wait_for("EXIT=");
+    assert!(s.child.wait().unwrap().success());
 }
