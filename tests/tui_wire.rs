@@ -331,6 +331,21 @@ fn c_copies_the_command_that_repeats_a_request_or_its_response() {
         s.status.notice.unwrap().text,
         "no command repeats tools/list: claude-desktop sent it to switchboard"
     );
+    // A secret was masked when it was captured: the notice says the command holds ***.
+    let log = WireLog::new(10);
+    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "fetch", "arguments": {"url": "https://h/x", "api_key": "sk-1"}}});
+    log.record("web", Side::Upstream, Direction::Sent, &call, None);
+    let mut s = tui_support::state();
+    update(&mut s, Msg::Wire(log.entries()));
+    key(&mut s, KeyCode::F(7));
+    let line = "switchboard call web fetch -a url=https://h/x -a 'api_key=***'";
+    assert_eq!(copy(&mut s), [Cmd::CopyText(line.into())]);
+    let notice = s.status.notice.unwrap().text;
+    assert!(
+        notice.ends_with("(masked values are ***: fill them in)"),
+        "{notice}"
+    );
 }
 
 #[test]

@@ -331,10 +331,14 @@ fn copy(state: &mut State, entry: &Arc<WireEntry>) -> Vec<Cmd> {
     };
     match command::repeat(&request) {
         Ok(line) => {
-            state.notice(
-                NoticeLevel::Info,
-                format!("copied: {}", sanitize_line(&line)),
-            );
+            // Secrets were masked at capture: the command holds the mask, not them.
+            let masked = if line.contains(crate::mcp::wire::mask::MASK) {
+                " (masked values are ***: fill them in)"
+            } else {
+                ""
+            };
+            let text = format!("copied: {}{masked}", sanitize_line(&line));
+            state.notice(NoticeLevel::Info, text);
             vec![Cmd::CopyText(line)]
         }
         Err(why) => {
