@@ -119,13 +119,12 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     runtime.block_on(async move {
         // Servers' questions (elicitation, sampling) are answered on screen.
         let (asker, asks) = crate::mcp::ChannelAsker::new();
-        // The wire capture, shared by the workbench and the Wire view (F7).
-        let wire = Arc::new(crate::mcp::wire::WireLog::default());
         let options = WorkbenchOptions {
             interactive: true,
             always_file: Some(always_file),
             asker: Some(Arc::new(asker)),
-            wire: Some(Arc::clone(&wire)),
+            // The capture the transports record into and the Wire view (F7) shows.
+            wire: Some(Arc::new(crate::mcp::wire::WireLog::default())),
             ..WorkbenchOptions::default()
         };
         let workbench = match Workbench::start(&config, &dirs, options).await {
