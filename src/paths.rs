@@ -157,6 +157,11 @@ impl Dirs {
         self.state_home.join(APP_DIR).join("audit.jsonl")
     }
 
+    /// `$XDG_STATE_HOME/switchboard/wire`: where the TUI's Wire view exports.
+    pub fn wire_export_dir(&self) -> PathBuf {
+        self.state_home.join(APP_DIR).join("wire")
+    }
+
     /// `$XDG_DATA_HOME/switchboard/memories`.
     pub fn memory_dir(&self) -> PathBuf {
         self.data_home.join(APP_DIR).join("memories")

@@ -212,6 +212,7 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             debug_panic: cli.debug_panic,
             asks: Some(asks),
             serve,
+            wire: Some(Arc::clone(&workbench.wire)),
         })
         .await;
         if let Some(stop) = serve_stop {

@@ -30,10 +30,12 @@ pub enum Layer {
     Ask,
     /// The Tasks view.
     Tasks,
+    /// The Wire view: every JSON-RPC message with the MCP peers.
+    Wire,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 13] = [
+    pub const ALL: [Layer; 14] = [
         Layer::Global,
         Layer::Normal,
         Layer::Composer,
@@ -47,6 +49,7 @@ impl Layer {
         Layer::Form,
         Layer::Ask,
         Layer::Tasks,
+        Layer::Wire,
     ];
 
     pub fn title(self) -> &'static str {
@@ -64,6 +67,7 @@ impl Layer {
             Layer::Form => "Call form",
             Layer::Ask => "A server asks",
             Layer::Tasks => "Tasks",
+            Layer::Wire => "Wire view",
         }
     }
 }
@@ -137,4 +141,7 @@ actions! {
     CancelTask => "cancel_task",
     Subscribe => "subscribe",
     CycleMode => "cycle_mode",
+    ShowWire => "show_wire",
+    ExportWire => "export_wire",
+    CopyCommand => "copy_command",
 }

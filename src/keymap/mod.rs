@@ -7,6 +7,7 @@ mod action;
 mod key;
 mod table;
 mod table_ask;
+mod table_wire;
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;

@@ -399,7 +399,7 @@ pub fn default_bindings() -> Vec<Binding> {
         (L::Approval, k(C::PageUp), A::PageUp, "page up", None),
         (L::Approval, k(C::PageDown), A::PageDown, "page down", None),
     ];
-    let rows = rows.into_iter().chain(super::table_ask::rows());
+    let rows = (rows.into_iter().chain(super::table_ask::rows())).chain(super::table_wire::rows());
     rows.map(|(layer, key, action, help, hint)| Binding {
         layer,
         key,

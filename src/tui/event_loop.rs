@@ -53,6 +53,8 @@ pub struct TuiOptions {
     pub asks: Option<tokio::sync::mpsc::UnboundedReceiver<crate::mcp::AskRequest>>,
     /// `--serve ADDR`: the gateway running inside the TUI.
     pub serve: Option<super::serve_view::ServeLink>,
+    /// The capture of every JSON-RPC message with the MCP peers, for the Wire view.
+    pub wire: Option<Arc<crate::mcp::wire::WireLog>>,
 }
 
 pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
@@ -83,6 +85,9 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
         Some(link) => (Some(link.gate_events), Some(link.clients)),
         None => (None, None),
     };
+    // The Wire view picks up what the capture recorded whenever it records more.
+    let wire = options.wire;
+    let mut wire_rx = wire.as_ref().map(|log| log.subscribe());
     let mut rt = Executor::new(options.state, options.registry, recorder, inbox);
     rt.memory_dir = options.memory_dir;
     rt.session_ops = session_ops;
@@ -105,6 +110,9 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     tracing::info!("switchboard {} started", env!("CARGO_PKG_VERSION"));
     for cmd in options.startup {
         rt.handle_cmd(cmd);
+    }
+    if let Some(log) = &wire {
+        rt.wire_arrived(log);
     }
 
     let mut events = EventStream::new();
@@ -177,6 +185,11 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
                     rx.borrow().iter().map(super::serve_view::client_line).collect()
                 });
                 dirty |= rt.handle(Msg::ServeClients(lines.unwrap_or_default()));
+            }
+            Ok(()) = async { match wire_rx.as_mut() { Some(rx) => rx.changed().await, None => std::future::pending().await } } => {
+                if let Some(log) = &wire {
+                    dirty |= rt.wire_arrived(log);
+                }
             }
             Some(event) = session_events.recv() => {
                 dirty |= rt.handle(Msg::Agent(Box::new(event)));

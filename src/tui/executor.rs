@@ -195,6 +195,7 @@ impl Executor {
                 Some(self.grants())
             }
             Cmd::RefreshGrants => Some(self.grants()),
+            Cmd::ExportWire(entries) => Some(self.export_wire(&entries)),
             Cmd::ListMemory => Some(Msg::MemoryFiles(
                 self.memory_dir
                     .as_deref()

@@ -20,6 +20,7 @@ mod executor_ask;
 mod executor_calls;
 mod executor_login;
 mod executor_mcp;
+mod executor_wire;
 pub mod form;
 pub mod help;
 pub mod hub_view;
@@ -51,6 +52,7 @@ pub mod transcript;
 pub mod ui;
 pub mod update;
 pub mod uri_template;
+pub mod wire;
 pub mod words;
 
 pub use event_loop::{TuiOptions, run_async};

@@ -113,6 +113,10 @@ pub enum Msg {
         uri: String,
         reason: String,
     },
+    /// Messages captured since the Wire view's last (`WireLog::entries_after`).
+    Wire(Vec<std::sync::Arc<crate::mcp::wire::WireEntry>>),
+    /// The Wire view's export wrote (how many messages, where) or why not.
+    WireExported(Result<(usize, String), String>),
     /// The model's answer to an approved sampling request (or why there is none).
     Sampled {
         id: super::ask::AskId,
@@ -298,6 +302,8 @@ pub enum Cmd {
     OpenUrl(String),
     /// Put text on the terminal's clipboard (OSC 52).
     CopyText(String),
+    /// Write these captured messages to a new JSONL file (answers `Msg::WireExported`).
+    ExportWire(Vec<std::sync::Arc<crate::mcp::wire::WireEntry>>),
     /// Call a tool through the gate, on the person's behalf (`/call`, a form).
     CallTool {
         call_id: CallId,

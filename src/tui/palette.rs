@@ -30,6 +30,8 @@ pub enum PaletteCommand {
     RunAgents,
     /// Switch the permission mode.
     SetMode(crate::policy::Mode),
+    /// Open the Wire view.
+    Wire,
     Quit,
 }
 
@@ -93,6 +95,7 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
         ("Help: keys", PaletteCommand::Help),
         ("Skills", PaletteCommand::Skills),
         ("Memory files", PaletteCommand::Memory),
+        ("Wire view", PaletteCommand::Wire),
         ("Resume session…", PaletteCommand::ResumeSession),
         ("Clear chat transcript", PaletteCommand::ClearChat),
         ("Quit", PaletteCommand::Quit),
@@ -173,6 +176,7 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Handled {
         PaletteCommand::Help => return Handled::Unhandled(Action::Help),
         PaletteCommand::Skills => return Handled::Unhandled(Action::ShowSkills),
         PaletteCommand::Memory => return Handled::Unhandled(Action::ShowMemory),
+        PaletteCommand::Wire => return Handled::Unhandled(Action::ShowWire),
         PaletteCommand::ResumeSession => super::sessions::open(state),
         PaletteCommand::ClearChat => {
             state.chat.clear();

@@ -1,5 +1,5 @@
 //! Slash commands typed in the composer: `/call`, `/read`, `/prompt`, `/save`,
-//! `/model`, `/mode`, `/help`, `/tasks`, `/agents`. An unknown one is an error with the
+//! `/model`, `/mode`, `/help`, `/tasks`, `/wire`, `/agents`. An unknown one is an error with the
 //! closest command; anything not starting with `/` (or starting with `//`) is a
 //! message for the model.
 
@@ -9,8 +9,9 @@ use super::msg::Cmd;
 use super::state::{ChatEntry, ChatKind, Overlay, ServerStatus, State, TailScroll};
 
 /// The commands the composer knows (for "did you mean" and the error that lists them).
-pub const COMMANDS: [&str; 10] = [
-    "/call", "/read", "/prompt", "/save", "/save!", "/model", "/help", "/tasks", "/agents", "/mode",
+pub const COMMANDS: [&str; 11] = [
+    "/call", "/read", "/prompt", "/save", "/save!", "/model", "/help", "/tasks", "/wire",
+    "/agents", "/mode",
 ];
 
 /// Enter in the composer: a slash command, or a message for the model. A message that
@@ -68,6 +69,7 @@ fn command(state: &mut State, text: &str) -> Result<Vec<Cmd>, String> {
             super::tasks::open(state);
             return Ok(Vec::new());
         }
+        "/wire" => return Ok(super::wire::open(state)),
         "/call" => call_command(state, rest)?,
         "/agents" => super::slash_agents::command(state, rest)?,
         "/read" => match rest.split_once(char::is_whitespace) {

@@ -64,6 +64,8 @@ pub enum Overlay {
     Tasks {
         sel: usize,
     },
+    /// The Wire view (its state is `State::wire`).
+    Wire,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -221,6 +223,8 @@ pub struct State {
     pub tasks: Vec<super::tasks::TaskRow>,
     /// Subscribed resources and which changed since read.
     pub subscriptions: super::subs::Subscriptions,
+    /// The captured JSON-RPC messages, for the Wire view.
+    pub wire: super::wire::WirePane,
     /// `[policy] confirm_delete = "double"`.
     pub confirm_delete_double: bool,
     /// Where "always" writes its rule (shown before it does).
@@ -298,6 +302,7 @@ impl State {
             asks: VecDeque::new(),
             tasks: Vec::new(),
             subscriptions: super::subs::Subscriptions::default(),
+            wire: super::wire::WirePane::default(),
             confirm_delete_double: false,
             always_file: "switchboard.toml".into(),
             grants: Vec::new(),
@@ -338,6 +343,8 @@ impl State {
             Some(Overlay::Browse { .. } | Overlay::Sessions(_)) => Layer::Browse,
             Some(Overlay::Form(_) | Overlay::Login(_)) => Layer::Form,
             Some(Overlay::Tasks { .. }) => Layer::Tasks,
+            Some(Overlay::Wire) if self.wire.editing => Layer::Filter,
+            Some(Overlay::Wire) => Layer::Wire,
             None if !self.approvals.is_empty() => Layer::Approval,
             None if self.step_pause.is_some() => Layer::Step,
             None if self.focus == Pane::Composer => Layer::Composer,

@@ -162,6 +162,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             Vec::new()
         }
         Msg::Login(msg) => super::login::on_msg(state, msg),
+        Msg::Wire(entries) => super::wire::arrived(state, entries),
+        Msg::WireExported(result) => super::wire::exported(state, result),
         Msg::ThemeApplied { name, error } => match error {
             None => {
                 state.notice(NoticeLevel::Info, format!("theme: {name}"));
@@ -186,6 +188,9 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
     state.status.notice = None;
     let handled = match layer {
         Layer::Composer => composer::key(state, key, action),
+        Layer::Filter if matches!(state.overlay, Some(Overlay::Wire)) => {
+            super::wire::filter_key(state, key, action)
+        }
         Layer::Filter => catalog::filter_key(state, key, action),
         Layer::Palette => palette::key(state, key, action),
         Layer::Help => help::key(state, action),
@@ -201,6 +206,7 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Approval => approval::key(state, key, action),
         Layer::Ask => super::ask::key(state, key, action),
         Layer::Tasks => super::tasks::key(state, action),
+        Layer::Wire => super::wire::key(state, action),
         Layer::Step => match action {
             Some(Action::StepNext) => step(state, Op::StepNext).into(),
             Some(Action::StepContinue) => step(state, Op::StepContinue).into(),
@@ -273,6 +279,7 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
             super::tasks::open(state);
             Vec::new()
         }
+        Action::ShowWire => super::wire::open(state),
         _ => Vec::new(),
     }
 }

@@ -8,8 +8,10 @@
 //! Each peer keeps a bounded ring of its last messages ([`DEFAULT_CAPACITY`] by
 //! default); a trace file, when one is set, gets every message as one JSON line.
 
+pub mod command;
 pub mod mask;
 mod trace;
+pub mod view;
 
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;

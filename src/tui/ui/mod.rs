@@ -18,6 +18,7 @@ mod servers;
 mod sessions;
 mod status;
 mod tasks;
+mod wire;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -58,6 +59,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
         Some(Overlay::Server { scroll }) => detail::render_server(state, theme, frame, *scroll),
         Some(Overlay::Sessions(picker)) => sessions::render(state, theme, frame, picker),
         Some(Overlay::Tasks { sel }) => tasks::render(state, theme, frame, *sel),
+        Some(Overlay::Wire) => wire::render(state, theme, frame),
         Some(Overlay::Browse { kind, sel, scroll }) => {
             library::render(state, theme, frame, *kind, *sel, *scroll);
         }

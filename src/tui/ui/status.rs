@@ -17,6 +17,9 @@ fn hints(state: &State) -> Vec<(&'static str, String)> {
     let layer = state.layer();
     let with_global = matches!(layer, Layer::Normal | Layer::Composer);
     let server_details = matches!(state.overlay, Some(Overlay::Server { .. }));
+    // The Wire view's details take only copy and close; its empty list, filter and close.
+    let wire_list = layer == Layer::Wire && state.wire.detail.is_none();
+    let wire_rows = layer != Layer::Wire || (wire_list && !state.wire.shown.is_empty());
     // A failed login has nothing to send: only Esc closes it.
     let login_failed = matches!(&state.overlay, Some(Overlay::Login(v))
         if matches!(v.phase, crate::tui::login::LoginPhase::Failed(_)));
@@ -25,9 +28,12 @@ fn hints(state: &State) -> Vec<(&'static str, String)> {
         .hints(layer, with_global)
         .into_iter()
         .filter(|(action, _, _)| match action {
-            Action::Filter | Action::NextTab => state.focus == Pane::Catalog,
+            Action::Filter => state.focus == Pane::Catalog || wire_list,
+            Action::ExportWire => wire_rows,
+            Action::CopyCommand => wire_rows || state.wire.detail.is_some(),
+            Action::NextTab => state.focus == Pane::Catalog,
             Action::CallTool | Action::ToggleRaw => !server_details,
-            Action::Activate => !login_failed,
+            Action::Activate => !login_failed && wire_rows,
             // The resume picker is a short list: nothing to scroll.
             Action::PageDown => !matches!(state.overlay, Some(Overlay::Sessions(_))),
             // While typing, the bar keeps room for what runs; F1 and Ctrl+P are in the
