@@ -37,6 +37,8 @@ pub struct WorkbenchOptions {
     pub asker: Option<Arc<dyn Asker>>,
     /// Runs OAuth logins servers ask for (headless commands that can show a page).
     pub login: Option<Arc<dyn crate::mcp::oauth::LoginPrompt>>,
+    /// Holds the servers' first connections until opened (the TUI: its first frame).
+    pub start: Option<crate::mcp::StartGate>,
 }
 
 /// The config's `[policy]` is invalid.
@@ -123,6 +125,7 @@ impl Workbench {
                 asker: options.asker.clone(),
                 mcp: config.mcp.clone(),
                 login: options.login.clone(),
+                start: options.start.clone(),
             },
         );
         let sync = Arc::new(Mutex::new(RegistrySync::default()));

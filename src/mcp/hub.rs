@@ -43,6 +43,25 @@ pub struct HubOptions {
     /// Runs the OAuth logins servers ask for (headless commands that can show a
     /// page); none: such a server waits in `NeedsLogin`.
     pub login: Option<Arc<dyn super::oauth::LoginPrompt>>,
+    /// Holds every server's first connection until opened; none: they start at once.
+    pub start: Option<StartGate>,
+}
+
+/// Holds the servers' first connections until [`StartGate::open`]: the TUI opens it
+/// once its first frame is drawn, so that twenty servers being spawned (and starting
+/// up) do not compete with that frame for the CPU. Cheap to clone.
+#[derive(Clone, Debug, Default)]
+pub struct StartGate(CancellationToken);
+
+impl StartGate {
+    /// Lets the servers connect (idempotent).
+    pub fn open(&self) {
+        self.0.cancel();
+    }
+
+    pub(super) async fn opened(&self) {
+        self.0.cancelled().await;
+    }
 }
 
 impl std::fmt::Debug for HubOptions {
@@ -52,6 +71,7 @@ impl std::fmt::Debug for HubOptions {
             .field("asker", &self.asker.is_some())
             .field("mcp", &self.mcp)
             .field("login", &self.login.is_some())
+            .field("start", &self.start)
             .finish()
     }
 }
@@ -180,6 +200,7 @@ impl McpHub {
                 client,
                 events.clone(),
                 start_disabled,
+                options.start.clone(),
             ));
         }
         Self {

@@ -53,6 +53,8 @@ pub struct TuiOptions {
     pub asks: Option<tokio::sync::mpsc::UnboundedReceiver<crate::mcp::AskRequest>>,
     /// `--serve ADDR`: the gateway running inside the TUI.
     pub serve: Option<super::serve_view::ServeLink>,
+    /// Opened once the first frame is drawn: the servers connect after it.
+    pub start_gate: Option<crate::mcp::StartGate>,
 }
 
 pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
@@ -123,6 +125,9 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
             if first_frame.is_none() {
                 let elapsed = started.elapsed();
                 first_frame = Some(elapsed);
+                if let Some(gate) = &options.start_gate {
+                    gate.open();
+                }
                 tracing::info!("first frame drawn after {elapsed:?}");
                 if options.exit_after_first_frame {
                     break;
