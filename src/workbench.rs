@@ -40,6 +40,8 @@ pub struct WorkbenchOptions {
     /// Captures every message with the servers (and serve clients): always in the
     /// TUI, with `--trace` headless; none: nothing is captured.
     pub wire: Option<Arc<WireLog>>,
+    /// Holds the servers' first connections until opened (the TUI: its first frame).
+    pub start: Option<crate::mcp::StartGate>,
 }
 
 /// The config's `[policy]` is invalid.
@@ -136,6 +138,7 @@ impl Workbench {
                 login: options.login.clone(),
                 budget: Some(registry.budget()),
                 wire: capturing.then(|| Arc::clone(&wire)),
+                start: options.start.clone(),
             },
         );
         let sync = Arc::new(Mutex::new(RegistrySync::default()));

@@ -399,3 +399,47 @@ async fn a_server_that_lingers_after_stdin_closes_gets_sigterm() {
     }
     assert_eq!(std::fs::read_to_string(&marker).unwrap(), "terminated");
 }
+
+#[tokio::test]
+async fn a_start_gate_holds_the_connections_until_it_opens() {
+    use std::collections::BTreeMap;
+    use switchboard::mcp::{HubOptions, McpHub, StartGate};
+
+    let servers = BTreeMap::from([("t".to_owned(), stdio_config(&[]))]);
+    let start = StartGate::default();
+    let hub = McpHub::start_with(
+        &servers,
+        HubOptions {
+            start: Some(start.clone()),
+            ..HubOptions::default()
+        },
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let snap = hub.snapshot();
+    let t = snap.server("t").unwrap();
+    assert!(
+        matches!(t.status, ServerStatus::Connecting { attempt: 1 }),
+        "still held: {:?}",
+        t.status
+    );
+    assert!(hub.server("t").unwrap().live().is_err(), "not spawned yet");
+    start.open();
+    assert_ready(&settled(&hub).await, "t");
+    hub.shutdown().await;
+
+    // A hub shut down while held closes at once.
+    let held = McpHub::start_with(
+        &servers,
+        HubOptions {
+            start: Some(StartGate::default()),
+            ..HubOptions::default()
+        },
+    );
+    let begun = std::time::Instant::now();
+    held.shutdown().await;
+    assert!(begun.elapsed() < std::time::Duration::from_secs(5));
+    assert!(matches!(
+        held.snapshot().server("t").unwrap().status,
+        ServerStatus::Disconnected { .. }
+    ));
+}

@@ -124,11 +124,14 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     runtime.block_on(async move {
         // Servers' questions (elicitation, sampling) are answered on screen.
         let (asker, asks) = crate::mcp::ChannelAsker::new();
+        // The servers start connecting once the first frame is drawn.
+        let start_gate = crate::mcp::StartGate::default();
         let options = WorkbenchOptions {
             interactive: true,
             always_file: Some(always_file),
             asker: Some(Arc::new(asker)),
             wire,
+            start: Some(start_gate.clone()),
             ..WorkbenchOptions::default()
         };
         let workbench = match Workbench::start(&config, &dirs, options).await {
@@ -213,6 +216,7 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
             asks: Some(asks),
             serve,
             wire: Some(Arc::clone(&workbench.wire)),
+            start_gate: Some(start_gate),
         })
         .await;
         if let Some(stop) = serve_stop {

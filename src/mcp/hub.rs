@@ -47,6 +47,25 @@ pub struct HubOptions {
     pub budget: Option<Arc<crate::policy::CallBudget>>,
     /// Captures every server's messages (the Wire pane, `--trace`); none: no capture.
     pub wire: Option<Arc<super::wire::WireLog>>,
+    /// Holds every server's first connection until opened; none: they start at once.
+    pub start: Option<StartGate>,
+}
+
+/// Holds the servers' first connections until [`StartGate::open`]: the TUI opens it
+/// once its first frame is drawn, so that twenty servers being spawned (and starting
+/// up) do not compete with that frame for the CPU. Cheap to clone.
+#[derive(Clone, Debug, Default)]
+pub struct StartGate(CancellationToken);
+
+impl StartGate {
+    /// Lets the servers connect (idempotent).
+    pub fn open(&self) {
+        self.0.cancel();
+    }
+
+    pub(super) async fn opened(&self) {
+        self.0.cancelled().await;
+    }
 }
 
 impl std::fmt::Debug for HubOptions {
@@ -58,6 +77,7 @@ impl std::fmt::Debug for HubOptions {
             .field("login", &self.login.is_some())
             .field("budget", &self.budget.is_some())
             .field("wire", &self.wire.is_some())
+            .field("start", &self.start)
             .finish()
     }
 }
@@ -188,6 +208,7 @@ impl McpHub {
                 client,
                 events.clone(),
                 start_disabled,
+                options.start.clone(),
             ));
         }
         Self {

@@ -50,7 +50,7 @@ pub use catalog::{
 };
 pub use endpoint::{Endpoint, EndpointError, TransportKind, refusal};
 pub use error::{LimitKind, McpError, needs_login, untrusted};
-pub use hub::{HubOptions, McpHub};
+pub use hub::{HubOptions, McpHub, StartGate};
 pub use limits::Limits;
 pub use reauth::{MAX_LOGIN_ROUNDS, step_up_scopes};
 pub use result::{PromptMessageView, PromptView, ResourceRead};

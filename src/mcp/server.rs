@@ -173,6 +173,7 @@ pub(super) async fn run(
     client: ClientSide,
     events: broadcast::Sender<McpEvent>,
     start_disabled: bool,
+    start: Option<super::hub::StartGate>,
 ) {
     let mut snap = ServerSnapshot::new(
         &handle.name,
@@ -182,6 +183,16 @@ pub(super) async fn run(
     );
     if start_disabled && !stay_disabled(&handle, &mut snap, &mut commands).await {
         return;
+    }
+    if let Some(start) = start {
+        tokio::select! {
+            () = start.opened() => {}
+            () = handle.stop.cancelled() => {
+                snap.status = ServerStatus::Disconnected { reason: "closed".into() };
+                handle.publish(&snap);
+                return;
+            }
+        }
     }
     let mut attempt: u32 = 0;
     let mut retrying = false;

@@ -55,6 +55,8 @@ pub struct TuiOptions {
     pub serve: Option<super::serve_view::ServeLink>,
     /// The capture of every JSON-RPC message with the MCP peers, for the Wire view.
     pub wire: Option<Arc<crate::mcp::wire::WireLog>>,
+    /// Opened once the first frame is drawn: the servers connect after it.
+    pub start_gate: Option<crate::mcp::StartGate>,
 }
 
 pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
@@ -131,6 +133,9 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
             if first_frame.is_none() {
                 let elapsed = started.elapsed();
                 first_frame = Some(elapsed);
+                if let Some(gate) = &options.start_gate {
+                    gate.open();
+                }
                 tracing::info!("first frame drawn after {elapsed:?}");
                 if options.exit_after_first_frame {
                     break;
