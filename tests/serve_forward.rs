@@ -2,7 +2,9 @@
 //! records its notifications: an upstream tool list change arrives as
 //! `notifications/tools/list_changed`, an upstream tool's progress under the
 //! client's own progress token, and upstream log messages at the level the client
-//! set with `logging/setLevel`.
+//! set with `logging/setLevel` — which reaches the server upstream (it starts at
+//! info, so debug lines only come when a client asks for them), the most verbose
+//! level any client asked for, each client still getting only its own level.
 #![allow(clippy::unwrap_used, clippy::expect_used, deprecated)] // logging: deprecated in 2026-07-28
 
 mod serve_support;
@@ -18,7 +20,7 @@ use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use serve_support::{Env, SWITCHBOARD, args, client_config, is_error, text};
+use serve_support::{Env, HttpGateway, SWITCHBOARD, args, client_config, is_error, text};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 /// One notification the client heard.
@@ -80,6 +82,14 @@ async fn stdio_listener(env: &Env, name: &str) -> (Listening, UnboundedReceiver<
             .configure(|c| env.configure(c, &["serve", "--stdio"])),
     )
     .unwrap();
+    let (ears, rx) = ears(name);
+    (ears.serve(transport).await.unwrap(), rx)
+}
+
+/// A 2025-11-25 session client named `name` of `serve --http`, and what it hears.
+async fn http_listener(url: &str, name: &str) -> (Listening, UnboundedReceiver<Heard>) {
+    switchboard::tls::install_crypto_provider();
+    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.to_owned());
     let (ears, rx) = ears(name);
     (ears.serve(transport).await.unwrap(), rx)
 }
@@ -235,4 +245,65 @@ async fn upstream_logs_reach_the_client_at_the_level_it_set() {
         "{lines:?}"
     );
     client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_clients_set_level_reaches_the_server_upstream() {
+    let env = Env::new("");
+    let (client, mut heard) = stdio_listener(&env, "debugger").await;
+    // The server starts at info: debug lines come only once the level is passed on.
+    set_level(&client, LoggingLevel::Debug).await;
+    call(&client, "t__log", json!({})).await;
+    let lines = logs_until(&mut heard, "a error message", Duration::from_millis(100)).await;
+    assert_eq!(
+        lines,
+        [
+            "debug: a debug message (t/test)",
+            "info: a info message (t/test)",
+            "warning: a warning message (t/test)",
+            "error: a error message (t/test)"
+        ]
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_most_verbose_level_goes_upstream_and_each_client_gets_its_own() {
+    let env = Env::new("");
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
+    let (verbose, mut verbose_heard) = http_listener(&gateway.url, "verbose").await;
+    let (terse, mut terse_heard) = http_listener(&gateway.url, "terse").await;
+    // The terse client asks last; the server upstream must stay at debug.
+    set_level(&verbose, LoggingLevel::Debug).await;
+    set_level(&terse, LoggingLevel::Error).await;
+    call(&verbose, "t__log", json!({})).await;
+    let heard = logs_until(
+        &mut verbose_heard,
+        "a error message",
+        Duration::from_millis(100),
+    )
+    .await;
+    assert!(
+        heard[0] == "debug: a debug message (t/test)" && heard.len() == 4,
+        "{heard:?}"
+    );
+    let heard = logs_until(
+        &mut terse_heard,
+        "a error message",
+        Duration::from_millis(300),
+    )
+    .await;
+    assert_eq!(heard, ["error: a error message (t/test)"]);
+
+    // The verbose client leaves: the terse one still hears only errors.
+    verbose.cancel().await.unwrap();
+    call(&terse, "t__log", json!({})).await;
+    let heard = logs_until(
+        &mut terse_heard,
+        "a error message",
+        Duration::from_millis(300),
+    )
+    .await;
+    assert_eq!(heard, ["error: a error message (t/test)"]);
+    terse.cancel().await.unwrap();
 }

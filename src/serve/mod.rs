@@ -15,6 +15,7 @@ mod expose;
 mod handler;
 mod http;
 mod http_cancel;
+mod levels;
 mod notify;
 mod stdio;
 
@@ -47,6 +48,9 @@ pub struct Gateway {
     /// Hears the gate's events of every call (the TUI's approval pane); none headless.
     observer: Option<Arc<dyn GateObserver>>,
     next_call: AtomicU64,
+    next_connection: AtomicU64,
+    /// The log levels clients asked for, and what went upstream.
+    log_levels: levels::LogLevels,
     /// Calls running now.
     running: tokio::sync::watch::Sender<usize>,
 }
@@ -87,6 +91,8 @@ impl Gateway {
             config,
             observer: None,
             next_call: AtomicU64::new(0),
+            next_connection: AtomicU64::new(0),
+            log_levels: levels::LogLevels::default(),
             running: tokio::sync::watch::channel(0).0,
         }
     }
@@ -163,6 +169,10 @@ impl Gateway {
 
     fn next_call(&self) -> u64 {
         self.next_call.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    fn next_connection(&self) -> u64 {
+        self.next_connection.fetch_add(1, Ordering::Relaxed) + 1
     }
 }
 
