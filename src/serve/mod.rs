@@ -176,6 +176,15 @@ impl Gateway {
     }
 }
 
+/// The answer to a message over `[serve] max_message_bytes`, the same on stdio (a
+/// line) and HTTP (a body, with 413): invalid request (-32600) naming the cap.
+fn oversized(max: usize) -> rmcp::model::ErrorData {
+    rmcp::model::ErrorData::invalid_request(
+        format!("message over {max} bytes ([serve] max_message_bytes)"),
+        None,
+    )
+}
+
 /// A running call, counted until dropped.
 struct Running<'a>(&'a tokio::sync::watch::Sender<usize>);
 

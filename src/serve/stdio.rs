@@ -98,13 +98,7 @@ async fn read_lines<R: AsyncRead + Unpin>(read: R, max: usize, tx: mpsc::Sender<
             if skip_line(&mut read).await.is_err() {
                 return;
             }
-            Some(reply(
-                ErrorData::invalid_request(
-                    format!("message over {max} bytes ([serve] max_message_bytes)"),
-                    None,
-                ),
-                None,
-            ))
+            Some(reply(super::oversized(max), None))
         };
         if let Some(incoming) = incoming
             && tx.send(incoming).await.is_err()
