@@ -293,8 +293,7 @@ impl ServerHandler for GatewayHandler {
     ) -> Result<GetPromptResponse, ErrorData> {
         self.client(&context.meta, &context.peer);
         let gateway = self.gateway();
-        let servers = gateway.hub.names();
-        let found = expose::server_of(&request.name, &servers)
+        let found = expose::server_of(&request.name, &gateway.servers)
             .filter(|(server, _)| gateway.expose.server(server));
         let Some((server, prompt)) = found else {
             return Err(ErrorData::invalid_params(

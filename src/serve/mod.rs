@@ -23,6 +23,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 pub use clients::{Clients, ConnectedClient, Connection};
 pub use expose::{BUILTIN, Expose};
@@ -41,6 +42,8 @@ use crate::workbench::Workbench;
 pub struct Gateway {
     registry: Arc<Registry>,
     hub: McpHub,
+    /// The hub's servers (fixed when it starts), for the per-call lookups.
+    servers: Vec<String>,
     readiness: Arc<dyn Readiness>,
     expose: Expose,
     clients: Arc<Clients>,
@@ -84,6 +87,7 @@ impl Gateway {
     ) -> Self {
         Self {
             registry,
+            servers: hub.names(),
             hub,
             readiness,
             expose: Expose::new(config.expose.as_deref()),
@@ -114,9 +118,8 @@ impl Gateway {
 
     /// `[serve] expose` names that match no configured server.
     pub fn unknown_exposed(&self) -> Vec<String> {
-        let names = self.hub.names();
         self.expose
-            .unknown(&names)
+            .unknown(&self.servers)
             .into_iter()
             .map(str::to_owned)
             .collect()
@@ -129,18 +132,18 @@ impl Gateway {
 
     /// Whether clients may call the registry tool `name`.
     fn exposes_tool(&self, name: &str) -> bool {
-        expose::tool_exposed(&self.expose, name, &self.hub.names())
+        expose::tool_exposed(&self.expose, name, &self.servers)
     }
 
     /// The exposed tools as `tools/list` items, sorted by name.
     fn tools_wire(&self) -> Vec<Value> {
-        let servers = self.hub.names();
+        let servers = &self.servers;
         let snapshot = self.hub.snapshot();
         self.registry
             .specs()
             .iter()
-            .filter(|spec| expose::tool_exposed(&self.expose, &spec.name, &servers))
-            .map(|spec| match expose::server_of(&spec.name, &servers) {
+            .filter(|spec| expose::tool_exposed(&self.expose, &spec.name, servers))
+            .map(|spec| match expose::server_of(&spec.name, servers) {
                 Some((server, tool)) => {
                     let catalog = snapshot.server(server).map(|s| Arc::clone(&s.catalog));
                     let hints = catalog
@@ -159,6 +162,40 @@ impl Gateway {
     pub async fn idle(&self, timeout: std::time::Duration) {
         let mut rx = self.running.subscribe();
         let _ = tokio::time::timeout(timeout, rx.wait_for(|n| *n == 0)).await;
+    }
+
+    /// Whether a call of `name` must wait for its server: the tool is not registered
+    /// (yet), or its server is not ready.
+    fn must_wait(&self, name: &str) -> bool {
+        if !self.registry.contains(name) {
+            return true;
+        }
+        let Some((server, _)) = expose::server_of(name, &self.servers) else {
+            return false;
+        };
+        self.hub
+            .snapshot()
+            .server(server)
+            .is_some_and(|s| s.status.is_reconnecting())
+    }
+
+    /// Waits while the server of the tool `name` is reconnecting (after a crash, or
+    /// with a retry due), at most its startup time past the longest backoff, or until
+    /// the client gives up; then registers what the servers offer now.
+    async fn reconnected(&self, name: &str, cancel: &CancellationToken) {
+        if let Some((server, _)) = expose::server_of(name, &self.servers)
+            && let Ok(handle) = self.hub.server(server)
+        {
+            let limit = handle.limits.startup_timeout + crate::mcp::backoff(u32::MAX);
+            let mut rx = self.hub.subscribe();
+            let back =
+                rx.wait_for(|s| s.server(server).is_none_or(|s| !s.status.is_reconnecting()));
+            tokio::select! {
+                _ = tokio::time::timeout(limit, back) => {}
+                () = cancel.cancelled() => {}
+            }
+        }
+        self.readiness.settled().await;
     }
 
     /// Counts a running call until the guard drops.
