@@ -38,7 +38,7 @@ pub(super) async fn call(
     let n = gateway.next_call();
     let run_id = format!("serve-{n}");
     let mut ctx = ToolContext::new(run_id.clone(), Origin::Serve)
-        .with_call_id(CallId::new(format!("serve-{n}")))
+        .with_call_id(CallId::new(run_id.clone()))
         .with_cancel(context.ct.child_token())
         .with_remote(client);
     if let Some(observer) = &gateway.observer {

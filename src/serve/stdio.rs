@@ -138,6 +138,10 @@ fn classify(line: &[u8]) -> Option<Incoming> {
     if line.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
+    // Parsed once, straight into a message; only a line that is not one is read again.
+    if let Ok(message) = serde_json::from_slice::<ClientJsonRpcMessage>(line) {
+        return Some(Incoming::Message(Box::new(message)));
+    }
     let value: Value = match serde_json::from_slice(line) {
         Ok(v) => v,
         Err(e) => {
