@@ -1,7 +1,8 @@
 //! `switchboard serve --http ADDR`: rmcp clients of both generations list and call
 //! through the gate, two clients at once, DNS-rebinding protection (wrong Host or
 //! Origin: 403), the bearer token a non-loopback bind requires (401), and a client
-//! that leaves mid-call (with or without a session) has the call cancelled upstream.
+//! that leaves mid-call (with or without a session) has the call cancelled upstream,
+//! and a body over the cap gets 413 with the JSON-RPC error stdio gives.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod serve_support;
@@ -194,4 +195,66 @@ async fn a_session_client_gone_mid_call_cancels_the_call_upstream() {
     tokio::time::sleep(std::time::Duration::from_millis(800)).await;
     drop(connection);
     assert!(serve_support::wait_for_marker(&env.cancelled_marker()).await);
+}
+
+/// A raw request and its whole answer (the connection closed after it): the status,
+/// the head and the body.
+async fn exchange(port: u16, headers: &[(&str, &str)], body: &str) -> (u16, String, String) {
+    use tokio::io::AsyncReadExt;
+    let mut headers = headers.to_vec();
+    headers.push(("Connection", "close"));
+    let mut stream = serve_support::raw_send(port, &headers, body).await;
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.unwrap();
+    let answer = String::from_utf8(answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    let status = head[9..12].parse().unwrap();
+    (status, head.to_ascii_lowercase(), body.to_owned())
+}
+
+/// A 2026-07-28 `tools/call` of `t__echo` whose body is exactly `len` bytes.
+fn echo_of_length(len: usize) -> String {
+    let with = |pad: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"t__echo","arguments":{{"text":"{pad}"}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{{"name":"raw","version":"1"}},"io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+        )
+    };
+    let body = with(&"x".repeat(len - with("").len()));
+    assert_eq!(body.len(), len);
+    body
+}
+
+#[tokio::test]
+async fn an_oversized_body_gets_413_with_the_json_rpc_error_stdio_gives() {
+    let env = Env::new("[serve]\nmax_message_bytes = 2048\n");
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
+    let port = gateway.port();
+    let headers = [
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "t__echo"),
+    ];
+    // At the cap: served.
+    let (status, _, body) = exchange(port, &headers, &echo_of_length(2048)).await;
+    assert_eq!(status, 200, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    // One byte over, and far over: 413 with a JSON-RPC error body.
+    for len in [2049, 100_000] {
+        let (status, head, body) = exchange(port, &headers, &echo_of_length(len)).await;
+        assert_eq!(status, 413, "{len}: {head}\n{body}");
+        assert!(
+            head.contains("content-type: application/json"),
+            "{len}: {head}"
+        );
+        let error: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(
+            error,
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600,
+                "message": "message over 2048 bytes ([serve] max_message_bytes)"}}),
+            "{len}"
+        );
+    }
+    // The gateway serves on.
+    assert_eq!(raw_post(port, &[]).await, 200);
 }

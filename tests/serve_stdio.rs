@@ -279,13 +279,19 @@ async fn a_client_gone_mid_call_cancels_the_call_upstream() {
 }
 
 #[tokio::test]
-async fn an_upstream_crash_mid_call_is_a_tool_error() {
+async fn an_upstream_crash_mid_call_is_a_tool_error_and_the_next_call_works() {
     let env = Env::new("[policy]\nallow = [\"t__plain\"]\n");
     let client = env.stdio_client("c").await;
     let crashed = call(&client, "t__plain", json!({"exit": true})).await;
     assert!(is_error(&crashed), "{crashed:?}");
     assert!(text(&crashed).contains("mcp_call_failed"), "{crashed:?}");
-    // The gateway is still there for the next request (the server reconnects as usual).
+    // The server reconnects as usual; the next call, made at once, waits for that
+    // and reaches the new process (no retry by the client).
+    let after = call(&client, "t__plain", json!({})).await;
+    assert!(!is_error(&after), "{after:?}");
+    assert!(text(&after).contains("plain ok"), "{after:?}");
+    let echo = call(&client, "t__echo", json!({"text": "back"})).await;
+    assert!(text(&echo).contains("back"), "{echo:?}");
     assert!(client.list_all_tools().await.is_ok());
     client.cancel().await.unwrap();
 }

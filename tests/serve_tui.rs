@@ -1,5 +1,6 @@
 //! `--serve` inside the TUI: a serve client's write waits in the approval pane,
-//! "asked by NAME via serve"; `y` lets it through, `n` sends the client the refusal.
+//! "asked by NAME via serve"; `y` lets it through, `n` sends the client the refusal;
+//! the Servers pane lists the gateway's URL and its connected clients (a snapshot).
 //! The runtime seam as in tui_executor.rs: the executor and a real gate, the gateway
 //! on 127.0.0.1 port 0, an rmcp client over HTTP.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -120,5 +121,49 @@ async fn a_serve_clients_write_waits_for_the_approval_pane() {
     // The Servers pane lists the connected client.
     assert_eq!(gateway.clients().connected()[0].name, "remote-agent");
     client.cancel().await.unwrap();
+    stop.cancel();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_pane_lists_the_gateway_and_its_clients() {
+    let (registry, _tool) =
+        gate_support::registry_with(Policy::new(Mode::Ask), true, fs_spec()).await;
+    let config = ServeConfig {
+        expose: Some(vec!["builtin".into()]),
+        ..ServeConfig::default()
+    };
+    let hub = McpHub::start(&BTreeMap::new());
+    let gateway = Arc::new(Gateway::from_parts(registry, hub, Arc::new(Ready), config));
+    let server = HttpServer::bind(&gateway, "127.0.0.1:0").await.unwrap();
+    let url = server.url().to_owned();
+    let stop = tokio_util::sync::CancellationToken::new();
+    tokio::spawn(server.serve(stop.clone()));
+    let desk = serve_support::http_client(&url, "claude-desktop").await;
+    // A name is the client's to choose: escape sequences in it are dropped, never obeyed.
+    let hostile = serve_support::http_client(&url, "agent\u{1b}]0;pwned\u{7}\u{1b}[2J").await;
+    let read = CallToolRequestParams::new("fs").with_arguments(serve_support::args(
+        json!({"operation": "exists", "path": "notes.md"}),
+    ));
+    desk.call_tool(read).await.unwrap();
+
+    // What the event loop does when the gateway's client list changes.
+    let connected = gateway.clients().connected();
+    assert_eq!(connected.len(), 2, "{connected:?}");
+    let lines = connected
+        .iter()
+        .map(switchboard::tui::serve_view::client_line)
+        .collect();
+    let mut state = tui_support::booted();
+    // The port is picked at random; the snapshot shows a fixed one.
+    let port = url.rsplit(':').next().unwrap().trim_end_matches("/mcp");
+    state.serve.url = Some(url.replace(&format!(":{port}/"), ":7331/"));
+    switchboard::tui::update(&mut state, Msg::ServeClients(lines));
+    state.focus = switchboard::tui::state::Pane::Servers;
+    let screen = tui_support::shot(&state, 140, 30);
+    assert!(!screen.contains('\u{1b}'), "{screen}");
+    insta::assert_snapshot!("servers_pane_serve_clients", screen);
+
+    desk.cancel().await.unwrap();
+    hostile.cancel().await.unwrap();
     stop.cancel();
 }

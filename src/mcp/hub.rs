@@ -324,6 +324,17 @@ impl McpHub {
         Ok(futures::future::join_all(sends).await)
     }
 
+    /// The level last asked for with [`McpHub::set_log_level`] (`info` at start).
+    pub fn log_level(&self) -> String {
+        self.inner
+            .servers
+            .values()
+            .next()
+            .and_then(|handle| serde_json::to_value(handle.current_log_level()).ok())
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_else(|| "info".to_owned())
+    }
+
     pub fn reconnect(&self, name: &str) -> Result<(), McpError> {
         self.server(name)?.reconnect();
         Ok(())

@@ -53,6 +53,17 @@ impl ServerStatus {
     pub fn is_settled(&self) -> bool {
         !matches!(self, Self::Connecting { .. })
     }
+
+    /// A connection is under way or comes by itself: connecting, a retry scheduled
+    /// after a failure, or lost (a reconnect follows, unless the hub is shutting
+    /// down — and then nothing waits for long).
+    pub fn is_reconnecting(&self) -> bool {
+        match self {
+            Self::Connecting { .. } | Self::Disconnected { .. } => true,
+            Self::Failed { retry_in, .. } => retry_in.is_some(),
+            Self::Disabled | Self::Ready | Self::NeedsLogin { .. } => false,
+        }
+    }
 }
 
 /// What the server said about itself in `initialize`.

@@ -29,15 +29,16 @@ pub(super) async fn call(
     if !gateway.exposes_tool(name) {
         return Err(not_exposed(name));
     }
-    if !gateway.registry.names().iter().any(|n| n == name) {
-        // A server that just (re)connected: its tools may not be registered yet.
-        gateway.readiness.settled().await;
+    if gateway.must_wait(name) {
+        // A server still connecting, or reconnecting after a crash: its tools are
+        // registered once it is ready.
+        gateway.reconnected(name, &context.ct).await;
     }
     let _running = gateway.running();
     let n = gateway.next_call();
     let run_id = format!("serve-{n}");
     let mut ctx = ToolContext::new(run_id.clone(), Origin::Serve)
-        .with_call_id(CallId::new(format!("serve-{n}")))
+        .with_call_id(CallId::new(run_id.clone()))
         .with_cancel(context.ct.child_token())
         .with_remote(client);
     if let Some(observer) = &gateway.observer {

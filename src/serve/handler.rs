@@ -33,6 +33,8 @@ pub struct GatewayHandler {
 
 struct Inner {
     gateway: Arc<Gateway>,
+    /// Names this connection among the gateway's (for its log level).
+    id: u64,
     transport: &'static str,
     client: Mutex<Option<(Arc<RemoteClient>, Connection)>>,
     log_level: LogLevel,
@@ -42,6 +44,16 @@ struct Inner {
 impl Drop for Inner {
     fn drop(&mut self) {
         self.stop.cancel();
+        let asked = self
+            .log_level
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some();
+        // Its level no longer counts upstream.
+        if asked && let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let (gateway, id) = (Arc::clone(&self.gateway), self.id);
+            runtime.spawn(async move { gateway.log_levels.set(&gateway.hub, id, None).await });
+        }
     }
 }
 
@@ -49,6 +61,7 @@ impl GatewayHandler {
     pub(super) fn new(gateway: Arc<Gateway>, transport: &'static str) -> Self {
         Self {
             inner: Arc::new(Inner {
+                id: gateway.next_connection(),
                 gateway,
                 transport,
                 client: Mutex::default(),
@@ -164,6 +177,8 @@ impl ServerHandler for GatewayHandler {
         );
     }
 
+    /// The client's level filters what it is sent; the most verbose level of all
+    /// clients goes upstream (`levels.rs`) before the answer.
     #[allow(deprecated)] // logging/setLevel: deprecated in 2026-07-28, used by sessions
     async fn set_level(
         &self,
@@ -173,11 +188,17 @@ impl ServerHandler for GatewayHandler {
         let level = serde_json::to_value(request.level)
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned));
+        let ranked = level.as_deref().map(notify::rank);
         *self
             .inner
             .log_level
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = level;
+        let gateway = self.gateway();
+        gateway
+            .log_levels
+            .set(&gateway.hub, self.inner.id, ranked)
+            .await;
         Ok(())
     }
 
@@ -272,8 +293,7 @@ impl ServerHandler for GatewayHandler {
     ) -> Result<GetPromptResponse, ErrorData> {
         self.client(&context.meta, &context.peer);
         let gateway = self.gateway();
-        let servers = gateway.hub.names();
-        let found = expose::server_of(&request.name, &servers)
+        let found = expose::server_of(&request.name, &gateway.servers)
             .filter(|(server, _)| gateway.expose.server(server));
         let Some((server, prompt)) = found else {
             return Err(ErrorData::invalid_params(

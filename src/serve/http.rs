@@ -18,6 +18,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
+use rmcp::model::ServerJsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -175,15 +176,12 @@ impl App {
         }
         let (parts, body) = req.into_parts();
         // Buffered (within the cap) to see which session request this is.
-        let limit = self.max_bytes.saturating_add(1);
-        let bytes = match http_body_util::Limited::new(body, limit).collect().await {
+        let bytes = match http_body_util::Limited::new(body, self.max_bytes)
+            .collect()
+            .await
+        {
             Ok(collected) => collected.to_bytes(),
-            Err(_) => {
-                return plain(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "message over [serve] max_message_bytes",
-                );
-            }
+            Err(_) => return too_large(self.max_bytes),
         };
         let watched = http_cancel::watched(&parts.headers, &bytes);
         let exchange = (self.wire.as_ref()).map(|wire| wire.request(&parts.headers, &bytes));
@@ -221,6 +219,24 @@ impl App {
 fn plain(status: StatusCode, text: &'static str) -> Response<Body> {
     let mut response = Response::new(Full::new(Bytes::from_static(text.as_bytes())).boxed());
     *response.status_mut() = status;
+    response
+}
+
+/// 413 with the JSON-RPC error an oversized line gets on stdio; the id is unknown,
+/// so `null`, as JSON-RPC 2.0 asks (rmcp would leave it out).
+fn too_large(max: usize) -> Response<Body> {
+    let message = ServerJsonRpcMessage::error(super::oversized(max), None);
+    let mut wire = serde_json::to_value(&message).unwrap_or_default();
+    if let Some(object) = wire.as_object_mut() {
+        object.insert("id".to_owned(), serde_json::Value::Null);
+    }
+    let body = serde_json::to_vec(&wire).unwrap_or_default();
+    let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
+    *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
     response
 }
 

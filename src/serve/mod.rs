@@ -15,6 +15,7 @@ mod expose;
 mod handler;
 mod http;
 mod http_cancel;
+mod levels;
 mod notify;
 mod stdio;
 mod wire_tap;
@@ -23,6 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 pub use clients::{Clients, ConnectedClient, Connection};
 pub use expose::{BUILTIN, Expose};
@@ -41,6 +43,8 @@ use crate::workbench::Workbench;
 pub struct Gateway {
     registry: Arc<Registry>,
     hub: McpHub,
+    /// The hub's servers (fixed when it starts), for the per-call lookups.
+    servers: Vec<String>,
     readiness: Arc<dyn Readiness>,
     expose: Expose,
     clients: Arc<Clients>,
@@ -48,6 +52,9 @@ pub struct Gateway {
     /// Hears the gate's events of every call (the TUI's approval pane); none headless.
     observer: Option<Arc<dyn GateObserver>>,
     next_call: AtomicU64,
+    next_connection: AtomicU64,
+    /// The log levels clients asked for, and what went upstream.
+    log_levels: levels::LogLevels,
     /// Calls running now.
     running: tokio::sync::watch::Sender<usize>,
     /// Captures every message with the clients; none: not captured.
@@ -87,6 +94,7 @@ impl Gateway {
     ) -> Self {
         Self {
             registry,
+            servers: hub.names(),
             hub,
             readiness,
             expose: Expose::new(config.expose.as_deref()),
@@ -94,6 +102,8 @@ impl Gateway {
             config,
             observer: None,
             next_call: AtomicU64::new(0),
+            next_connection: AtomicU64::new(0),
+            log_levels: levels::LogLevels::default(),
             running: tokio::sync::watch::channel(0).0,
             wire: None,
         }
@@ -123,9 +133,8 @@ impl Gateway {
 
     /// `[serve] expose` names that match no configured server.
     pub fn unknown_exposed(&self) -> Vec<String> {
-        let names = self.hub.names();
         self.expose
-            .unknown(&names)
+            .unknown(&self.servers)
             .into_iter()
             .map(str::to_owned)
             .collect()
@@ -138,18 +147,18 @@ impl Gateway {
 
     /// Whether clients may call the registry tool `name`.
     fn exposes_tool(&self, name: &str) -> bool {
-        expose::tool_exposed(&self.expose, name, &self.hub.names())
+        expose::tool_exposed(&self.expose, name, &self.servers)
     }
 
     /// The exposed tools as `tools/list` items, sorted by name.
     fn tools_wire(&self) -> Vec<Value> {
-        let servers = self.hub.names();
+        let servers = &self.servers;
         let snapshot = self.hub.snapshot();
         self.registry
             .specs()
             .iter()
-            .filter(|spec| expose::tool_exposed(&self.expose, &spec.name, &servers))
-            .map(|spec| match expose::server_of(&spec.name, &servers) {
+            .filter(|spec| expose::tool_exposed(&self.expose, &spec.name, servers))
+            .map(|spec| match expose::server_of(&spec.name, servers) {
                 Some((server, tool)) => {
                     let catalog = snapshot.server(server).map(|s| Arc::clone(&s.catalog));
                     let hints = catalog
@@ -170,6 +179,40 @@ impl Gateway {
         let _ = tokio::time::timeout(timeout, rx.wait_for(|n| *n == 0)).await;
     }
 
+    /// Whether a call of `name` must wait for its server: the tool is not registered
+    /// (yet), or its server is not ready.
+    fn must_wait(&self, name: &str) -> bool {
+        if !self.registry.contains(name) {
+            return true;
+        }
+        let Some((server, _)) = expose::server_of(name, &self.servers) else {
+            return false;
+        };
+        self.hub
+            .snapshot()
+            .server(server)
+            .is_some_and(|s| s.status.is_reconnecting())
+    }
+
+    /// Waits while the server of the tool `name` is reconnecting (after a crash, or
+    /// with a retry due), at most its startup time past the longest backoff, or until
+    /// the client gives up; then registers what the servers offer now.
+    async fn reconnected(&self, name: &str, cancel: &CancellationToken) {
+        if let Some((server, _)) = expose::server_of(name, &self.servers)
+            && let Ok(handle) = self.hub.server(server)
+        {
+            let limit = handle.limits.startup_timeout + crate::mcp::backoff(u32::MAX);
+            let mut rx = self.hub.subscribe();
+            let back =
+                rx.wait_for(|s| s.server(server).is_none_or(|s| !s.status.is_reconnecting()));
+            tokio::select! {
+                _ = tokio::time::timeout(limit, back) => {}
+                () = cancel.cancelled() => {}
+            }
+        }
+        self.readiness.settled().await;
+    }
+
     /// Counts a running call until the guard drops.
     fn running(&self) -> Running<'_> {
         self.running.send_modify(|n| *n += 1);
@@ -179,6 +222,19 @@ impl Gateway {
     fn next_call(&self) -> u64 {
         self.next_call.fetch_add(1, Ordering::Relaxed) + 1
     }
+
+    fn next_connection(&self) -> u64 {
+        self.next_connection.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}
+
+/// The answer to a message over `[serve] max_message_bytes`, the same on stdio (a
+/// line) and HTTP (a body, with 413): invalid request (-32600) naming the cap.
+fn oversized(max: usize) -> rmcp::model::ErrorData {
+    rmcp::model::ErrorData::invalid_request(
+        format!("message over {max} bytes ([serve] max_message_bytes)"),
+        None,
+    )
 }
 
 /// A running call, counted until dropped.

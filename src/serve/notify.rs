@@ -14,7 +14,7 @@ use super::Gateway;
 use crate::mcp::McpEvent;
 
 /// MCP's log levels, least severe first.
-const LEVELS: [&str; 8] = [
+pub(super) const LEVELS: [&str; 8] = [
     "debug",
     "info",
     "notice",
@@ -25,7 +25,7 @@ const LEVELS: [&str; 8] = [
     "emergency",
 ];
 
-fn rank(level: &str) -> usize {
+pub(super) fn rank(level: &str) -> usize {
     LEVELS.iter().position(|l| *l == level).unwrap_or(0)
 }
 

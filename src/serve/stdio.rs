@@ -119,13 +119,7 @@ async fn read_lines<R: AsyncRead + Unpin>(read: R, max: usize, tx: mpsc::Sender<
             if skip_line(&mut read).await.is_err() {
                 return;
             }
-            Some(reply(
-                ErrorData::invalid_request(
-                    format!("message over {max} bytes ([serve] max_message_bytes)"),
-                    None,
-                ),
-                None,
-            ))
+            Some(reply(super::oversized(max), None))
         };
         if let Some(incoming) = incoming
             && tx.send(incoming).await.is_err()
@@ -164,6 +158,10 @@ fn classify(line: &[u8]) -> Option<Incoming> {
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return None;
+    }
+    // Parsed once, straight into a message; only a line that is not one is read again.
+    if let Ok(message) = serde_json::from_slice::<ClientJsonRpcMessage>(line) {
+        return Some(Incoming::Message(Box::new(message)));
     }
     let value: Value = match serde_json::from_slice(line) {
         Ok(v) => v,

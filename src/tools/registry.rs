@@ -225,6 +225,11 @@ impl Registry {
         names
     }
 
+    /// Whether a tool called `name` is registered.
+    pub fn contains(&self, name: &str) -> bool {
+        self.read().contains_key(name)
+    }
+
     /// A lease on the current instance of `name`. Only the gate takes leases: nothing
     /// outside it can reach a registered tool's `invoke`.
     pub(super) fn lease(&self, name: &str) -> Option<Lease> {
