@@ -4,12 +4,15 @@
 //! a refusal is a tool error (`isError: true`) naming why, never a protocol error.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{CallToolResult, ProgressNotificationParam, ProgressToken};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer};
 use serde_json::{Map, Value, json};
+use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 use super::Gateway;
 use super::expose::block_wire;
@@ -49,8 +52,8 @@ pub(super) async fn call(
         .get_progress_token()
         .map(|token| forward_progress(gateway, run_id, token, context.peer.clone()));
     let outcome = gateway.registry.invoke(name, args, &ctx).await;
-    if let Some(task) = progress {
-        task.abort();
+    if let Some(progress) = progress {
+        progress.finish().await;
     }
     if let CallOutcome::Failed(crate::tools::InvokeError::NotFound { .. }) = outcome {
         return Err(not_exposed(name));
@@ -73,44 +76,97 @@ pub(super) fn result_wire(result: ToolResult) -> Result<CallToolResult, ErrorDat
     super::handler::wire(wire)
 }
 
+/// The task passing one call's progress on to its client.
+struct Progress {
+    task: JoinHandle<()>,
+    done: CancellationToken,
+}
+
+impl Progress {
+    /// Stops forwarding once what the server sent before its result is passed on:
+    /// rmcp handles each notification in a task of its own, so the last progress can
+    /// still be on its way when the result arrives, and none may follow the result.
+    async fn finish(mut self) {
+        self.done.cancel();
+        if tokio::time::timeout(PROGRESS_DRAIN, &mut self.task)
+            .await
+            .is_err()
+        {
+            self.task.abort();
+        }
+    }
+}
+
+/// How long a finished call waits, at most, for its last progress to be passed on.
+const PROGRESS_DRAIN: Duration = Duration::from_millis(200);
+
 /// Passes the upstream server's progress for this call on to the client.
 fn forward_progress(
     gateway: &Gateway,
     run_id: String,
     token: ProgressToken,
     peer: Peer<RoleServer>,
-) -> JoinHandle<()> {
+) -> Progress {
     let mut events = gateway.hub.events();
-    tokio::spawn(async move {
+    let done = CancellationToken::new();
+    let finished = done.clone();
+    let task = tokio::spawn(async move {
         loop {
-            let event = match events.recv().await {
-                Ok(event) => event,
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            let event = tokio::select! {
+                event = events.recv() => match event {
+                    Ok(event) => event,
+                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                () = finished.cancelled() => {
+                    // Let the notification tasks queued before the result run, then
+                    // pass on what they published.
+                    for _ in 0..4 {
+                        tokio::task::yield_now().await;
+                    }
+                    while let Ok(event) = events.try_recv() {
+                        if !forward(&event, &run_id, &token, &peer).await {
+                            break;
+                        }
+                    }
+                    break;
+                }
             };
-            let McpEvent::Progress {
-                run_id: Some(of),
-                progress,
-                total,
-                message,
-                ..
-            } = event
-            else {
-                continue;
-            };
-            if of != run_id {
-                continue;
-            }
-            let mut param = ProgressNotificationParam::new(token.clone(), progress);
-            if let Some(total) = total {
-                param = param.with_total(total);
-            }
-            if let Some(message) = message {
-                param = param.with_message(message);
-            }
-            if peer.notify_progress(param).await.is_err() {
+            if !forward(&event, &run_id, &token, &peer).await {
                 break;
             }
         }
-    })
+    });
+    Progress { task, done }
+}
+
+/// Sends `event` to the client when it is progress of `run_id`; `false` once the
+/// client is gone.
+async fn forward(
+    event: &McpEvent,
+    run_id: &str,
+    token: &ProgressToken,
+    peer: &Peer<RoleServer>,
+) -> bool {
+    let McpEvent::Progress {
+        run_id: Some(of),
+        progress,
+        total,
+        message,
+        ..
+    } = event
+    else {
+        return true;
+    };
+    if of != run_id {
+        return true;
+    }
+    let mut param = ProgressNotificationParam::new(token.clone(), *progress);
+    if let Some(total) = total {
+        param = param.with_total(*total);
+    }
+    if let Some(message) = message {
+        param = param.with_message(message.clone());
+    }
+    peer.notify_progress(param).await.is_ok()
 }
