@@ -20,6 +20,7 @@ mod executor_calls;
 mod executor_login;
 mod executor_mcp;
 pub mod form;
+pub mod frame_cache;
 pub mod help;
 pub mod hub_view;
 pub mod input;
