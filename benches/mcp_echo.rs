@@ -7,9 +7,14 @@
 //! last is switchboard's own cost per call. After criterion, rounds of the two
 //! workbenches taken in turn print `RATIO wire/no-wire` (target ≤ 1.03).
 //!
+//! First it prints a `RATIO` line: the two loops interleaved, round by round, so a
+//! busy machine slows both alike; then criterion measures each on its own.
+//!
 //! Cargo builds the server binary for benches (`CARGO_BIN_EXE_*`), so
 //! `cargo bench --bench mcp_echo` is enough.
 #![allow(clippy::expect_used)] // set-up failures should abort the benchmark
+
+mod support;
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -17,12 +22,17 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rmcp::ServiceExt as _;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, ClientRequest, Request, ServerResult};
+use rmcp::service::PeerRequestOptions;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 use switchboard::config;
+use switchboard::mcp::CallContext;
 use switchboard::mcp::WireLog;
 use switchboard::paths::Dirs;
+use switchboard::policy::{
+    AuditLog, AuditRecord, DecidedBy, ToolEffect, Verdict, args_sha256, rfc3339,
+};
 use switchboard::tools::{CallOutcome, Origin, ToolContext};
 use switchboard::workbench::{Workbench, WorkbenchOptions};
 
@@ -100,24 +110,116 @@ fn bench_echo(c: &mut Criterion) {
         })
         .expect("rmcp client");
 
+    let gate_loop = || async {
+        for _ in 0..CALLS {
+            let result = workbench
+                .registry
+                .invoke("t__echo", args.clone(), &ctx)
+                .await;
+            assert!(
+                matches!(result, CallOutcome::Ran(ref r) if !r.is_error),
+                "{result:?}"
+            );
+        }
+    };
+    let bare_loop = || async {
+        for _ in 0..CALLS {
+            let params = CallToolRequestParams::new("echo").with_arguments(args.clone());
+            let result = client.call_tool(params).await;
+            assert!(
+                matches!(result, Ok(ref r) if r.is_error != Some(true)),
+                "{result:?}"
+            );
+        }
+    };
+    // Where the difference goes: the hub's request path alone (no gate, no audit).
+    let hub_loop = || async {
+        for _ in 0..CALLS {
+            let result = workbench
+                .hub
+                .call_tool("t", "echo", args.clone(), None, CallContext::default())
+                .await;
+            assert!(matches!(result, Ok(ref r) if !r.is_error), "{result:?}");
+        }
+    };
+    support::print_ratio(
+        "1,000 sequential echo calls through Registry::invoke",
+        "a bare rmcp client",
+        11,
+        || runtime.block_on(gate_loop()),
+        || runtime.block_on(bare_loop()),
+    );
+    // And what 1,000 audit lines cost on their own (one write per line, as the gate
+    // writes them: each is in the file before the call's result returns).
+    let audit = AuditLog::open(&dir.path().join("probe-audit.jsonl"), false).expect("audit");
+    let record = AuditRecord {
+        time: rfc3339(std::time::SystemTime::now()),
+        run_id: "bench".into(),
+        call_id: "call-1".into(),
+        origin: Origin::Cli,
+        client: None,
+        agent: None,
+        tool: "t__echo".into(),
+        effect: ToolEffect::Read,
+        decision: Verdict::Allow,
+        rule: "mode ask allows reads".into(),
+        decided_by: DecidedBy::Policy,
+        answer: None,
+        duration_ms: 0,
+        is_error: false,
+        args_sha256: args_sha256(&args),
+        args: None,
+        hooks: Vec::new(),
+    };
+    support::print_ratio(
+        "1,000 audit lines appended",
+        "1,000 bare rmcp calls",
+        11,
+        || {
+            for _ in 0..CALLS {
+                audit.append(&record);
+            }
+        },
+        || runtime.block_on(bare_loop()),
+    );
+    // The hub asks rmcp for a request timeout that progress resets (`[limits]`); rmcp
+    // keeps a progress watcher and a timer per request for it.
+    let timed_loop = || async {
+        for _ in 0..CALLS {
+            let params = CallToolRequestParams::new("echo").with_arguments(args.clone());
+            let request = ClientRequest::CallToolRequest(Request::new(params));
+            let options = PeerRequestOptions::with_timeout(Duration::from_secs(60))
+                .reset_timeout_on_progress();
+            let handle = client.send_request_with_option(request, options).await;
+            let result = handle.expect("sent").await_response().await;
+            assert!(
+                matches!(result, Ok(ServerResult::CallToolResult(_))),
+                "{result:?}"
+            );
+        }
+    };
+    support::print_ratio(
+        "1,000 bare rmcp calls with a timeout reset by progress",
+        "a bare rmcp client",
+        11,
+        || runtime.block_on(timed_loop()),
+        || runtime.block_on(bare_loop()),
+    );
+    support::print_ratio(
+        "1,000 sequential echo calls through the hub (no gate, no audit)",
+        "a bare rmcp client",
+        11,
+        || runtime.block_on(hub_loop()),
+        || runtime.block_on(bare_loop()),
+    );
+
     let mut group = c.benchmark_group("mcp_echo_1000_calls");
     // One iteration is 1,000 round trips (≈ 0.2 s): 10 samples in about 10 s.
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
     group.throughput(Throughput::Elements(CALLS));
     group.bench_function("switchboard_registry_invoke", |b| {
-        b.to_async(&runtime).iter(|| async {
-            for _ in 0..CALLS {
-                let result = workbench
-                    .registry
-                    .invoke("t__echo", args.clone(), &ctx)
-                    .await;
-                assert!(
-                    matches!(result, CallOutcome::Ran(ref r) if !r.is_error),
-                    "{result:?}"
-                );
-            }
-        });
+        b.to_async(&runtime).iter(&gate_loop);
     });
     group.bench_function("switchboard_registry_invoke_with_wire", |b| {
         b.to_async(&runtime).iter(|| async {
@@ -131,16 +233,7 @@ fn bench_echo(c: &mut Criterion) {
         });
     });
     group.bench_function("bare_rmcp_call_tool", |b| {
-        b.to_async(&runtime).iter(|| async {
-            for _ in 0..CALLS {
-                let params = CallToolRequestParams::new("echo").with_arguments(args.clone());
-                let result = client.call_tool(params).await;
-                assert!(
-                    matches!(result, Ok(ref r) if r.is_error != Some(true)),
-                    "{result:?}"
-                );
-            }
-        });
+        b.to_async(&runtime).iter(&bare_loop);
     });
     group.finish();
     assert!(

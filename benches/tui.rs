@@ -1,9 +1,11 @@
 //! The TUI state machine under load: the catalog filter over 10,000 tools (per
-//! keystroke), and a streamed answer of 20,000 small deltas (per event, and a frame
-//! drawn for it).
+//! keystroke), a streamed answer of 20,000 small deltas (per event, and a frame
+//! drawn for it), and a frame with 10,000 catalog rows and a 5,000-entry transcript
+//! (against the same frame laid out without the transcript cache).
 
 mod support;
 
+use std::fmt::Write as _;
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -11,10 +13,14 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use switchboard::agent::AgentEvent;
 use switchboard::config::Config;
+use switchboard::gate::CallId;
 use switchboard::keymap::Keymap;
+use switchboard::policy::Origin;
 use switchboard::theme::Theme;
 use switchboard::tui::boot::initial_state;
-use switchboard::tui::state::{CatalogEntry, Pane, State};
+use switchboard::tui::cards::{CardKind, CardStatus, ToolCard};
+use switchboard::tui::frame_cache::TranscriptCache;
+use switchboard::tui::state::{CatalogEntry, ChatEntry, ChatKind, Pane, State};
 use switchboard::tui::ui::render;
 use switchboard::tui::{Msg, update};
 
@@ -200,5 +206,94 @@ fn streaming(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, filter, streaming);
+/// A long session: 5,000 entries of questions, Markdown answers and finished cards.
+fn long_transcript(s: &mut State) {
+    s.chat = (0..5_000)
+        .map(|i| match i % 4 {
+            0 => ChatEntry::new(
+                ChatKind::User,
+                format!("Question {i}: what is in the files?"),
+            ),
+            1 => ChatEntry::new(
+                ChatKind::Assistant,
+                format!(
+                    "## Answer {i}\n\nThe **weather** tool says it is *mild*; see `notes.md`.\n\n\
+                     - first point, long enough to wrap at the pane's width once or twice\n\
+                     - second point\n\n```rust\nfn main() {{ println!(\"{i}\"); }}\n```\n"
+                ),
+            ),
+            2 => {
+                let mut card = ToolCard::new(
+                    CallId(format!("call_{i}")),
+                    "r".into(),
+                    CardKind::Tool,
+                    Origin::Model,
+                );
+                card.tool = "fs".into();
+                card.args = format!(r#"{{"operation":"read","path":"file{i}.txt"}}"#);
+                card.status = CardStatus::Ok;
+                card.duration_ms = Some(12);
+                card.result = Some(format!("line one of {i}\nline two\nline three"));
+                let mut entry = ChatEntry::new(ChatKind::Tool, "");
+                entry.card = Some(card);
+                entry
+            }
+            _ => ChatEntry::new(ChatKind::Note, format!("note {i}")),
+        })
+        .collect();
+}
+
+fn big_frame(c: &mut Criterion) {
+    let theme = Theme::fallback_default();
+    let mut s = catalog_state();
+    s.filter.query.clear();
+    s.focus = Pane::Chat;
+    long_transcript(&mut s);
+    let mut uncached = s.clone();
+    uncached.chat_layout = TranscriptCache::uncached();
+    let terminal = || Terminal::new(TestBackend::new(160, 50)).unwrap_or_else(|e| panic!("{e}"));
+    let draw = |terminal: &mut Terminal<TestBackend>, s: &State| {
+        terminal
+            .draw(|f| render(s, &theme, f))
+            .unwrap_or_else(|e| panic!("{e}"));
+    };
+    let (mut cached_term, mut uncached_term) = (terminal(), terminal());
+    // The first frame lays out everything; the ones after reuse it.
+    draw(&mut cached_term, &s);
+    c.bench_function(
+        "frame 10k catalog rows + 5k-entry transcript (160x50)",
+        |b| {
+            b.iter(|| draw(&mut cached_term, &s));
+        },
+    );
+    let ratio = support::print_ratio(
+        "frame 10k catalog rows + 5k-entry transcript (160x50)",
+        "the frame without the transcript cache",
+        15,
+        || draw(&mut cached_term, &s),
+        || draw(&mut uncached_term, &uncached),
+    );
+    // While an answer streams, only its entry is laid out again.
+    let mut streaming = s.clone();
+    streaming
+        .chat
+        .push(ChatEntry::new(ChatKind::Assistant, "Streaming **now**:"));
+    draw(&mut cached_term, &streaming);
+    let mut n = 0;
+    c.bench_function(
+        "frame 10k catalog rows + 5k-entry transcript, a delta each",
+        |b| {
+            b.iter(|| {
+                n += 1;
+                if let Some(last) = streaming.chat.last_mut() {
+                    let _ = write!(last.text, " word{n}");
+                }
+                draw(&mut cached_term, &streaming);
+            });
+        },
+    );
+    black_box(ratio);
+}
+
+criterion_group!(benches, filter, streaming, big_frame);
 criterion_main!(benches);

@@ -107,6 +107,12 @@ impl StepControl {
         self.on.load(Ordering::SeqCst)
     }
 
+    /// The next [`StepControl::pause`] would wait (step mode is on and this turn
+    /// was not let run free).
+    pub fn would_pause(&self) -> bool {
+        self.is_on() && !self.running_free
+    }
+
     /// A new turn pauses again (after a `Continue` in the last one).
     pub fn begin_turn(&mut self) {
         self.running_free = false;
@@ -118,7 +124,7 @@ impl StepControl {
         cancel: &Cancel,
         announce: impl FnOnce(),
     ) -> Result<(), PauseCancelled> {
-        if !self.is_on() || self.running_free {
+        if !self.would_pause() {
             return Ok(());
         }
         while self.signals.try_recv().is_ok() {} // stale presses do not count

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use futures::StreamExt;
 use serde_json::Value;
 
 use super::cancel::Cancel;
@@ -45,7 +46,14 @@ impl Answer {
     }
 }
 
-/// Runs `calls` in order; every call gets a result message, even after an interrupt.
+/// At most this many reads of one response run at once.
+pub const MAX_CONCURRENT_READS: usize = 4;
+
+/// Runs `calls`; every call gets a result message, in call order, even after an
+/// interrupt. Consecutive reads the gate will admit without asking
+/// ([`crate::tools::Registry::runs_unasked`]) run together, up to
+/// [`MAX_CONCURRENT_READS`] at a time, unless step mode would pause before them;
+/// everything else runs one at a time, so approvals still come one by one, in order.
 pub async fn run_tool_round(
     env: &mut TurnEnv,
     convo: &mut Conversation,
@@ -55,57 +63,146 @@ pub async fn run_tool_round(
     calls: &[ToolCall],
 ) -> RoundEnd {
     tally.failed_calls = 0;
-    for (i, call) in calls.iter().enumerate() {
-        env.sink.emit(AgentEvent::ToolCallRequested {
-            run_id: run_id.to_owned(),
-            call_id: CallId::new(call.id.clone()),
-            tool: call.name.clone(),
-            args: call.arguments.clone(),
-            origin: Origin::Model,
-        });
-        let sink = env.sink.clone();
-        let announce = || {
-            sink.emit(AgentEvent::StepPaused {
-                run_id: run_id.to_owned(),
-                pause: StepPause::ToolCall {
-                    tool_call_id: call.id.clone(),
-                    tool: call.name.clone(),
-                    args: call.arguments.clone(),
-                },
-            });
-        };
-        let paused = env.step.pause(cancel, announce).await;
-        let answer = if paused.is_ok() && !cancel.is_cancelled() {
-            invoke(env, run_id, call, cancel).await
+    let mut i = 0;
+    while i < calls.len() {
+        let batch = if env.step.would_pause() {
+            1
         } else {
-            None
+            concurrent_reads(env, run_id, cancel, &calls[i..])
         };
-        let Some(answer) = answer else {
+        let answers = if batch > 1 {
+            run_together(env, run_id, cancel, &calls[i..i + batch]).await
+        } else {
+            vec![run_one(env, run_id, cancel, &calls[i]).await]
+        };
+        let mut interrupted = false;
+        for (call, answer) in calls[i..].iter().zip(answers) {
+            let Some(answer) = answer else {
+                interrupted = true;
+                record_interrupted(env, convo, run_id, call);
+                continue;
+            };
+            if answer.approval_denied {
+                tally.approvals_denied += 1;
+            } else if answer.is_error {
+                tally.failed_calls += 1;
+            }
+            let limit = env.options.max_tool_result_chars;
+            record(env, convo, run_id, call, answer, limit);
+        }
+        i += batch;
+        if interrupted {
             for rest in &calls[i..] {
-                let interrupted = Answer::error(INTERRUPTED_RESULT.to_owned(), CallEnd::Aborted);
-                record(env, convo, run_id, rest, interrupted, usize::MAX);
+                record_interrupted(env, convo, run_id, rest);
             }
             return RoundEnd::Interrupted;
-        };
-        if answer.approval_denied {
-            tally.approvals_denied += 1;
-        } else if answer.is_error {
-            tally.failed_calls += 1;
         }
-        let limit = env.options.max_tool_result_chars;
-        record(env, convo, run_id, call, answer, limit);
     }
     RoundEnd::Done
 }
 
-/// Sends one call through the gate. `None`: the turn was interrupted (or the person
-/// aborted it at the approval prompt) before the call finished.
-async fn invoke(
+/// How many of `calls`, from the first, may run together (1 or more when any).
+fn concurrent_reads(env: &TurnEnv, run_id: &str, cancel: &Cancel, calls: &[ToolCall]) -> usize {
+    let registry = &env.options.registry;
+    let reads = calls
+        .iter()
+        .take(MAX_CONCURRENT_READS)
+        .take_while(|call| {
+            let Value::Object(args) = &call.arguments else {
+                return false;
+            };
+            registry.runs_unasked(&call.name, args, &context(env, run_id, call, cancel))
+        })
+        .count();
+    reads.max(1)
+}
+
+/// One call: announced, a step pause when step mode is on, then the gate. `None`:
+/// interrupted before it finished.
+async fn run_one(
     env: &mut TurnEnv,
     run_id: &str,
-    call: &ToolCall,
     cancel: &Cancel,
+    call: &ToolCall,
 ) -> Option<Answer> {
+    announce(env, run_id, call);
+    let sink = env.sink.clone();
+    let pause = || {
+        sink.emit(AgentEvent::StepPaused {
+            run_id: run_id.to_owned(),
+            pause: StepPause::ToolCall {
+                tool_call_id: call.id.clone(),
+                tool: call.name.clone(),
+                args: call.arguments.clone(),
+            },
+        });
+    };
+    let paused = env.step.pause(cancel, pause).await;
+    if paused.is_ok() && !cancel.is_cancelled() {
+        invoke(env, run_id, call, cancel).await
+    } else {
+        None
+    }
+}
+
+/// Reads that overlap: all are announced first, in order; the answers come back in
+/// call order.
+async fn run_together(
+    env: &TurnEnv,
+    run_id: &str,
+    cancel: &Cancel,
+    calls: &[ToolCall],
+) -> Vec<Option<Answer>> {
+    for call in calls {
+        announce(env, run_id, call);
+    }
+    // A vector, not a lazy map: the session task must stay `Send` for every lifetime.
+    let runs: Vec<_> = calls
+        .iter()
+        .map(|call| run_read(env, run_id, cancel, call))
+        .collect();
+    futures::stream::iter(runs)
+        .buffered(MAX_CONCURRENT_READS)
+        .collect()
+        .await
+}
+
+async fn run_read(env: &TurnEnv, run_id: &str, cancel: &Cancel, call: &ToolCall) -> Option<Answer> {
+    if cancel.is_cancelled() {
+        None
+    } else {
+        invoke(env, run_id, call, cancel).await
+    }
+}
+
+fn announce(env: &TurnEnv, run_id: &str, call: &ToolCall) {
+    env.sink.emit(AgentEvent::ToolCallRequested {
+        run_id: run_id.to_owned(),
+        call_id: CallId::new(call.id.clone()),
+        tool: call.name.clone(),
+        args: call.arguments.clone(),
+        origin: Origin::Model,
+    });
+}
+
+fn record_interrupted(env: &TurnEnv, convo: &mut Conversation, run_id: &str, call: &ToolCall) {
+    let interrupted = Answer::error(INTERRUPTED_RESULT.to_owned(), CallEnd::Aborted);
+    record(env, convo, run_id, call, interrupted, usize::MAX);
+}
+
+/// The context the gate sees for one of the model's calls.
+fn context(env: &TurnEnv, run_id: &str, call: &ToolCall, cancel: &Cancel) -> ToolContext {
+    let ctx = ToolContext::new(run_id, Origin::Model)
+        .with_scope(env.scope)
+        .with_call_id(CallId::new(call.id.clone()))
+        .with_cancel(cancel.token())
+        .with_observer(Arc::new(SinkObserver(env.sink.clone())));
+    env.options.call_context(ctx)
+}
+
+/// Sends one call through the gate. `None`: the turn was interrupted (or the person
+/// aborted it at the approval prompt) before the call finished.
+async fn invoke(env: &TurnEnv, run_id: &str, call: &ToolCall, cancel: &Cancel) -> Option<Answer> {
     let Value::Object(args) = &call.arguments else {
         return Some(Answer::error(
             format!(
@@ -116,12 +213,7 @@ async fn invoke(
             CallEnd::Failed,
         ));
     };
-    let ctx = ToolContext::new(run_id, Origin::Model)
-        .with_scope(env.scope)
-        .with_call_id(CallId::new(call.id.clone()))
-        .with_cancel(cancel.token())
-        .with_observer(Arc::new(SinkObserver(env.sink.clone())));
-    let ctx = env.options.call_context(ctx);
+    let ctx = context(env, run_id, call, cancel);
     let registry = Arc::clone(&env.options.registry);
     match registry.invoke(&call.name, args.clone(), &ctx).await {
         CallOutcome::Ran(result) => Some(answer_of(&result)),

@@ -43,6 +43,11 @@ impl CallBudget {
         self.take(tool, true)
     }
 
+    /// Whether `tool` has a budget at all (calls of it are counted).
+    pub fn limits(&self, tool: &str) -> bool {
+        self.limits.contains_key(tool)
+    }
+
     /// Calls of `tool` counted so far.
     pub fn used(&self, tool: &str) -> u32 {
         let used = self.used.lock().unwrap_or_else(PoisonError::into_inner);

@@ -85,9 +85,10 @@ pub(super) struct Call<'a> {
 }
 
 impl Call<'_> {
-    fn emit(&self, event: GateEvent) {
+    /// Builds the event only when someone listens (a headless call has no observer).
+    fn emit(&self, event: impl FnOnce() -> GateEvent) {
         if let Some(observer) = &self.ctx.observer {
-            observer.event(event);
+            observer.event(event());
         }
     }
 
@@ -198,7 +199,7 @@ impl Registry {
             started,
             hooks: std::sync::Mutex::default(),
         };
-        call.emit(GateEvent::ToolCallStarted {
+        call.emit(|| GateEvent::ToolCallStarted {
             call_id: call.id.clone(),
             run_id: ctx.run_id.clone(),
             tool: name.to_owned(),
@@ -253,7 +254,7 @@ impl Registry {
                 hooks: call.hooks.lock().map(|h| h.clone()).unwrap_or_default(),
             });
         }
-        call.emit(GateEvent::ToolCallFinished {
+        call.emit(|| GateEvent::ToolCallFinished {
             call_id: call.id.clone(),
             run_id: call.ctx.run_id.clone(),
             tool: call.facts.tool.clone(),
@@ -344,13 +345,13 @@ impl Registry {
             session_grant: format!("{offered} until switchboard exits"),
         };
         let id = request.id;
-        call.emit(GateEvent::ApprovalRequested(request.clone()));
+        call.emit(|| GateEvent::ApprovalRequested(request.clone()));
         let answer = tokio::select! {
             biased;
             () = call.ctx.cancel.cancelled() => ApprovalDecision::Abort,
             answer = self.broker.request(request) => answer,
         };
-        call.emit(GateEvent::ApprovalResolved {
+        call.emit(|| GateEvent::ApprovalResolved {
             call_id: call.id.clone(),
             run_id: call.ctx.run_id.clone(),
             id,

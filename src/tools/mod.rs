@@ -11,6 +11,7 @@ mod hints;
 mod hooked;
 mod invoke;
 mod lease;
+mod preflight;
 mod registry;
 mod result;
 

@@ -22,6 +22,7 @@ mod executor_login;
 mod executor_mcp;
 mod executor_wire;
 pub mod form;
+pub mod frame_cache;
 pub mod help;
 pub mod hub_view;
 pub mod input;

@@ -5,7 +5,6 @@ use crate::keymap::Action;
 
 use super::layout::Areas;
 use super::state::{Pane, State, TailScroll};
-use super::transcript::layout_transcript;
 
 /// Keep scroll offsets inside their content after a resize.
 pub fn clamp_scrolls(state: &mut State) {
@@ -20,12 +19,12 @@ pub fn page(state: &State, pane: Pane) -> usize {
 
 pub fn chat_max_scroll(state: &State) -> usize {
     let rect = Areas::of(state).chat;
-    let lines = layout_transcript(
+    let lines = state.chat_layout.total(
         &state.chat,
         rect.width.saturating_sub(2),
         state.cards_expanded,
-    )
-    .len();
+        state.clock_ms,
+    );
     lines.saturating_sub(usize::from(rect.height.saturating_sub(2)))
 }
 

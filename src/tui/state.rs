@@ -207,6 +207,8 @@ pub struct State {
     pub catalog_sel: usize,
     pub filter: Filter,
     pub chat: Vec<ChatEntry>,
+    /// `chat` laid out, kept between frames.
+    pub chat_layout: super::frame_cache::TranscriptCache,
     pub chat_scroll: TailScroll,
     pub composer: Composer,
     pub logs: VecDeque<LogLine>,
@@ -282,6 +284,7 @@ impl State {
             catalog_sel: 0,
             filter: Filter::default(),
             chat: Vec::new(),
+            chat_layout: super::frame_cache::TranscriptCache::default(),
             chat_scroll: TailScroll::default(),
             composer: Composer::default(),
             logs: VecDeque::new(),

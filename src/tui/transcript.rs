@@ -42,59 +42,73 @@ pub fn layout_transcript(entries: &[ChatEntry], width: u16, expanded: bool) -> V
     layout_at(entries, width, expanded, 0)
 }
 
-/// [`layout_transcript`] at a clock reading (spinners, elapsed times).
+/// [`layout_transcript`] at a clock reading (spinners, elapsed times). Lays out every
+/// entry; the frame uses [`super::frame_cache::TranscriptCache`], which keeps each
+/// entry's lines.
 pub fn layout_at(
     entries: &[ChatEntry],
     width: u16,
     expanded: bool,
     clock_ms: u64,
 ) -> Vec<TranscriptLine> {
-    let width = usize::from(width).saturating_sub(INDENT).max(1);
     let mut out = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         if i > 0 {
             out.push(TranscriptLine::Blank);
         }
-        if let Some(card) = &entry.card {
-            card_lines(card, width, expanded, clock_ms, &mut out);
-            continue;
+        entry_lines(entry, width, expanded, clock_ms, &mut out);
+    }
+    out
+}
+
+/// The lines of one entry (without the blank line between entries), for a pane
+/// `width` wide.
+pub fn entry_lines(
+    entry: &ChatEntry,
+    width: u16,
+    expanded: bool,
+    clock_ms: u64,
+    out: &mut Vec<TranscriptLine>,
+) {
+    let width = usize::from(width).saturating_sub(INDENT).max(1);
+    if let Some(card) = &entry.card {
+        card_lines(card, width, expanded, clock_ms, out);
+        return;
+    }
+    out.push(TranscriptLine::Header(entry.kind, None, Tone::Normal));
+    let text = sanitize(&entry.text);
+    if entry.kind == ChatKind::Assistant {
+        for line in markdown_lines(&text, width) {
+            out.push(TranscriptLine::Body(entry.kind, line));
         }
-        out.push(TranscriptLine::Header(entry.kind, None, Tone::Normal));
-        let text = sanitize(&entry.text);
-        if entry.kind == ChatKind::Assistant {
-            for line in markdown_lines(&text, width) {
-                out.push(TranscriptLine::Body(entry.kind, line));
-            }
-            continue;
-        }
-        // Results of calls, reads and prompts the person started fold until `e`.
-        let shown = if entry.kind == ChatKind::Tool && !expanded {
-            RESULT_PREVIEW_LINES
-        } else {
-            usize::MAX
-        };
-        let mut lines = text.lines();
-        for line in lines.by_ref().take(shown) {
-            for piece in wrap(line, width) {
-                out.push(TranscriptLine::Body(
-                    entry.kind,
-                    vec![(MdStyle::Text, piece)],
-                ));
-            }
-        }
-        // One pass: what `take` left is what folded.
-        let more = lines.count();
-        if more > 0 {
+        return;
+    }
+    // Results of calls, reads and prompts the person started fold until `e`.
+    let shown = if entry.kind == ChatKind::Tool && !expanded {
+        RESULT_PREVIEW_LINES
+    } else {
+        usize::MAX
+    };
+    let mut lines = text.lines();
+    for line in lines.by_ref().take(shown) {
+        for piece in wrap(line, width) {
             out.push(TranscriptLine::Body(
                 entry.kind,
-                vec![(
-                    MdStyle::Text,
-                    format!("… {} (e shows all)", more_lines(more)),
-                )],
+                vec![(MdStyle::Text, piece)],
             ));
         }
     }
-    out
+    // One pass: what `take` left is what folded.
+    let more = lines.count();
+    if more > 0 {
+        out.push(TranscriptLine::Body(
+            entry.kind,
+            vec![(
+                MdStyle::Text,
+                format!("… {} (e shows all)", more_lines(more)),
+            )],
+        ));
+    }
 }
 
 /// Lines of a manual result shown before it folds.

@@ -9,7 +9,7 @@ use crate::theme::{Role, Theme};
 use crate::tui::markdown::MdStyle;
 use crate::tui::state::{ChatKind, Pane, State};
 use crate::tui::style::{pane_block, style};
-use crate::tui::transcript::{INDENT, Tone, TranscriptLine, layout_at};
+use crate::tui::transcript::{INDENT, Tone, TranscriptLine};
 
 fn role_of(kind: ChatKind) -> (Role, &'static str) {
     match kind {
@@ -45,17 +45,16 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
 
     // Layout sanitises, so widths are those of what is drawn.
-    let lines = layout_at(
+    let window = state.chat_layout.window(
         &state.chat,
         inner.width,
         state.cards_expanded,
         state.clock_ms,
+        (state.chat_scroll.0, usize::from(inner.height)),
     );
-    let height = usize::from(inner.height);
-    let end = lines.len().saturating_sub(state.chat_scroll.0);
-    let start = end.saturating_sub(height);
     let indent = " ".repeat(INDENT);
-    let text: Vec<Line> = lines[start..end]
+    let text: Vec<Line> = window
+        .lines
         .iter()
         .map(|line| match line {
             TranscriptLine::Header(kind, label, tone) => {
