@@ -55,6 +55,13 @@ async fn pump(
     }
 }
 
+/// A call's task, or a failure naming the hang (an answer that never reached it).
+async fn within<T>(task: tokio::task::JoinHandle<T>) -> Result<T, tokio::task::JoinError> {
+    tokio::time::timeout(Duration::from_secs(30), task)
+        .await
+        .expect("the call never got its answer")
+}
+
 fn write_call(path: &str) -> CallToolRequestParams {
     CallToolRequestParams::new("fs").with_arguments(serve_support::args(
         json!({"operation": "write", "path": path, "content": "x"}),
@@ -101,7 +108,7 @@ async fn a_serve_clients_write_waits_for_the_approval_pane() {
         "{screen}"
     );
     exec.handle(Msg::Key(Key::plain(KeyCode::Char('y'))));
-    let ran = first.await.unwrap().unwrap();
+    let ran = within(first).await.unwrap().unwrap();
     assert!(!serve_support::is_error(&ran), "{ran:?}");
     assert_eq!(tool.calls(), 1);
 
@@ -110,7 +117,7 @@ async fn a_serve_clients_write_waits_for_the_approval_pane() {
     let second = tokio::spawn(async move { peer.call_tool(write_call("b.md")).await });
     pump(&mut exec, &mut gate_events, |s| s.approvals.len() == 1).await;
     exec.handle(Msg::Key(Key::plain(KeyCode::Char('n'))));
-    let refused = second.await.unwrap().unwrap();
+    let refused = within(second).await.unwrap().unwrap();
     assert!(serve_support::is_error(&refused), "{refused:?}");
     assert!(
         serve_support::text(&refused).contains("Denied by the user"),

@@ -345,11 +345,15 @@ impl Registry {
             session_grant: format!("{offered} until switchboard exits"),
         };
         let id = request.id;
-        call.emit(|| GateEvent::ApprovalRequested(request.clone()));
+        let shown = request.clone();
+        // Filed before anyone hears of it: an answer that comes back at once (a
+        // person quick on `y`, a test, another front end) finds it waiting.
+        let reply = self.broker.request(request);
+        call.emit(move || GateEvent::ApprovalRequested(shown));
         let answer = tokio::select! {
             biased;
             () = call.ctx.cancel.cancelled() => ApprovalDecision::Abort,
-            answer = self.broker.request(request) => answer,
+            answer = reply => answer,
         };
         call.emit(|| GateEvent::ApprovalResolved {
             call_id: call.id.clone(),
