@@ -380,27 +380,6 @@ async fn roots_are_offered_only_when_given() {
 }
 
 #[tokio::test]
-async fn a_server_that_lingers_after_stdin_closes_gets_sigterm() {
-    let dir = tempfile::tempdir().unwrap();
-    let marker = dir.path().join("marker");
-    let mut config = stdio_config(&["--misbehave", "linger"]);
-    config.env.insert(
-        "SWITCHBOARD_TEST_MARKER".into(),
-        marker.display().to_string(),
-    );
-    let hub = hub_with(&[("t", config)]);
-    assert_ready(&settled(&hub).await, "t");
-    hub.shutdown().await;
-    // shutdown returns once the server is gone; it left the marker on SIGTERM.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while !marker.exists() {
-        assert!(std::time::Instant::now() < deadline, "no SIGTERM marker");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "terminated");
-}
-
-#[tokio::test]
 async fn a_start_gate_holds_the_connections_until_it_opens() {
     use std::collections::BTreeMap;
     use switchboard::mcp::{HubOptions, McpHub, StartGate};

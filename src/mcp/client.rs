@@ -92,6 +92,8 @@ pub struct ClientSide {
     pub refusals: super::param_headers::Refusals,
     /// Where every message of this server is captured; none: not captured.
     pub wire: Option<Arc<super::wire::WireLog>>,
+    /// The tasks reading this connection's subscription streams (2026-07-28).
+    pub streams: tokio_util::task::TaskTracker,
 }
 
 impl ClientSide {

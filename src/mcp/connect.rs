@@ -4,7 +4,6 @@
 use std::collections::{BTreeMap, HashMap};
 use std::process::Stdio;
 use std::sync::Arc;
-use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::model::ProtocolVersion;
@@ -245,14 +244,10 @@ async fn connect_once(
     attempt.await
 }
 
-/// How long a stdio server gets to exit after its stdin closes before it is sent
-/// SIGTERM (rmcp alone would wait 3 s; a Node server with a request in flight to us
-/// stays up that long).
-const EXIT_GRACE: Duration = Duration::from_millis(500);
-
-/// The stdio shutdown sequence of the MCP spec, with a short grace: close the
-/// connection (stdin), let the server exit, SIGTERM it after [`EXIT_GRACE`], and wait
-/// for the end up to `close_timeout` (rmcp kills the child after that).
+/// The stdio shutdown sequence of the MCP spec: close the connection (stdin), give
+/// the server time to exit while it is still working ([`super::exit_watch`]), SIGTERM
+/// it once it idles or that time is up, and wait for the end up to `close_timeout`
+/// (rmcp kills the child after that).
 pub async fn close<F: std::future::Future>(
     cancel: rmcp::service::RunningServiceCancellationToken,
     mut done: std::pin::Pin<&mut F>,
@@ -260,11 +255,17 @@ pub async fn close<F: std::future::Future>(
     limits: &Limits,
 ) {
     cancel.cancel();
-    if tokio::time::timeout(EXIT_GRACE, done.as_mut())
-        .await
-        .is_ok()
-    {
-        return;
+    let mut watch = super::exit_watch::ExitWatch::new(pid);
+    loop {
+        if tokio::time::timeout(super::exit_watch::POLL, done.as_mut())
+            .await
+            .is_ok()
+        {
+            return;
+        }
+        if watch.give_up() {
+            break;
+        }
     }
     // The child is not reaped until rmcp waits for it, so the pid is still ours.
     if let Some(pid) = pid

@@ -143,6 +143,7 @@ impl McpHub {
                 asker: Arc::clone(&asker),
                 sampling: config.sampling.unwrap_or(options.mcp.sampling),
                 subscriptions: Arc::default(),
+                streams: tokio_util::task::TaskTracker::new(),
                 budget: options.budget.clone(),
                 refusals: super::param_headers::Refusals::default(),
                 wire: options.wire.clone(),

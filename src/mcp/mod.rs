@@ -13,6 +13,7 @@ mod client;
 mod connect;
 pub mod endpoint;
 mod error;
+mod exit_watch;
 pub mod freshness;
 mod http_client;
 mod http_failure;

@@ -373,7 +373,7 @@ async fn serve(
         stateless: info.is_stateless(),
         logs,
     };
-    let list_changes =
+    let mut list_changes =
         super::subscribe::listen_for_list_changes(&live, &info, &handle.client).await;
     // Before it is ready: what was subscribed is subscribed again on this connection.
     handle.resubscribe(&live).await;
@@ -413,14 +413,17 @@ async fn serve(
                     emit(snap.catalog.revision);
                 }
                 Some(Command::Reconnect) => {
+                    handle.end_streams(list_changes.take()).await;
                     close(cancel, done.as_mut(), pid, &handle.limits).await;
                     break Ended::Reconnect;
                 }
                 Some(Command::Disable) => {
+                    handle.end_streams(list_changes.take()).await;
                     close(cancel, done.as_mut(), pid, &handle.limits).await;
                     break Ended::Disabled;
                 }
                 Some(Command::Shutdown) | None => {
+                    handle.end_streams(list_changes.take()).await;
                     close(cancel, done.as_mut(), pid, &handle.limits).await;
                     break Ended::Shutdown;
                 }

@@ -66,9 +66,13 @@ impl ClientSide {
     }
 }
 
+/// How long a closing connection waits for its streams to send their cancellations.
+const STREAM_END_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// Reads a subscription until it ends or `stop` is cancelled (then cancels it).
 fn pump(mut subscription: Subscription, client: ClientSide, stop: CancellationToken) {
-    tokio::spawn(async move {
+    let streams = client.streams.clone();
+    streams.spawn(async move {
         loop {
             tokio::select! {
                 biased;
@@ -199,6 +203,17 @@ impl ServerHandle {
 
     /// The connection ended: its streams stop. What was subscribed stays wanted, for
     /// [`ServerHandle::resubscribe`] on the next connection.
+    /// Before a connection is closed: stops its streams and waits (at most
+    /// [`STREAM_END_WAIT`]) until each has told the server it is cancelled. A server
+    /// with a `subscriptions/listen` still open may not notice the end of its input.
+    pub(super) async fn end_streams(&self, list_changes: Option<CancellationToken>) {
+        self.end_subscriptions(list_changes);
+        let streams = &self.client.streams;
+        streams.close();
+        let _ = tokio::time::timeout(STREAM_END_WAIT, streams.wait()).await;
+        streams.reopen();
+    }
+
     pub(super) fn end_subscriptions(&self, list_changes: Option<CancellationToken>) {
         if let Some(stop) = list_changes {
             stop.cancel();

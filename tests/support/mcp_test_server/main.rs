@@ -14,7 +14,9 @@
 //! `--misbehave` (or `SWITCHBOARD_TEST_MISBEHAVE`): `exit-on-init` exits when
 //! `initialize` (or `server/discover`) arrives, `garbage` answers every line with non-JSON, `hang` never
 //! answers, `linger` serves normally but stays up after stdin closes until SIGTERM,
-//! then writes `terminated` to the file named by `SWITCHBOARD_TEST_MARKER`.
+//! then writes `terminated` to the file named by `SWITCHBOARD_TEST_MARKER`;
+//! `flush-on-exit` keeps working (on the CPU) for 400 ms after stdin closes, then
+//! writes `flushed` there and exits (`terminated` if SIGTERM came first).
 //! `silent-hang` is `hang` with nothing on stderr either; `bad-structured` makes
 //! `add` return `structuredContent` its `outputSchema` refuses; `long-name` adds two
 //! tools whose names providers reject (200 characters; dots, a slash and a space);
@@ -103,6 +105,7 @@ async fn main() {
         (_, "garbage") => garbage().await,
         (_, "hang" | "silent-hang") => hang().await,
         ("stdio", "linger") => linger(server).await,
+        ("stdio", "flush-on-exit") => flush_on_exit(server).await,
         ("stdio", _) => stdio(server).await,
         ("http", _) => http::serve(server, http::Flavour::Streamable).await,
         ("sse", _) => http::serve(server, http::Flavour::LegacySse).await,
@@ -136,6 +139,29 @@ async fn linger(server: TestServer) -> Result<(), String> {
             }
         }
         () = tokio::time::sleep(std::time::Duration::from_secs(60)) => {}
+    }
+    Ok(())
+}
+
+/// Serves, then works for 400 ms after stdin closes before it exits (a server that
+/// saves its state on the way out), noting whether SIGTERM cut it short.
+async fn flush_on_exit(server: TestServer) -> Result<(), String> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
+    stdio(server).await?;
+    let work = tokio::task::spawn_blocking(|| {
+        let until = std::time::Instant::now() + std::time::Duration::from_millis(400);
+        let mut n: u64 = 0;
+        while std::time::Instant::now() < until {
+            n = std::hint::black_box(n.wrapping_mul(31).wrapping_add(7));
+        }
+    });
+    let said = tokio::select! {
+        _ = term.recv() => "terminated",
+        _ = work => "flushed",
+    };
+    if let Ok(path) = std::env::var("SWITCHBOARD_TEST_MARKER") {
+        let _ = std::fs::write(path, said);
     }
     Ok(())
 }
