@@ -321,3 +321,32 @@ fn call_form_from_the_detail_view() {
     );
     assert_eq!(state.overlay, None);
 }
+
+/// Only the rows on screen are built: a selection far down shows the rows above it
+/// with itself on the last row, as the list widget scrolls; one near the top shows
+/// the first screen.
+#[test]
+fn a_long_catalog_shows_the_window_around_the_selection() {
+    let mut state = fresh(&Config::default());
+    state.focus = Pane::Catalog;
+    state.catalog.tools = (0..500)
+        .map(|i| switchboard::tui::state::CatalogEntry {
+            server: "many".into(),
+            name: format!("many__tool_{i:03}"),
+            effect: Some(switchboard::tools::ToolEffect::Read),
+            ..Default::default()
+        })
+        .collect();
+    state.catalog_sel = 321;
+    let screen = format!("{}", draw(&state, &default_theme(), 100, 30).backend());
+    assert!(screen.contains("tool_321") && !screen.contains("tool_322"));
+    assert!(!screen.contains("tool_000"));
+    insta::assert_snapshot!("catalog_long_scrolled", screen);
+    state.catalog_sel = 2;
+    let screen = format!("{}", draw(&state, &default_theme(), 100, 30).backend());
+    assert!(screen.contains("tool_000") && screen.contains("tool_002"));
+    // Past the end: the last entry, as the widget would clamp it.
+    state.catalog_sel = 900;
+    let screen = format!("{}", draw(&state, &default_theme(), 100, 30).backend());
+    assert!(screen.contains("tool_499"));
+}

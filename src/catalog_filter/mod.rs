@@ -21,38 +21,112 @@ use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
 
 pub use narrow::Narrowing;
 
-/// An entry's searchable text, lower-cased.
+/// An entry's searchable text, lower-cased: name, title, server and description one
+/// after another in one allocation, with a bag of the characters of each part, so a
+/// query holding a character that a part lacks skips that part without reading it.
 #[derive(Debug, Clone, Default)]
 pub struct Haystack {
-    name: String,
-    /// The tool part of a qualified `server__tool` name (byte range in `name`).
-    tool: Option<(usize, usize)>,
-    title: String,
-    server: String,
-    description: String,
-    name32: Utf32String,
-    title32: Utf32String,
+    text: Box<str>,
+    /// Where the name, the title and the server end in `text`.
+    ends: [u32; 3],
+    /// The tool part of a qualified `server__tool` name (byte range in `text`).
+    tool: Option<(u32, u32)>,
+    /// The characters of the name, of the title, of the server and description.
+    bags: [u64; 3],
+    /// The name and the title as chars, when either is not ASCII (the fuzzy
+    /// matcher reads ASCII text as it is).
+    wide: Option<Box<[Utf32String; 2]>>,
 }
 
 impl Haystack {
     pub fn new(name: &str, title: &str, server: &str, description: &str) -> Self {
-        let name = name.to_lowercase();
+        let [name, title, server, description] =
+            [name, title, server, description].map(str::to_lowercase);
         let tool = name.find("__").map(|at| {
             let start = at + 2;
             let end = name[start..].find("__").map_or(name.len(), |n| start + n);
-            (start, end)
+            (offset(start), offset(end))
         });
-        let title = title.to_lowercase();
+        let wide = (!name.is_ascii() || !title.is_ascii()).then(|| {
+            Box::new([
+                Utf32String::from(name.as_str()),
+                Utf32String::from(title.as_str()),
+            ])
+        });
+        let bags = [bag(&name), bag(&title), bag(&server) | bag(&description)];
+        let ends = [
+            offset(name.len()),
+            offset(name.len() + title.len()),
+            offset(name.len() + title.len() + server.len()),
+        ];
         Self {
-            name32: Utf32String::from(name.as_str()),
-            title32: Utf32String::from(title.as_str()),
-            name,
+            text: [name, title, server, description].concat().into_boxed_str(),
+            ends,
             tool,
-            title,
-            server: server.to_lowercase(),
-            description: description.to_lowercase(),
+            bags,
+            wide,
         }
     }
+
+    fn slice(&self, start: u32, end: Option<u32>) -> &str {
+        let end = end.map_or(self.text.len(), |e| e as usize);
+        self.text.get(start as usize..end).unwrap_or_default()
+    }
+
+    fn name(&self) -> &str {
+        self.slice(0, Some(self.ends[0]))
+    }
+
+    fn title(&self) -> &str {
+        self.slice(self.ends[0], Some(self.ends[1]))
+    }
+
+    fn server(&self) -> &str {
+        self.slice(self.ends[1], Some(self.ends[2]))
+    }
+
+    fn description(&self) -> &str {
+        self.slice(self.ends[2], None)
+    }
+
+    fn tool(&self) -> Option<&str> {
+        self.tool.map(|(start, end)| self.slice(start, Some(end)))
+    }
+
+    /// The name (`TITLE` false) or the title, as the fuzzy matcher reads it.
+    fn chars(&self, title: bool) -> Utf32Str<'_> {
+        match &self.wide {
+            Some(wide) => wide[usize::from(title)].slice(..),
+            None if title => Utf32Str::Ascii(self.title().as_bytes()),
+            None => Utf32Str::Ascii(self.name().as_bytes()),
+        }
+    }
+}
+
+/// A byte offset in a haystack (an entry's text is far below 4 GiB).
+fn offset(at: usize) -> u32 {
+    u32::try_from(at).unwrap_or(u32::MAX)
+}
+
+/// The characters of `text` as a set of bits: one each for `a`–`z`, `0`–`9` and six
+/// punctuation marks, and one shared by every other character. A text can contain a
+/// query (as a substring or as a subsequence) only if the query's bag is a subset of
+/// the text's.
+fn bag(text: &str) -> u64 {
+    text.chars().fold(0, |bag, c| {
+        let bit = match c {
+            'a'..='z' => c as u32 - 'a' as u32,
+            '0'..='9' => 26 + c as u32 - '0' as u32,
+            '_' => 36,
+            '-' => 37,
+            '.' => 38,
+            ' ' => 39,
+            '/' => 40,
+            ':' => 41,
+            _ => 63,
+        };
+        bag | 1 << bit
+    })
 }
 
 /// An entry's [`Haystack`], made on first use and shared by clones of the entry.
@@ -91,6 +165,7 @@ pub struct Query {
     text: String,
     finder: Finder<'static>,
     needle: Utf32String,
+    bag: u64,
 }
 
 impl Query {
@@ -100,6 +175,7 @@ impl Query {
             text: text.to_owned(),
             finder: Finder::new(text.as_bytes()).into_owned(),
             needle: Utf32String::from(text),
+            bag: bag(text),
         }
     }
 
@@ -114,22 +190,27 @@ impl Query {
             score: Reverse(0),
         };
         let q = self.text.as_str();
-        let contains = |s: &str| self.finder.find(s.as_bytes()).is_some();
-        if hay.name.starts_with(q) || hay.tool.is_some_and(|(s, e)| hay.name[s..e].starts_with(q)) {
+        if hay.name().starts_with(q) || hay.tool().is_some_and(|t| t.starts_with(q)) {
             return Some(tier(0));
         }
-        if contains(&hay.name) || contains(&hay.title) {
+        // Only a part holding every character of the query is read.
+        let [in_name, in_title, in_rest] = hay.bags.map(|bag| self.bag & !bag == 0);
+        let contains = |s: &str| self.finder.find(s.as_bytes()).is_some();
+        if (in_name && contains(hay.name())) || (in_title && contains(hay.title())) {
             return Some(tier(1));
         }
         let needle = self.needle.slice(..);
-        let fuzzy = |m: &mut Matcher, h: &Utf32String| m.fuzzy_match(h.slice(..), needle);
-        if let Some(score) = fuzzy(matcher, &hay.name32).max(fuzzy(matcher, &hay.title32)) {
+        let mut fuzzy = |read: bool, title: bool| {
+            read.then(|| matcher.fuzzy_match(hay.chars(title), needle))
+                .flatten()
+        };
+        if let Some(score) = fuzzy(in_name, false).max(fuzzy(in_title, true)) {
             return Some(Rank {
                 tier: 2,
                 score: Reverse(score),
             });
         }
-        (contains(&hay.server) || contains(&hay.description)).then(|| tier(3))
+        (in_rest && (contains(hay.server()) || contains(hay.description()))).then(|| tier(3))
     }
 }
 

@@ -57,16 +57,8 @@ impl Narrowing {
         };
         let prepared = Query::new(query);
         let mut matcher = memo.matcher.take().unwrap_or_else(matcher);
-        let mut ranked: Vec<_> = candidates
-            .into_iter()
-            .filter_map(|i| {
-                let rank = prepared.rank(hays.get(i as usize)?, &mut matcher)?;
-                Some((rank, i))
-            })
-            .collect();
+        let hits = rank(&prepared, hays, candidates, &mut matcher);
         memo.matcher = Some(matcher);
-        ranked.sort_unstable();
-        let hits: Vec<u32> = ranked.into_iter().map(|(_, i)| i).collect();
         let out = hits.iter().map(|&i| i as usize).collect();
         if memo.levels.len() == DEPTH {
             memo.levels.remove(0);
@@ -74,6 +66,35 @@ impl Narrowing {
         memo.levels.push((query.to_owned(), hits));
         out
     }
+}
+
+/// The `candidates` (in catalog order) that match `query`, best first. Every tier but
+/// the fuzzy one keeps catalog order, so only the fuzzy matches are sorted.
+fn rank(
+    query: &Query,
+    hays: &[&Arc<Haystack>],
+    candidates: Vec<u32>,
+    matcher: &mut Matcher,
+) -> Vec<u32> {
+    let mut tiers: [Vec<u32>; 4] = Default::default();
+    let mut fuzzy = Vec::new();
+    for i in candidates {
+        let Some(rank) = hays.get(i as usize).and_then(|h| query.rank(h, matcher)) else {
+            continue;
+        };
+        match rank.tier {
+            2 => fuzzy.push((rank, i)),
+            tier => {
+                if let Some(bucket) = tiers.get_mut(usize::from(tier)) {
+                    bucket.push(i);
+                }
+            }
+        }
+    }
+    // Stable: equal scores keep catalog order.
+    fuzzy.sort_by_key(|&(rank, _)| rank);
+    tiers[2] = fuzzy.into_iter().map(|(_, i)| i).collect();
+    tiers.concat()
 }
 
 impl Clone for Narrowing {

@@ -122,8 +122,14 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         return;
     }
     let width = usize::from(list_area.width);
+    // Only the rows on screen are built: the window the list would scroll to, with
+    // the selection on its last row once it is past the first screen.
+    let sel = state.catalog_sel.min(entries.len().saturating_sub(1));
+    let start = (sel + 1).saturating_sub(usize::from(list_area.height).max(1));
     let items: Vec<ListItem> = entries
         .iter()
+        .skip(start)
+        .take(usize::from(list_area.height))
         .map(|e| {
             // MCP tools are listed without their `SERVER__` prefix; the server follows.
             let name = e
@@ -167,7 +173,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         .collect();
     let list = List::new(items).highlight_style(style(theme, Role::Selection));
     let mut list_state = ListState::default();
-    list_state.select(Some(state.catalog_sel));
+    list_state.select(Some(sel - start));
     frame.render_stateful_widget(list, list_area, &mut list_state);
 }
 
