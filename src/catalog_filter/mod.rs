@@ -22,21 +22,30 @@ use nucleo_matcher::{Config, Matcher, Utf32Str, Utf32String};
 pub use narrow::Narrowing;
 
 /// An entry's searchable text, lower-cased: name, title, server and description one
-/// after another in one allocation, with a bag of the characters of each part, so a
-/// query holding a character that a part lacks skips that part without reading it.
+/// after another in one allocation, a NUL between each (so one search covers name and
+/// title, another server and description, and no match crosses a seam), with a bag of
+/// the characters of each part: a query holding a character a part lacks skips that
+/// part without reading it.
 #[derive(Debug, Clone, Default)]
 pub struct Haystack {
     text: Box<str>,
-    /// Where the name, the title and the server end in `text`.
+    /// Where the name, the title and the server end in `text` (each is followed by
+    /// one NUL byte).
     ends: [u32; 3],
     /// The tool part of a qualified `server__tool` name (byte range in `text`).
     tool: Option<(u32, u32)>,
     /// The characters of the name, of the title, of the server and description.
     bags: [u64; 3],
+    /// The first bytes of the name and of its tool part, so the prefix tier (run on
+    /// every entry) rarely reads `text`.
+    heads: [Head; 2],
     /// The name and the title as chars, when either is not ASCII (the fuzzy
     /// matcher reads ASCII text as it is).
     wide: Option<Box<[Utf32String; 2]>>,
 }
+
+/// What separates the parts of a haystack's text.
+const SEAM: char = '\0';
 
 impl Haystack {
     pub fn new(name: &str, title: &str, server: &str, description: &str) -> Self {
@@ -56,11 +65,19 @@ impl Haystack {
         let bags = [bag(&name), bag(&title), bag(&server) | bag(&description)];
         let ends = [
             offset(name.len()),
-            offset(name.len() + title.len()),
-            offset(name.len() + title.len() + server.len()),
+            offset(name.len() + 1 + title.len()),
+            offset(name.len() + 1 + title.len() + 1 + server.len()),
         ];
+        let heads = [
+            Head::of(&name),
+            Head::of(tool.map_or("", |(start, end)| &name[start as usize..end as usize])),
+        ];
+        let seam = SEAM.to_string();
         Self {
-            text: [name, title, server, description].concat().into_boxed_str(),
+            heads,
+            text: [name, title, server, description]
+                .join(&seam)
+                .into_boxed_str(),
             ends,
             tool,
             bags,
@@ -78,15 +95,25 @@ impl Haystack {
     }
 
     fn title(&self) -> &str {
-        self.slice(self.ends[0], Some(self.ends[1]))
+        self.slice(self.ends[0] + 1, Some(self.ends[1]))
     }
 
     fn server(&self) -> &str {
-        self.slice(self.ends[1], Some(self.ends[2]))
+        self.slice(self.ends[1] + 1, Some(self.ends[2]))
     }
 
     fn description(&self) -> &str {
-        self.slice(self.ends[2], None)
+        self.slice(self.ends[2] + 1, None)
+    }
+
+    /// The name and the title, with the seam between them.
+    fn name_and_title(&self) -> &str {
+        self.slice(0, Some(self.ends[1]))
+    }
+
+    /// The server and the description, with the seam between them.
+    fn server_and_description(&self) -> &str {
+        self.slice(self.ends[1] + 1, None)
     }
 
     fn tool(&self) -> Option<&str> {
@@ -103,6 +130,34 @@ impl Haystack {
     }
 }
 
+/// Up to the first 8 bytes of a text, and its length.
+#[derive(Debug, Clone, Copy, Default)]
+struct Head {
+    bytes: [u8; 8],
+    len: u32,
+}
+
+impl Head {
+    fn of(text: &str) -> Self {
+        let mut bytes = [0; 8];
+        for (to, from) in bytes.iter_mut().zip(text.bytes()) {
+            *to = from;
+        }
+        Self {
+            bytes,
+            len: offset(text.len()),
+        }
+    }
+
+    /// Whether the text starts with `q`, when these bytes can tell.
+    fn starts_with(&self, q: &[u8]) -> Option<bool> {
+        if q.len() > self.len as usize {
+            return Some(false);
+        }
+        self.bytes.get(..q.len()).map(|head| head == q)
+    }
+}
+
 /// A byte offset in a haystack (an entry's text is far below 4 GiB).
 fn offset(at: usize) -> u32 {
     u32::try_from(at).unwrap_or(u32::MAX)
@@ -113,20 +168,23 @@ fn offset(at: usize) -> u32 {
 /// query (as a substring or as a subsequence) only if the query's bag is a subset of
 /// the text's.
 fn bag(text: &str) -> u64 {
-    text.chars().fold(0, |bag, c| {
-        let bit = match c {
-            'a'..='z' => c as u32 - 'a' as u32,
-            '0'..='9' => 26 + c as u32 - '0' as u32,
-            '_' => 36,
-            '-' => 37,
-            '.' => 38,
-            ' ' => 39,
-            '/' => 40,
-            ':' => 41,
-            _ => 63,
-        };
-        bag | 1 << bit
-    })
+    text.chars().fold(0, |bag, c| bag | bit(c))
+}
+
+/// A character's bit in a bag; every character without its own bit shares bit 63.
+fn bit(c: char) -> u64 {
+    let n = match c {
+        'a'..='z' => c as u32 - 'a' as u32,
+        '0'..='9' => 26 + c as u32 - '0' as u32,
+        '_' => 36,
+        '-' => 37,
+        '.' => 38,
+        ' ' => 39,
+        '/' => 40,
+        ':' => 41,
+        _ => 63,
+    };
+    1 << n
 }
 
 /// An entry's [`Haystack`], made on first use and shared by clones of the entry.
@@ -166,6 +224,11 @@ pub struct Query {
     finder: Finder<'static>,
     needle: Utf32String,
     bag: u64,
+    /// One character with a bit of its own: a part contains it exactly when the
+    /// part's bag has the bit, so no text is read.
+    one: bool,
+    /// Holds the seam: each part is searched on its own.
+    seamed: bool,
 }
 
 impl Query {
@@ -176,6 +239,8 @@ impl Query {
             finder: Finder::new(text.as_bytes()).into_owned(),
             needle: Utf32String::from(text),
             bag: bag(text),
+            one: text.chars().count() == 1 && bag(text) != bit('\u{80}'),
+            seamed: text.contains(SEAM),
         }
     }
 
@@ -190,13 +255,22 @@ impl Query {
             score: Reverse(0),
         };
         let q = self.text.as_str();
-        if hay.name().starts_with(q) || hay.tool().is_some_and(|t| t.starts_with(q)) {
+        let [name_head, tool_head] = &hay.heads;
+        let name_starts = name_head
+            .starts_with(q.as_bytes())
+            .unwrap_or_else(|| hay.name().starts_with(q));
+        let tool_starts = || {
+            hay.tool.is_some()
+                && tool_head
+                    .starts_with(q.as_bytes())
+                    .unwrap_or_else(|| hay.tool().is_some_and(|t| t.starts_with(q)))
+        };
+        if name_starts || tool_starts() {
             return Some(tier(0));
         }
         // Only a part holding every character of the query is read.
         let [in_name, in_title, in_rest] = hay.bags.map(|bag| self.bag & !bag == 0);
-        let contains = |s: &str| self.finder.find(s.as_bytes()).is_some();
-        if (in_name && contains(hay.name())) || (in_title && contains(hay.title())) {
+        if (in_name || in_title) && self.contains(hay, Part::NameAndTitle) {
             return Some(tier(1));
         }
         let needle = self.needle.slice(..);
@@ -204,14 +278,37 @@ impl Query {
             read.then(|| matcher.fuzzy_match(hay.chars(title), needle))
                 .flatten()
         };
-        if let Some(score) = fuzzy(in_name, false).max(fuzzy(in_title, true)) {
+        if !self.one
+            && let Some(score) = fuzzy(in_name, false).max(fuzzy(in_title, true))
+        {
             return Some(Rank {
                 tier: 2,
                 score: Reverse(score),
             });
         }
-        (in_rest && (contains(hay.server()) || contains(hay.description()))).then(|| tier(3))
+        (in_rest && self.contains(hay, Part::ServerAndDescription)).then(|| tier(3))
     }
+
+    /// Whether the query is a substring of the name or title (or of the server or
+    /// description), already known to hold its characters.
+    fn contains(&self, hay: &Haystack, part: Part) -> bool {
+        if self.one {
+            return true;
+        }
+        let find = |s: &str| self.finder.find(s.as_bytes()).is_some();
+        match (part, self.seamed) {
+            (Part::NameAndTitle, false) => find(hay.name_and_title()),
+            (Part::ServerAndDescription, false) => find(hay.server_and_description()),
+            (Part::NameAndTitle, true) => find(hay.name()) || find(hay.title()),
+            (Part::ServerAndDescription, true) => find(hay.server()) || find(hay.description()),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Part {
+    NameAndTitle,
+    ServerAndDescription,
 }
 
 /// The matcher configuration: the text is lower-cased already.

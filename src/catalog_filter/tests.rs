@@ -123,3 +123,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_match_never_crosses_from_one_part_into_the_next() {
+    let hays = [hay("ab", "cd", "ef")];
+    let memo = Narrowing::default();
+    assert_eq!(run(&memo, &hays, "bc"), Vec::<usize>::new());
+    assert_eq!(run(&memo, &hays, "b"), [0]);
+    // The server is "srv": "vef" would span server and description.
+    assert_eq!(
+        run(&Narrowing::default(), &hays, "vef"),
+        Vec::<usize>::new()
+    );
+    assert_eq!(run(&Narrowing::default(), &hays, "ef"), [0]);
+}
+
+#[test]
+fn one_character_is_decided_by_the_bags_alone() {
+    let hays = [
+        hay("alpha", "", ""),
+        hay("beta", "", "with a z"),
+        hay("gamma", "Zeta", ""),
+        hay("delta", "", "été"),
+    ];
+    assert_eq!(run(&Narrowing::default(), &hays, "z"), [2, 1]);
+    assert_eq!(run(&Narrowing::default(), &hays, "é"), [3]);
+    assert_eq!(run(&Narrowing::default(), &hays, "x"), Vec::<usize>::new());
+}
