@@ -7,8 +7,14 @@
 //! last is switchboard's own cost per call. After criterion, rounds of the two
 //! workbenches taken in turn print `RATIO wire/no-wire` (target ≤ 1.03).
 //!
-//! First it prints a `RATIO` line: the two loops interleaved, round by round, so a
-//! busy machine slows both alike; then criterion measures each on its own.
+//! Both sides speak the same protocol generation: the workbench's `auto` settles on
+//! 2026-07-28 with this server (`server/discover`, every request carrying its
+//! protocol version, client info and capabilities in `_meta`), and the bare client is
+//! started in the same lifecycle. A `RATIO` line for each generation comes first
+//! (2025-11-25 with `protocol = "2025-11-25"` against a bare `initialize` client).
+//!
+//! The `RATIO` lines interleave the two loops round by round, so a busy machine slows
+//! both alike; then criterion measures each on its own.
 //!
 //! Cargo builds the server binary for benches (`CARGO_BIN_EXE_*`), so
 //! `cargo bench --bench mcp_echo` is enough.
@@ -21,9 +27,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use rmcp::ServiceExt as _;
-use rmcp::model::{CallToolRequestParams, ClientRequest, Request, ServerResult};
-use rmcp::service::PeerRequestOptions;
+use rmcp::RoleClient;
+use rmcp::model::{
+    CallToolRequestParams, ClientConfig, ClientRequest, Implementation, ProtocolVersion, Request,
+    ServerResult,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt as _, PeerRequestOptions, RunningService,
+};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Map, Value, json};
 use switchboard::config;
@@ -46,6 +57,48 @@ fn echo_args() -> Map<String, Value> {
     args
 }
 
+/// A client that declares what switchboard's does (`src/mcp/client.rs` `get_info`):
+/// elicitation (form and URL), roots, sampling and the tasks extension.
+fn like_switchboard() -> ClientConfig {
+    let capabilities = json!({
+        "elicitation": {"form": {}, "url": {}},
+        "roots": {},
+        "sampling": {},
+        "extensions": {"io.modelcontextprotocol/tasks": {}},
+    });
+    ClientConfig::new(
+        serde_json::from_value(capabilities).expect("capabilities"),
+        Implementation::new("switchboard", env!("CARGO_PKG_VERSION")),
+    )
+    .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+}
+
+/// 1,000 calls of `t__echo` through the workbench's gate.
+async fn invoke_loop(workbench: &Workbench, args: &Map<String, Value>, ctx: &ToolContext) {
+    for _ in 0..CALLS {
+        let result = workbench
+            .registry
+            .invoke("t__echo", args.clone(), ctx)
+            .await;
+        assert!(
+            matches!(result, CallOutcome::Ran(ref r) if !r.is_error),
+            "{result:?}"
+        );
+    }
+}
+
+/// 1,000 calls of `echo` through a bare rmcp client.
+async fn bare_loop(client: &RunningService<RoleClient, ClientConfig>, args: &Map<String, Value>) {
+    for _ in 0..CALLS {
+        let params = CallToolRequestParams::new("echo").with_arguments(args.clone());
+        let result = client.call_tool(params).await;
+        assert!(
+            matches!(result, Ok(ref r) if r.is_error != Some(true)),
+            "{result:?}"
+        );
+    }
+}
+
 fn bench_echo(c: &mut Criterion) {
     // The runtime `switchboard call` runs on (src/cli/mcp_session.rs `runtime()`).
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -65,13 +118,13 @@ fn bench_echo(c: &mut Criterion) {
         dir.path().join("state"),
         dir.path().join("data"),
     );
-    std::fs::write(
-        dir.path().join("switchboard.toml"),
-        format!("[servers.t]\ncommand = {SERVER_BIN:?}\n"),
-    )
-    .expect("write config");
-    let loaded = config::load(&dirs, None).expect("config");
-    let start = |wire: Option<Arc<WireLog>>| {
+    let start = |protocol: &str, wire: Option<Arc<WireLog>>| {
+        std::fs::write(
+            dir.path().join("switchboard.toml"),
+            format!("[servers.t]\ncommand = {SERVER_BIN:?}\nprotocol = {protocol:?}\n"),
+        )
+        .expect("write config");
+        let loaded = config::load(&dirs, None).expect("config");
         let options = WorkbenchOptions {
             interactive: false,
             wire,
@@ -91,47 +144,58 @@ fn bench_echo(c: &mut Criterion) {
         );
         workbench
     };
-    let workbench = start(None);
+    let ctx = ToolContext::new("bench", Origin::Cli);
+    // (b) A bare rmcp client on its own server process, in the lifecycle given,
+    // declaring what switchboard declares (2026-07-28 sends the capabilities and the
+    // client info with every request, so their size is the protocol's cost, not the
+    // gate's).
+    let bare = |mode: ClientLifecycleMode| {
+        runtime
+            .block_on(async {
+                let (transport, _) =
+                    TokioChildProcess::builder(tokio::process::Command::new(SERVER_BIN))
+                        .stderr(Stdio::null())
+                        .spawn()?;
+                like_switchboard()
+                    .serve_with_lifecycle(transport, mode)
+                    .await
+                    .map_err(|e| std::io::Error::other(e.to_string()))
+            })
+            .expect("rmcp client")
+    };
+
+    // The older generation first: its own workbench and bare client.
+    let legacy = start("2025-11-25", None);
+    let legacy_bare = bare(ClientLifecycleMode::Initialize);
+    support::print_ratio(
+        "1,000 sequential echo calls through Registry::invoke, 2025-11-25",
+        "a bare rmcp client, 2025-11-25",
+        11,
+        || runtime.block_on(invoke_loop(&legacy, &args, &ctx)),
+        || runtime.block_on(bare_loop(&legacy_bare, &args)),
+    );
+    runtime.block_on(async {
+        legacy.shutdown().await;
+        let _ = legacy_bare.cancel().await;
+    });
+
+    let workbench = start("auto", None);
     // (a') The same, every message captured (the TUI's default capacity).
     let wire = Arc::new(WireLog::default());
-    let wired = start(Some(Arc::clone(&wire)));
-    let ctx = ToolContext::new("bench", Origin::Cli);
+    let wired = start("auto", Some(Arc::clone(&wire)));
+    let client = bare(ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    });
+    let era = workbench
+        .hub
+        .snapshot()
+        .server("t")
+        .and_then(|s| s.info.as_ref().map(|i| i.protocol_version.clone()))
+        .unwrap_or_default();
+    assert_eq!(era, "2026-07-28", "auto settled on another generation");
 
-    // (b) A bare rmcp client on its own server process.
-    let client = runtime
-        .block_on(async {
-            let (transport, _) =
-                TokioChildProcess::builder(tokio::process::Command::new(SERVER_BIN))
-                    .stderr(Stdio::null())
-                    .spawn()?;
-            ().serve(transport)
-                .await
-                .map_err(|e| std::io::Error::other(e.to_string()))
-        })
-        .expect("rmcp client");
-
-    let gate_loop = || async {
-        for _ in 0..CALLS {
-            let result = workbench
-                .registry
-                .invoke("t__echo", args.clone(), &ctx)
-                .await;
-            assert!(
-                matches!(result, CallOutcome::Ran(ref r) if !r.is_error),
-                "{result:?}"
-            );
-        }
-    };
-    let bare_loop = || async {
-        for _ in 0..CALLS {
-            let params = CallToolRequestParams::new("echo").with_arguments(args.clone());
-            let result = client.call_tool(params).await;
-            assert!(
-                matches!(result, Ok(ref r) if r.is_error != Some(true)),
-                "{result:?}"
-            );
-        }
-    };
+    let gate_loop = || invoke_loop(&workbench, &args, &ctx);
+    let reference = || bare_loop(&client, &args);
     // Where the difference goes: the hub's request path alone (no gate, no audit).
     let hub_loop = || async {
         for _ in 0..CALLS {
@@ -143,11 +207,11 @@ fn bench_echo(c: &mut Criterion) {
         }
     };
     support::print_ratio(
-        "1,000 sequential echo calls through Registry::invoke",
-        "a bare rmcp client",
+        "1,000 sequential echo calls through Registry::invoke, 2026-07-28",
+        "a bare rmcp client, 2026-07-28",
         11,
         || runtime.block_on(gate_loop()),
-        || runtime.block_on(bare_loop()),
+        || runtime.block_on(reference()),
     );
     // And what 1,000 audit lines cost on their own (one write per line, as the gate
     // writes them: each is in the file before the call's result returns).
@@ -180,7 +244,7 @@ fn bench_echo(c: &mut Criterion) {
                 audit.append(&record);
             }
         },
-        || runtime.block_on(bare_loop()),
+        || runtime.block_on(reference()),
     );
     // The hub asks rmcp for a request timeout that progress resets (`[limits]`); rmcp
     // keeps a progress watcher and a timer per request for it.
@@ -203,14 +267,14 @@ fn bench_echo(c: &mut Criterion) {
         "a bare rmcp client",
         11,
         || runtime.block_on(timed_loop()),
-        || runtime.block_on(bare_loop()),
+        || runtime.block_on(reference()),
     );
     support::print_ratio(
         "1,000 sequential echo calls through the hub (no gate, no audit)",
         "a bare rmcp client",
         11,
         || runtime.block_on(hub_loop()),
-        || runtime.block_on(bare_loop()),
+        || runtime.block_on(reference()),
     );
 
     let mut group = c.benchmark_group("mcp_echo_1000_calls");
@@ -222,18 +286,11 @@ fn bench_echo(c: &mut Criterion) {
         b.to_async(&runtime).iter(&gate_loop);
     });
     group.bench_function("switchboard_registry_invoke_with_wire", |b| {
-        b.to_async(&runtime).iter(|| async {
-            for _ in 0..CALLS {
-                let result = wired.registry.invoke("t__echo", args.clone(), &ctx).await;
-                assert!(
-                    matches!(result, CallOutcome::Ran(ref r) if !r.is_error),
-                    "{result:?}"
-                );
-            }
-        });
+        b.to_async(&runtime)
+            .iter(|| invoke_loop(&wired, &args, &ctx));
     });
     group.bench_function("bare_rmcp_call_tool", |b| {
-        b.to_async(&runtime).iter(&bare_loop);
+        b.to_async(&runtime).iter(&reference);
     });
     group.finish();
     assert!(

@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::client::ProgressRoute;
 use super::error::McpError;
 use super::listing::timed;
-use super::result::{PromptView, ResourceRead, prompt_view, resource_read, tool_result};
+use super::result::{PromptView, ResourceRead, call_tool_result, prompt_view, resource_read};
 use super::rounds::Round;
 use super::server::ServerHandle;
 use crate::tools::ToolResult;
@@ -33,7 +33,7 @@ impl ServerHandle {
     pub(super) async fn call_tool_once(
         &self,
         tool: &str,
-        args: Map<String, Value>,
+        args: &Map<String, Value>,
         generation: Option<u64>,
         ctx: CallContext,
     ) -> Result<ToolResult, McpError> {
@@ -62,8 +62,7 @@ impl ServerHandle {
         let cancel = ctx.cancel.unwrap_or_default();
         match self.drive(&live, build, route.clone(), &cancel).await? {
             ServerResult::CallToolResult(result) => {
-                let wire = serde_json::to_value(&result).unwrap_or(Value::Null);
-                tool_result(&self.name, &wire, &self.limits)
+                call_tool_result(&self.name, result, &self.limits)
             }
             ServerResult::CreateTaskResult(created) => {
                 let task = &created.task;
@@ -87,8 +86,9 @@ impl ServerHandle {
                     poll_interval_ms: task.poll_interval_ms,
                     ttl_ms: task.ttl_ms,
                 };
-                self.follow_task(&live, &task.task_id, start, &route, &cancel)
-                    .await
+                // Boxed: a task's polling state would otherwise be part of every
+                // call's future (moved and copied whether or not a task comes).
+                Box::pin(self.follow_task(&live, &task.task_id, start, &route, &cancel)).await
             }
             _ => Err(McpError::CallFailed {
                 server: self.name.clone(),

@@ -45,26 +45,22 @@ pub struct ProgressRoute {
 
 /// Progress tokens of calls in flight → their callers.
 #[derive(Debug, Default)]
-pub struct ProgressRoutes(Mutex<HashMap<String, ProgressRoute>>);
+pub struct ProgressRoutes(Mutex<HashMap<ProgressToken, ProgressRoute>>);
 
 impl ProgressRoutes {
-    fn key(token: &ProgressToken) -> String {
-        serde_json::to_string(token).unwrap_or_default()
-    }
-
     pub fn insert(&self, token: &ProgressToken, route: ProgressRoute) {
-        self.lock().insert(Self::key(token), route);
+        self.lock().insert(token.clone(), route);
     }
 
     pub fn remove(&self, token: &ProgressToken) {
-        self.lock().remove(&Self::key(token));
+        self.lock().remove(token);
     }
 
     fn get(&self, token: &ProgressToken) -> Option<ProgressRoute> {
-        self.lock().get(&Self::key(token)).cloned()
+        self.lock().get(token).cloned()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, ProgressRoute>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, ProgressRoute>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -37,11 +37,12 @@ impl ServerHandle {
         let mut rounds = LoginRounds::default();
         loop {
             let result = self
-                .call_tool_once(tool, args.clone(), generation, ctx.clone())
+                .call_tool_once(tool, &args, generation, ctx.clone())
                 .await;
             match result {
                 Err(error @ McpError::NeedsLogin { .. }) if self.login.is_some() => {
-                    if let Err(reason) = self.try_login(&error, &mut rounds).await {
+                    // Boxed: a login's state stays out of every call's future.
+                    if let Err(reason) = Box::pin(self.try_login(&error, &mut rounds)).await {
                         return Err(with_reason(error, reason));
                     }
                 }

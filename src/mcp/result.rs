@@ -99,18 +99,16 @@ impl Checker<'_> {
     }
 }
 
-fn blocks(
-    server: &str,
-    limits: &Limits,
-    items: impl Iterator<Item = ContentBlock>,
-) -> Result<Vec<ContentBlock>, McpError> {
+/// The content-block and character limits over `items`, in order: the first one
+/// passed is the error.
+fn check(server: &str, limits: &Limits, items: &[ContentBlock]) -> Result<(), McpError> {
     let mut checker = Checker {
         server,
         limits,
         blocks: 0,
         chars: 0,
     };
-    items.map(|b| checker.block(&b).map(|()| b)).collect()
+    items.iter().try_for_each(|b| checker.block(b))
 }
 
 /// The most text an oversized result keeps for the person (beyond it, only the
@@ -126,8 +124,96 @@ pub fn tool_result(server: &str, wire: &Value, limits: &Limits) -> Result<ToolRe
         .get("content")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
-    let content = match blocks(server, limits, content.iter().map(content_block)) {
-        Ok(content) => content,
+    let structured = wire
+        .get("structuredContent")
+        .filter(|v| !v.is_null())
+        .cloned();
+    let is_error = wire.get("isError").and_then(Value::as_bool) == Some(true);
+    let content = content.iter().map(content_block).collect();
+    finish(server, limits, content, structured, is_error)
+}
+
+/// [`tool_result`] for the result rmcp has already read: each block moves over as it
+/// is, with no trip through JSON.
+pub fn call_tool_result(
+    server: &str,
+    result: rmcp::model::CallToolResult,
+    limits: &Limits,
+) -> Result<ToolResult, McpError> {
+    let rmcp::model::CallToolResult {
+        content,
+        structured_content,
+        is_error,
+        ..
+    } = result;
+    let content = content.into_iter().map(block_of).collect();
+    let structured = structured_content.filter(|v| !v.is_null());
+    finish(server, limits, content, structured, is_error == Some(true))
+}
+
+/// One of rmcp's content blocks as ours.
+fn block_of(block: rmcp::model::ContentBlock) -> ContentBlock {
+    use rmcp::model::{ContentBlock as Wire, ResourceContents};
+    match block {
+        Wire::Text(t) => ContentBlock::Text { text: t.text },
+        Wire::Image(i) => ContentBlock::Image {
+            mime: i.mime_type,
+            data: i.data,
+        },
+        Wire::Audio(a) => ContentBlock::Audio {
+            mime: a.mime_type,
+            data: a.data,
+        },
+        Wire::ResourceLink(r) => ContentBlock::ResourceLink {
+            uri: r.uri,
+            name: r.name,
+            mime: r.mime_type,
+        },
+        Wire::Resource(embedded) => match embedded.resource {
+            ResourceContents::TextResourceContents {
+                uri,
+                mime_type,
+                text,
+                ..
+            } => ContentBlock::EmbeddedResource {
+                uri,
+                mime: mime_type,
+                text: Some(text),
+                blob: None,
+            },
+            ResourceContents::BlobResourceContents {
+                uri,
+                mime_type,
+                blob,
+                ..
+            } => ContentBlock::EmbeddedResource {
+                uri,
+                mime: mime_type,
+                text: None,
+                blob: Some(blob),
+            },
+            other => through_json(&other),
+        },
+        other => through_json(&other),
+    }
+}
+
+/// A block of a kind newer than this code, read from its JSON.
+fn through_json(block: &impl Serialize) -> ContentBlock {
+    let value = serde_json::to_value(block).unwrap_or(Value::Null);
+    content_block(&value)
+}
+
+/// The limits checked on a result's blocks and structured content.
+fn finish(
+    server: &str,
+    limits: &Limits,
+    content: Vec<ContentBlock>,
+    structured: Option<Value>,
+    is_error: bool,
+) -> Result<ToolResult, McpError> {
+    match check(server, limits, &content) {
+        Ok(()) => {}
         Err(
             e @ McpError::Limit {
                 limit: LimitKind::ResultChars,
@@ -135,11 +221,7 @@ pub fn tool_result(server: &str, wire: &Value, limits: &Limits) -> Result<ToolRe
             },
         ) => return Ok(oversized(server, &e, content)),
         Err(e) => return Err(e),
-    };
-    let structured = wire
-        .get("structuredContent")
-        .filter(|v| !v.is_null())
-        .cloned();
+    }
     if let Some(s) = &structured {
         let chars = s.to_string().chars().count();
         if chars > limits.max_result_chars {
@@ -156,10 +238,7 @@ pub fn tool_result(server: &str, wire: &Value, limits: &Limits) -> Result<ToolRe
         structured,
         oversized: None,
         structured_mismatch: Vec::new(),
-        is_error: wire
-            .get("isError")
-            .and_then(Value::as_bool)
-            .unwrap_or(false),
+        is_error,
         metadata: json!({ "server": server }),
     })
 }
@@ -181,16 +260,16 @@ pub fn resource_read(
         .get("contents")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
-    let contents = blocks(
-        server,
-        limits,
-        items.iter().map(|r| ContentBlock::EmbeddedResource {
+    let contents: Vec<ContentBlock> = items
+        .iter()
+        .map(|r| ContentBlock::EmbeddedResource {
             uri: text(r, "uri").unwrap_or_default(),
             mime: text(r, "mimeType"),
             text: text(r, "text"),
             blob: text(r, "blob"),
-        }),
-    )?;
+        })
+        .collect();
+    check(server, limits, &contents)?;
     Ok(ResourceRead { contents })
 }
 
@@ -239,13 +318,11 @@ pub fn prompt_view(server: &str, wire: &Value, limits: &Limits) -> Result<Prompt
         .iter()
         .map(|m| text(m, "role").unwrap_or_else(|| "user".into()))
         .collect();
-    let contents = blocks(
-        server,
-        limits,
-        items
-            .iter()
-            .map(|m| content_block(m.get("content").unwrap_or(&Value::Null))),
-    )?;
+    let contents: Vec<ContentBlock> = items
+        .iter()
+        .map(|m| content_block(m.get("content").unwrap_or(&Value::Null)))
+        .collect();
+    check(server, limits, &contents)?;
     Ok(PromptView {
         description: text(wire, "description"),
         messages: roles
@@ -258,8 +335,7 @@ pub fn prompt_view(server: &str, wire: &Value, limits: &Limits) -> Result<Prompt
 
 /// The refusal the model gets for a result past `max_result_chars`, with the whole
 /// content kept for the person when it is not absurdly large.
-fn oversized(server: &str, error: &McpError, wire: &[Value]) -> ToolResult {
-    let all: Vec<ContentBlock> = wire.iter().map(content_block).collect();
+fn oversized(server: &str, error: &McpError, all: Vec<ContentBlock>) -> ToolResult {
     let chars: usize = all.iter().map(text_chars).sum();
     let kept = (chars <= MAX_KEPT_CHARS).then_some(all);
     let mut result = ToolResult::error(error.to_string()).with_metadata(json!({
@@ -289,6 +365,36 @@ mod tests {
         assert!(r.is_error);
         assert_eq!(r.structured, Some(json!({"a": 1})));
         assert!(matches!(&r.content[5], ContentBlock::Text { text } if text.contains("hologram")));
+    }
+
+    /// What rmcp read moves over without JSON, exactly as the JSON path reads it,
+    /// limits included.
+    #[test]
+    fn a_typed_result_reads_as_its_json() {
+        let wire = json!({"content": [
+            {"type": "text", "text": "hi"},
+            {"type": "image", "data": "AA==", "mimeType": "image/png"},
+            {"type": "audio", "data": "AA==", "mimeType": "audio/wav"},
+            {"type": "resource_link", "uri": "u", "name": "n", "mimeType": "text/x"},
+            {"type": "resource", "resource": {"uri": "u2", "blob": "AA=="}},
+            {"type": "resource", "resource": {"uri": "u3", "mimeType": "text/plain", "text": "t"}}
+        ], "structuredContent": {"a": 1}, "isError": true});
+        let typed = |limits: &Limits| {
+            let result: rmcp::model::CallToolResult = serde_json::from_value(wire.clone()).unwrap();
+            call_tool_result("s", result, limits)
+        };
+        let limits = Limits::default();
+        assert_eq!(
+            typed(&limits).unwrap(),
+            tool_result("s", &wire, &limits).unwrap()
+        );
+        let small = Limits {
+            max_result_chars: 1,
+            ..Limits::default()
+        };
+        let oversized = typed(&small).unwrap();
+        assert_eq!(oversized, tool_result("s", &wire, &small).unwrap());
+        assert_eq!(oversized.oversized.map(|o| o.len()), Some(6));
     }
 
     #[test]

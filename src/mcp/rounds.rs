@@ -201,7 +201,9 @@ impl ServerHandle {
                     .iter()
                     .filter_map(|(key, r)| question(r).map(|q| (key.clone(), q)))
                     .collect();
-                let responses = self.client.fulfil(requests).await?;
+                // Boxed: asking the person is rare, and its state would otherwise
+                // make every call's future as large as the largest question.
+                let responses = Box::pin(self.client.fulfil(requests)).await?;
                 declined.note(asked, &responses);
                 Some(responses)
             };

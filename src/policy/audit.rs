@@ -192,10 +192,21 @@ impl AuditLog {
     }
 }
 
-/// Hex SHA-256 of the arguments' JSON text.
+/// Hex SHA-256 of the arguments' JSON text (serialised straight into the hash).
 pub fn args_sha256(args: &Map<String, Value>) -> String {
-    let bytes = serde_json::to_vec(args).unwrap_or_default();
-    let digest = Sha256::digest(&bytes);
+    struct Hashing(Sha256);
+    impl Write for Hashing {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.update(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut hashing = Hashing(Sha256::new());
+    let _ = serde_json::to_writer(&mut hashing, args);
+    let digest = hashing.0.finalize();
     let mut hex = String::with_capacity(64);
     for b in digest {
         hex.push(char::from(HEX[usize::from(b >> 4)]));
@@ -206,20 +217,31 @@ pub fn args_sha256(args: &Map<String, Value>) -> String {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// Formats a time as RFC 3339 UTC with milliseconds: `2026-11-03T14:05:09.123Z`.
+/// Formats a time as RFC 3339 UTC with milliseconds: `2026-11-03T14:05:09.123Z`
+/// (digits written in place: this runs for every call the gate decides).
 pub fn rfc3339(time: SystemTime) -> String {
     let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
     let secs = since.as_secs();
     let days = i64::try_from(secs / 86_400).unwrap_or(i64::MAX);
     let rem = secs % 86_400;
     let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60,
-        since.subsec_millis()
-    )
+    let mut out = *b"0000-00-00T00:00:00.000Z";
+    let mut put = |at: usize, width: usize, mut n: u64| {
+        for i in (at..at + width).rev() {
+            if let Some(digit) = out.get_mut(i) {
+                *digit = b'0' + u8::try_from(n % 10).unwrap_or(0);
+            }
+            n /= 10;
+        }
+    };
+    put(0, 4, u64::try_from(year).unwrap_or(0));
+    put(5, 2, u64::from(month));
+    put(8, 2, u64::from(day));
+    put(11, 2, rem / 3600);
+    put(14, 2, rem % 3600 / 60);
+    put(17, 2, rem % 60);
+    put(20, 3, u64::from(since.subsec_millis()));
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (H. Hinnant).
