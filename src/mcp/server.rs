@@ -412,20 +412,14 @@ async fn serve(
                     handle.publish(snap);
                     emit(snap.catalog.revision);
                 }
-                Some(Command::Reconnect) => {
+                stop => {
                     handle.end_streams(list_changes.take()).await;
                     close(cancel, done.as_mut(), pid, &handle.limits).await;
-                    break Ended::Reconnect;
-                }
-                Some(Command::Disable) => {
-                    handle.end_streams(list_changes.take()).await;
-                    close(cancel, done.as_mut(), pid, &handle.limits).await;
-                    break Ended::Disabled;
-                }
-                Some(Command::Shutdown) | None => {
-                    handle.end_streams(list_changes.take()).await;
-                    close(cancel, done.as_mut(), pid, &handle.limits).await;
-                    break Ended::Shutdown;
+                    break match stop {
+                        Some(Command::Reconnect) => Ended::Reconnect,
+                        Some(Command::Disable) => Ended::Disabled,
+                        _ => Ended::Shutdown,
+                    };
                 }
             },
         }
