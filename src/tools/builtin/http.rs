@@ -3,6 +3,7 @@
 
 use std::error::Error as _;
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
@@ -46,14 +47,31 @@ pub struct HttpTool {
     spec: ToolSpec,
     config: HttpToolConfig,
     rules: HttpRules,
-    client: Client,
+    client: OnceLock<Result<Client, String>>,
 }
 
 impl HttpTool {
     pub fn new(config: HttpToolConfig) -> Result<Self, ToolError> {
-        let rules = HttpRules::new(&config);
-        let policy = if config.follow_redirects {
-            let hop_rules = rules.clone();
+        Ok(Self {
+            spec: http_spec(),
+            rules: HttpRules::new(&config),
+            config,
+            client: OnceLock::new(),
+        })
+    }
+
+    /// The client, built on the first request: building one loads the system's root
+    /// certificates (a file each), which would otherwise delay the TUI's first frame.
+    fn client(&self) -> Result<&Client, HttpError> {
+        self.client
+            .get_or_init(|| self.build_client())
+            .as_ref()
+            .map_err(|e| HttpError::Request(format!("cannot build the HTTP client: {e}")))
+    }
+
+    fn build_client(&self) -> Result<Client, String> {
+        let policy = if self.config.follow_redirects {
+            let hop_rules = self.rules.clone();
             redirect::Policy::custom(move |attempt| {
                 if attempt.previous().len() >= MAX_REDIRECTS {
                     return attempt.error(HttpRuleError::TooManyRedirects(MAX_REDIRECTS));
@@ -72,22 +90,13 @@ impl HttpTool {
         } else {
             redirect::Policy::none()
         };
-        let client = crate::tls::client_builder()
+        crate::tls::client_builder()
             .no_proxy()
             .redirect(policy)
-            .timeout(Duration::from_secs(config.timeout_secs))
+            .timeout(Duration::from_secs(self.config.timeout_secs))
             .user_agent(concat!("switchboard/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|e| ToolError::Start {
-                tool: "http".into(),
-                message: e.to_string(),
-            })?;
-        Ok(Self {
-            spec: http_spec(),
-            config,
-            rules,
-            client,
-        })
+            .map_err(|e| e.to_string())
     }
 
     fn check(&self, args: &Map<String, Value>) -> Result<Checked, HttpError> {
@@ -120,7 +129,7 @@ impl HttpTool {
 
     async fn send(&self, checked: Checked) -> Result<ToolResult, HttpError> {
         let mut request = self
-            .client
+            .client()?
             .request(checked.method, checked.url)
             .headers(checked.headers);
         if let Some(body) = checked.body {
@@ -220,5 +229,19 @@ impl Tool for HttpTool {
             .unwrap_or("GET")
             .to_ascii_uppercase();
         Some(Preview::Url { method, url })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Registering the tool (at every start) must not load the root certificates.
+    #[test]
+    fn the_client_is_built_on_the_first_request_only() {
+        let tool = HttpTool::new(HttpToolConfig::default()).unwrap();
+        assert!(tool.client.get().is_none());
+        assert!(tool.client().is_ok());
+        assert!(tool.client.get().is_some_and(Result::is_ok));
     }
 }
