@@ -201,8 +201,6 @@ impl ServerHandle {
         self.client.subscriptions()
     }
 
-    /// The connection ended: its streams stop. What was subscribed stays wanted, for
-    /// [`ServerHandle::resubscribe`] on the next connection.
     /// Before a connection is closed: stops its streams and waits (at most
     /// [`STREAM_END_WAIT`]) until each has told the server it is cancelled. A server
     /// with a `subscriptions/listen` still open may not notice the end of its input.
@@ -214,6 +212,8 @@ impl ServerHandle {
         streams.reopen();
     }
 
+    /// The connection ended: its streams stop. What was subscribed stays wanted, for
+    /// [`ServerHandle::resubscribe`] on the next connection.
     pub(super) fn end_subscriptions(&self, list_changes: Option<CancellationToken>) {
         if let Some(stop) = list_changes {
             stop.cancel();
