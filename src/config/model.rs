@@ -113,6 +113,46 @@ pub struct ServerConfig {
     /// `[servers.NAME.oauth]`: how switchboard identifies itself when the server
     /// asks for an OAuth login (HTTP servers only).
     pub oauth: Option<OAuthClientSettings>,
+    /// `sandbox = true | false` or `[servers.NAME.sandbox]`: run this stdio server
+    /// under Landlock (Linux). Absent: `[mcp] sandbox` decides, and a server from a
+    /// project config is sandboxed.
+    pub sandbox: Option<SandboxSetting>,
+    /// Set by the loader, never read from a file: the server comes from a project
+    /// config (`./switchboard.toml` or a `--mcp-config` file inside the folder).
+    #[serde(skip)]
+    pub from_project: bool,
+}
+
+/// `sandbox = true | false`, or a `[servers.NAME.sandbox]` table.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum SandboxSetting {
+    On(bool),
+    With(SandboxConfig),
+}
+
+/// `[servers.NAME.sandbox]`: what a sandboxed stdio server may touch.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SandboxConfig {
+    /// Paths it may write (and read); a private temporary directory when empty.
+    pub write: Vec<PathBuf>,
+    /// Paths it may read, added to the default read set.
+    pub read: Vec<PathBuf>,
+    /// TCP connect and bind; off by default.
+    pub network: bool,
+}
+
+/// `[mcp] sandbox`: whether stdio servers without their own `sandbox` setting run
+/// sandboxed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SandboxDefault {
+    /// Only servers that ask for it, and servers from a project config.
+    #[default]
+    Off,
+    /// Every stdio server.
+    On,
 }
 
 /// Which MCP protocol generation a server is spoken to in.
@@ -162,6 +202,8 @@ pub struct McpConfig {
     pub max_input_rounds: u32,
     /// Messages the wire capture keeps per peer (server or serve client).
     pub wire_capacity: usize,
+    /// `off` (default) or `on`: sandbox every stdio server without its own setting.
+    pub sandbox: SandboxDefault,
 }
 
 /// The default of `[mcp] wire_capacity`.
@@ -173,6 +215,7 @@ impl Default for McpConfig {
             sampling: SamplingPolicy::Ask,
             max_input_rounds: 8,
             wire_capacity: DEFAULT_WIRE_CAPACITY,
+            sandbox: SandboxDefault::Off,
         }
     }
 }

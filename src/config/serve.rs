@@ -57,6 +57,9 @@ pub struct ServeClientConfig {
     pub mode: Option<Spanned<String>>,
     /// The most tool calls this client may make while switchboard runs.
     pub max_calls: Option<u32>,
+    /// The environment variable holding this client's own bearer token: over HTTP the
+    /// client proves its name with it.
+    pub token_env: Option<String>,
 }
 
 type Report<'r> = dyn FnMut(Range<usize>, String, String, Option<String>) + 'r;

@@ -126,6 +126,7 @@ mod tests {
             crate::config::ServeClientConfig {
                 mode: None,
                 max_calls: Some(1),
+                token_env: None,
             },
         );
         let clients = Arc::new(Clients::new(&config));
