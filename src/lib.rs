@@ -23,5 +23,6 @@ pub mod sse;
 pub mod theme;
 pub mod tls;
 pub mod tools;
+pub mod trust;
 pub mod tui;
 pub mod workbench;

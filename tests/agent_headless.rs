@@ -197,6 +197,7 @@ fn with_script(home: &Path, script: &str) {
         "default_provider = \"demo\"\n[providers.demo]\nkind = \"scripted\"\nscript = \"demo.jsonl\"\n",
     )
     .unwrap();
+    trust_folder(home, &home.join("state"));
 }
 
 #[test]
@@ -230,6 +231,7 @@ fn an_unknown_provider_or_missing_key_exits_2_naming_the_variable() {
         "[providers.claude]\nkind = \"anthropic\"\n",
     )
     .unwrap();
+    trust_folder(home.path(), &home.path().join("state"));
     let out = bin(home.path())
         .args(["run", "--provider", "claude", "hi"])
         .assert()
@@ -240,4 +242,13 @@ fn an_unknown_provider_or_missing_key_exits_2_naming_the_variable() {
         .args(["run", "--provider", "nope", "hi"])
         .assert()
         .code(exit::PROVIDER_ERROR);
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
+    }
 }

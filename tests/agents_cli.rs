@@ -49,6 +49,7 @@ impl Env {
         )
         .unwrap();
         std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+        trust_folder(dir.path(), &dir.path().join(".local/state"));
         Self { dir }
     }
 
@@ -258,4 +259,13 @@ fn audit_arguments_lets_the_task_and_outputs_into_the_trace() {
         .find(|l| l["event"] == "step_finished")
         .unwrap();
     assert_eq!(step["output"], "answer one");
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
+    }
 }

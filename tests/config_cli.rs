@@ -80,7 +80,8 @@ fn check_ok_from_project_file() {
     assert_eq!(
         stdout,
         format!(
-            "ok: {} (found via ./switchboard.toml)\n3 servers, 1 provider, policy mode ask\n",
+            "ok: {} (found via ./switchboard.toml)\n3 servers, 1 provider, policy mode ask\n\
+             note: ./switchboard.toml is not trusted: until `switchboard trust`, only its cosmetic keys apply\n",
             sb.project_file().display()
         )
     );
@@ -206,8 +207,34 @@ fn path_lists_search_order_and_the_file_used() {
 
     let (code, stdout, _) = sb.run(&["config", "path"]);
     assert_eq!(code, 0);
+    assert_eq!(
+        stdout,
+        format!(
+            "config layers, lowest first:\n\
+             \x20 1. {} ($XDG_CONFIG_HOME/switchboard/config.toml) (found)\n\
+             \x20 2. {} (./switchboard.toml) (missing)\n\
+             using: {}\n",
+            sb.user_file().display(),
+            sb.project_file().display(),
+            sb.user_file().display()
+        )
+    );
+    // A project file: its trust state, what it would do, and that it is not used.
+    write(&sb.project_file(), "[servers.x]\ncommand = \"x\"\n");
+    let (_, stdout, _) = sb.run(&["config", "path"]);
     assert!(
-        stdout.ends_with(&format!("(found)\nusing: {}\n", sb.user_file().display())),
+        stdout.contains(&format!(
+            "  2. {} (./switchboard.toml) (found, not trusted)\n\
+             \x20    would apply once trusted:\n\
+             \x20      runs     start server x: x (sandboxed)\n",
+            sb.project_file().display()
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with(
+            "not used: ./switchboard.toml (not trusted): review it with `switchboard trust`\n"
+        ),
         "{stdout}"
     );
 }

@@ -22,6 +22,7 @@ impl Env {
         let dir = tempfile::tempdir().unwrap();
         let config = format!("[servers.t]\ncommand = {SERVER_BIN:?}\n{extra}");
         std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+        trust_folder(dir.path(), &dir.path().join(".local/state"));
         Self { dir }
     }
 
@@ -410,5 +411,14 @@ fn session_audit_and_log_files_are_created_owner_only() {
             &std::fs::metadata(&file).unwrap().permissions(),
         );
         assert_eq!(mode & 0o777, 0o600, "{}", file.display());
+    }
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
     }
 }

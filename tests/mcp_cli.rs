@@ -20,6 +20,7 @@ impl Env {
             "[servers.t]\ncommand = {SERVER_BIN:?}\n\n[servers.dead]\ncommand = {SERVER_BIN:?}\nargs = [\"--misbehave\", \"exit-on-init\"]\n{extra}"
         );
         std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+        trust_folder(dir.path(), &dir.path().join(".local/state"));
         Self { dir }
     }
 
@@ -175,6 +176,7 @@ fn deny_rules_and_disabled_tools() {
         "[servers.t]\ncommand = {SERVER_BIN:?}\ndisabled_tools = [\"echo\"]\n\n[policy]\ndeny = [\"t__add\"]\n"
     );
     std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+    trust_folder(dir.path(), &dir.path().join(".local/state"));
     let run = |args: &[&str]| {
         Command::cargo_bin("switchboard")
             .unwrap()
@@ -313,4 +315,13 @@ fn streamable_http_server_from_the_cli() {
         env.stdout(&["call", "web", "echo", "-a", "text=over http"], 0),
         "over http\n"
     );
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
+    }
 }

@@ -15,6 +15,7 @@ fn env(extra: &str) -> tempfile::TempDir {
         "[servers.t]\ncommand = {SERVER_BIN:?}\nargs = [\"--asking\"]\n\n[servers.old]\ncommand = {SERVER_BIN:?}\nargs = [\"--protocol\", \"2025-11-25\"]\n{extra}"
     );
     std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+    trust_folder(dir.path(), &dir.path().join(".local/state"));
     dir
 }
 
@@ -167,4 +168,13 @@ fn null_for_an_optional_argument_passes_the_schema_check() {
         1,
     );
     assert!(err.contains("invalid argument"), "{err}");
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
+    }
 }

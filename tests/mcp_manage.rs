@@ -84,7 +84,7 @@ const COMMENTED: &str = "# my switchboard\n\
 #[test]
 fn add_disable_enable_remove_round_trip_keeps_comments() {
     let sb = Sandbox::new();
-    write(&sb.project_file(), COMMENTED);
+    write(&sb.user_file(), COMMENTED);
     let out = sb.ok(&[
         "mcp", "add", "echo", "-e", "DEBUG=1", "--", "node", "echo.js", "--port", "3",
     ]);
@@ -98,7 +98,7 @@ fn add_disable_enable_remove_round_trip_keeps_comments() {
         "--bearer-env",
         "WEB_TOKEN",
     ]);
-    let text = fs::read_to_string(sb.project_file()).unwrap();
+    let text = fs::read_to_string(sb.user_file()).unwrap();
     assert_eq!(
         text,
         format!(
@@ -113,7 +113,7 @@ fn add_disable_enable_remove_round_trip_keeps_comments() {
         "{list}"
     );
     sb.ok(&["mcp", "disable", "weather"]);
-    let text = fs::read_to_string(sb.project_file()).unwrap();
+    let text = fs::read_to_string(sb.user_file()).unwrap();
     assert!(
         text.contains("args = [\"--units\", \"metric\"] # metric only\nenabled = false\n"),
         "{text}"
@@ -125,7 +125,7 @@ fn add_disable_enable_remove_round_trip_keeps_comments() {
     sb.ok(&["mcp", "enable", "weather"]);
     sb.ok(&["mcp", "remove", "echo"]);
     sb.ok(&["mcp", "remove", "web"]);
-    let text = fs::read_to_string(sb.project_file()).unwrap();
+    let text = fs::read_to_string(sb.user_file()).unwrap();
     assert_eq!(
         text,
         COMMENTED.replace("# metric only\n", "# metric only\nenabled = true\n")
@@ -195,8 +195,8 @@ fn add_json_reads_each_of_the_five_formats() {
 #[test]
 fn invalid_adds_are_refused_at_file_line_and_leave_the_file_alone() {
     let sb = Sandbox::new();
-    write(&sb.project_file(), COMMENTED);
-    let file = sb.project_file().display().to_string();
+    write(&sb.user_file(), COMMENTED);
+    let file = sb.user_file().display().to_string();
     let cases: [(&[&str], &str); 4] = [
         (
             &["mcp", "add", "bad", "--transport", "pigeon", "--", "ls"],
@@ -227,7 +227,7 @@ fn invalid_adds_are_refused_at_file_line_and_leave_the_file_alone() {
         if expected.starts_with(':') {
             assert!(stderr.starts_with(&format!("{file}{expected}")), "{stderr}");
         }
-        assert_eq!(fs::read_to_string(sb.project_file()).unwrap(), COMMENTED);
+        assert_eq!(fs::read_to_string(sb.user_file()).unwrap(), COMMENTED);
     }
     // A literal secret never reaches the file.
     let (code, _, stderr) = sb.run(&[
@@ -246,12 +246,12 @@ fn invalid_adds_are_refused_at_file_line_and_leave_the_file_alone() {
     );
     assert!(!stderr.contains("abc123"));
     // A file that does not load is not edited.
-    write(&sb.project_file(), "[servers.a]\ncommand = 3\n");
+    write(&sb.user_file(), "[servers.a]\ncommand = 3\n");
     let (code, _, stderr) = sb.run(&["mcp", "add", "b", "--", "b"]);
     assert_eq!(code, 1);
     assert!(stderr.starts_with(&format!("{file}:2:")), "{stderr}");
     assert_eq!(
-        fs::read_to_string(sb.project_file()).unwrap(),
+        fs::read_to_string(sb.user_file()).unwrap(),
         "[servers.a]\ncommand = 3\n"
     );
 }
@@ -269,9 +269,9 @@ fn scope_picks_the_user_or_the_project_file() {
     let project = fs::read_to_string(sb.project_file()).unwrap();
     assert!(project.contains("[servers.ours]") && !project.contains("mine"));
     assert!(sb.ok(&["mcp", "list", "--scope", "user"]).contains("mine "));
-    // Without --scope: the file in use (the project's comes first).
+    // Without --scope: both layers, the project's trusted as `mcp add` created it.
     let list = sb.ok(&["mcp", "list"]);
-    assert!(list.contains("ours ") && !list.contains("mine "), "{list}");
+    assert!(list.contains("ours ") && list.contains("mine "), "{list}");
 }
 
 #[test]
@@ -286,10 +286,12 @@ fn get_shows_config_and_live_status_with_secrets_masked() {
     );
     assert!(out.contains("status: ready switchboard-test"), "{out}");
     assert!(out.contains("catalog: 12 tools"), "{out}");
-    // A hand-written literal secret is shown masked.
-    let mut text = fs::read_to_string(sb.project_file()).unwrap();
-    text.push_str("\n[servers.h]\nurl = \"http://127.0.0.1:9/mcp\"\nheaders = { X-Api-Key = \"sekrit-value\" }\nenabled = false\n");
-    write(&sb.project_file(), &text);
+    // A hand-written literal secret is shown masked (in the person's own file: a
+    // hand edit of the project's would make it untrusted).
+    write(
+        &sb.user_file(),
+        "[servers.h]\nurl = \"http://127.0.0.1:9/mcp\"\nheaders = { X-Api-Key = \"sekrit-value\" }\nenabled = false\n",
+    );
     let out = sb.ok(&["mcp", "get", "h"]);
     assert!(
         out.contains("X-Api-Key = \"****\"") && !out.contains("sekrit"),

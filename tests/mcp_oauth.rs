@@ -21,6 +21,7 @@ impl Env {
         let dir = tempfile::tempdir().unwrap();
         let config = format!("[servers.remote]\nurl = {url:?}\n");
         std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+        trust_folder(dir.path(), &dir.path().join("state"));
         Self { dir }
     }
 
@@ -326,5 +327,14 @@ async fn a_new_authorization_server_drops_the_old_tokens() {
         for token in &fake.state().issued {
             assert!(!content.contains(token.as_str()), "old token kept");
         }
+    }
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
     }
 }

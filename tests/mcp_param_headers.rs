@@ -88,6 +88,7 @@ fn servers_json_and_catalog_name_the_refused_tool_and_why() {
         server.url
     );
     std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+    trust_folder(dir.path(), &dir.path().join(".local/state"));
     let servers: Value = serde_json::from_str(&cli(dir.path(), &["servers", "--json"])).unwrap();
     assert_eq!(
         servers["servers"][0]["refused"],
@@ -101,4 +102,13 @@ fn servers_json_and_catalog_name_the_refused_tool_and_why() {
         ),
         "{text}"
     );
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
+    }
 }

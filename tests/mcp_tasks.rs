@@ -115,6 +115,7 @@ fn cli_waits_or_not_and_tasks_can_be_read_and_cancelled() {
     let dir = tempfile::tempdir().unwrap();
     let config = format!("[servers.h]\nurl = {:?}\n", server.url);
     std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+    trust_folder(dir.path(), &dir.path().join(".local/state"));
     let run = |args: &[&str]| {
         let out = Command::cargo_bin("switchboard")
             .unwrap()
@@ -235,4 +236,13 @@ async fn a_task_whose_server_does_not_come_back_fails_saying_so() {
         "{err}"
     );
     hub.shutdown().await;
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
+    }
 }

@@ -42,6 +42,7 @@ fn env_with(everything: &std::path::Path) -> Env {
         everything.display().to_string()
     );
     std::fs::write(env.path().join("switchboard.toml"), config).unwrap();
+    trust_folder(env.path(), &env.path().join(".local/state"));
     env
 }
 
@@ -109,4 +110,13 @@ async fn the_python_sdk_uses_serve_over_http() {
     let env = env_with(&everything);
     let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
     check(&python_client(&env, &python, &[gateway.url.as_str()]).await);
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
+    }
 }

@@ -254,6 +254,7 @@ fn switchboard_run_runs_the_session_hooks_and_exits_7_when_blocked() {
          [[hooks.user_prompt_submit]]\ncommand = [\"./guard.sh\"]\n",
     )
     .unwrap();
+    trust_folder(home.path(), &home.path().join("state"));
     let out = Command::cargo_bin("switchboard")
         .unwrap()
         .current_dir(home.path())
@@ -277,4 +278,13 @@ fn switchboard_run_runs_the_session_hooks_and_exits_7_when_blocked() {
         .map(|l| l["hook_event"].clone())
         .collect();
     assert_eq!(events, ["session_start", "user_prompt_submit"]);
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
+    }
 }

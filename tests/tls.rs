@@ -76,6 +76,7 @@ fn call_over_https(trust: &Trust) -> std::process::Output {
     let https = format!("https://127.0.0.1:{}{}", front.port, url.path());
     let config = format!("[servers.web]\nurl = {https:?}\n");
     std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+    trust_folder(dir.path(), &dir.path().join(".local/state"));
     let mut cmd = Command::cargo_bin("switchboard").unwrap();
     cmd.current_dir(dir.path())
         .env("HOME", dir.path())
@@ -114,5 +115,14 @@ fn an_untrusted_certificate_or_no_trust_store_is_an_error_not_a_panic() {
         assert_eq!(out.status.code(), Some(3), "{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
         assert!(!stderr.contains("CryptoProvider"), "{stderr}");
+    }
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
     }
 }

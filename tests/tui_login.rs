@@ -17,7 +17,9 @@ const TAB: &[u8] = b"\t";
 
 fn config(home: &Path, url: &str) {
     let config = format!("[servers.remote]\nurl = {url:?}\n");
-    std::fs::write(home.join("switchboard.toml"), config).unwrap();
+    // The person's own config (a folder's would first ask to be trusted).
+    std::fs::create_dir_all(home.join("config/switchboard")).unwrap();
+    std::fs::write(home.join("config/switchboard/config.toml"), config).unwrap();
 }
 
 /// Every file under `dir`, as text.

@@ -71,6 +71,9 @@ fn vscode_file(home: &std::path::Path, _: &mut portable_pty::CommandBuilder) {
 #[test]
 fn vscode_inputs_are_asked_masked_before_the_servers_start() {
     let mut s = spawn_with(vscode_file, "--mcp-config mcp.json");
+    // A file inside the folder: first the trust question, then its inputs.
+    s.wait_for("Trust this folder?");
+    s.send(b"t");
     s.wait_for("Input needed");
     s.wait_for("Test token");
     s.send(b"hunter2");
@@ -96,6 +99,9 @@ fn vscode_inputs_are_asked_masked_before_the_servers_start() {
 #[test]
 fn esc_at_the_input_prompt_goes_on_without_those_servers() {
     let mut s = spawn_with(vscode_file, "--mcp-config mcp.json");
+    // A file inside the folder: first the trust question, then its inputs.
+    s.wait_for("Trust this folder?");
+    s.send(b"t");
     s.wait_for("Input needed");
     s.send(b"\x1b");
     s.wait_for("skipped");
@@ -120,7 +126,10 @@ fn a_remote_agent_that_never_answers_does_not_hold_up_the_first_frame() {
     });
     let config = format!("[agents.mute]\nkind = \"a2a\"\nurl = \"{url}\"\n");
     let mut s = spawn_with(
-        |home, _| std::fs::write(home.join("switchboard.toml"), config).unwrap(),
+        |home, _| {
+            std::fs::create_dir_all(home.join("config/switchboard")).unwrap();
+            std::fs::write(home.join("config/switchboard/config.toml"), config).unwrap();
+        },
         "",
     );
     let asked = seen.recv_timeout(Duration::from_secs(60)).unwrap();
@@ -133,4 +142,49 @@ fn a_remote_agent_that_never_answers_does_not_hold_up_the_first_frame() {
     s.send(b"q");
     s.wait_for("EXIT=");
     assert!(s.child.wait().unwrap().success());
+}
+
+/// A folder whose config would start a server that leaves a mark.
+fn marking_folder(home: &std::path::Path, _: &mut portable_pty::CommandBuilder) {
+    let config = format!(
+        "[servers.x]\ncommand = \"sh\"\nargs = [\"-c\", \"touch '{}'\"]\nsandbox = false\n",
+        home.join("ran").display()
+    );
+    std::fs::write(home.join("switchboard.toml"), config).unwrap();
+}
+
+#[test]
+fn an_untrusted_folder_is_asked_about_and_ignoring_it_starts_nothing() {
+    let mut s = spawn_with(marking_folder, "");
+    s.wait_screen("Trust this folder?");
+    s.wait_screen("start server x: sh -c");
+    assert!(!s.home.path().join("ran").exists());
+    s.send(b"i");
+    s.wait_screen("is ignored (not trusted)");
+    s.send(b"\t");
+    s.send(b"q");
+    s.wait_for("EXIT=");
+    assert!(!s.home.path().join("ran").exists(), "the server started");
+    // Remembered: the next start does not ask, and still starts nothing.
+    let text = s.text();
+    assert!(text.contains("EXIT=0"), "{text}");
+}
+
+#[test]
+fn a_trusted_folder_starts_its_servers() {
+    let mut s = spawn_with(marking_folder, "");
+    s.wait_screen("Trust this folder?");
+    s.send(b"t");
+    s.wait_screen("Servers");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !s.home.path().join("ran").exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the trusted server never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    s.send(b"\t");
+    s.send(b"q");
+    s.wait_for("EXIT=");
 }

@@ -16,6 +16,7 @@ use mcp_support::{HttpServer, SERVER_BIN};
 fn env(config: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+    trust_folder(dir.path(), &dir.path().join(".local/state"));
     dir
 }
 
@@ -413,5 +414,14 @@ async fn authed_client(url: &str, token: &str, name: &str, modern: bool) -> serv
         client.serve_with_lifecycle(transport, mode).await.unwrap()
     } else {
         client.serve(transport).await.unwrap()
+    }
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
     }
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use clap::Subcommand;
 
 use super::Cli;
-use crate::config::{self, Config, LoadedConfig};
+use crate::config::{self, Config};
 use crate::paths::{CandidateOrigin, ConfigCandidate, Dirs};
 
 #[derive(Debug, Subcommand)]
@@ -17,7 +17,7 @@ pub enum ConfigCommand {
         /// The file to check; default: the search order.
         path: Option<std::path::PathBuf>,
     },
-    /// Print the config search order.
+    /// Print the config layers, each one's trust state and what it contributes.
     Path,
     /// Import MCP servers from a Claude Desktop, Claude Code, VS Code, Cursor or Codex
     /// config file into `[servers.NAME]` tables.
@@ -38,7 +38,7 @@ pub fn run(cli: &Cli, cmd: &ConfigCommand) -> color_eyre::Result<()> {
         ConfigCommand::Check { path } => {
             let given_as_argument = path.is_some();
             let explicit = path.as_deref().or(cli.config.as_deref());
-            match config::load(&dirs, explicit) {
+            match crate::trust::Loaded::read(&dirs, explicit, &[]) {
                 Ok(loaded) => {
                     let refused = refused_servers(&loaded);
                     if !refused.is_empty() {
@@ -55,7 +55,14 @@ pub fn run(cli: &Cli, cmd: &ConfigCommand) -> color_eyre::Result<()> {
                 }
             }
         }
-        ConfigCommand::Path => search_order(&dirs, cli.config.as_deref()),
+        ConfigCommand::Path => {
+            match crate::trust::Loaded::read(&dirs, cli.config.as_deref(), &cli.mcp_config) {
+                Ok(loaded) => layers_report(&dirs, cli.config.as_deref(), &loaded),
+                // A missing --config file is said by the search order itself.
+                Err(config::ConfigError::Read { .. }) => search_order(&dirs, cli.config.as_deref()),
+                Err(e) => format!("{}{e}\n", search_order(&dirs, cli.config.as_deref())),
+            }
+        }
         ConfigCommand::Import { file, print } => match import(cli, &dirs, file, *print) {
             Ok(report) => report,
             Err(message) => {
@@ -73,16 +80,25 @@ pub fn run(cli: &Cli, cmd: &ConfigCommand) -> color_eyre::Result<()> {
 /// Servers the file configures that would be refused before they start (shell
 /// metacharacters, a URL that is not http(s), an unset `bearer_token_env_var`, a bad
 /// header), each at its key's file:line:col.
-fn refused_servers(loaded: &LoadedConfig) -> Vec<config::ConfigError> {
-    let Some(source) = &loaded.source else {
-        return Vec::new();
-    };
-    let text = &loaded.text;
+fn refused_servers(loaded: &crate::trust::Loaded) -> Vec<config::ConfigError> {
+    let layers = &loaded.layers;
+    let mut errors = Vec::new();
+    for layer in [&layers.explicit, &layers.user, &layers.project]
+        .into_iter()
+        .flatten()
+    {
+        errors.extend(refused_in(layer));
+    }
+    errors
+}
+
+fn refused_in(layer: &config::Layer) -> Vec<config::ConfigError> {
+    let text = &layer.text;
     let Ok(map) = config::SourceMap::parse(text) else {
         return Vec::new();
     };
     let env = |name: &str| std::env::var(name).ok();
-    let mut errors: Vec<config::ConfigError> = loaded
+    let mut errors: Vec<config::ConfigError> = layer
         .config
         .servers
         .iter()
@@ -90,7 +106,7 @@ fn refused_servers(loaded: &LoadedConfig) -> Vec<config::ConfigError> {
             let (key, message) = crate::mcp::refusal(server, &env)?;
             let path = ["servers", name.as_str(), key];
             Some(config::ConfigError::at(
-                &source.path,
+                &layer.path,
                 text,
                 map.nearest_span(&path),
                 config::KeyPath::new(&path).to_string(),
@@ -103,29 +119,138 @@ fn refused_servers(loaded: &LoadedConfig) -> Vec<config::ConfigError> {
     errors
 }
 
-/// What `config check` prints on success.
+/// What `config check` prints on success: the files read, a summary of what they
+/// configure together, and whether a project's part is held back.
 fn check_report(
     dirs: &Dirs,
     explicit: Option<&Path>,
-    loaded: &LoadedConfig,
+    loaded: &crate::trust::Loaded,
     given_as_argument: bool,
 ) -> String {
-    let Some(source) = &loaded.source else {
+    let layers = &loaded.layers;
+    let read: Vec<&config::Layer> = [&layers.explicit, &layers.user, &layers.project]
+        .into_iter()
+        .flatten()
+        .collect();
+    if read.is_empty() {
         return format!(
             "ok: no config file found; using the offline defaults\n{}",
             search_order(dirs, explicit)
         );
-    };
-    let via = if given_as_argument {
-        "given on the command line".to_owned()
+    }
+    let files: Vec<String> = read
+        .iter()
+        .map(|layer| {
+            let via = if given_as_argument {
+                "given on the command line".to_owned()
+            } else {
+                format!("found via {}", layer.origin)
+            };
+            format!("{} ({via})", layer.path.display())
+        })
+        .collect();
+    let whole = layers
+        .config(config::merge::Reach::Full)
+        .unwrap_or_default();
+    let mut out = format!("ok: {}\n{}\n", files.join(" and "), summary(&whole));
+    for file in loaded.left_out() {
+        let _ = writeln!(
+            out,
+            "note: {} is {}: until `switchboard trust`, only its cosmetic keys apply",
+            file.shown,
+            file.state.label()
+        );
+    }
+    out
+}
+
+/// `config path`: each layer, lowest first, with its trust state and, for a project
+/// file, what it contributes; then what this start uses.
+fn layers_report(dirs: &Dirs, explicit: Option<&Path>, loaded: &crate::trust::Loaded) -> String {
+    let mut out = String::from("config layers, lowest first:\n");
+    let found = |path: &Path| if path.is_file() { "found" } else { "missing" };
+    if let Some(path) = explicit {
+        let path = dirs.cwd.join(path);
+        let _ = writeln!(
+            out,
+            "  1. {} (--config) ({}): the only layer; the user's and the project's files are not read",
+            path.display(),
+            found(&path)
+        );
     } else {
-        format!("found via {}", source.origin)
+        let user = dirs.user_config_file();
+        let _ = writeln!(
+            out,
+            "  1. {} ({}) ({})",
+            user.display(),
+            CandidateOrigin::User,
+            found(&user)
+        );
+        let project = dirs.cwd.join(crate::paths::PROJECT_CONFIG_FILE);
+        let state = loaded
+            .files
+            .iter()
+            .find(|f| f.kind == crate::trust::FileKind::Config)
+            .map_or_else(
+                || found(&project).to_owned(),
+                |f| format!("found, {}", f.state.label()),
+            );
+        let _ = writeln!(
+            out,
+            "  2. {} ({}) ({state})",
+            project.display(),
+            CandidateOrigin::Project
+        );
+    }
+    for file in &loaded.files {
+        let applies = if file.applies {
+            "applies"
+        } else {
+            "would apply once trusted"
+        };
+        if file.kind == crate::trust::FileKind::McpConfig {
+            let _ = writeln!(
+                out,
+                "  +  {} (--mcp-config inside the folder) ({})",
+                file.shown,
+                file.state.label()
+            );
+        }
+        let _ = writeln!(out, "     {applies}:");
+        for item in &file.items {
+            let _ = writeln!(out, "       {:<8} {}", item.effect.label(), item.text);
+        }
+    }
+    let used: Vec<String> = [&loaded.layers.explicit, &loaded.layers.user]
+        .into_iter()
+        .flatten()
+        .map(|l| l.path.display().to_string())
+        .chain(
+            loaded
+                .files
+                .iter()
+                .filter(|f| f.applies)
+                .map(|f| f.shown.clone()),
+        )
+        .collect();
+    let _ = match (explicit, used.is_empty()) {
+        (Some(path), true) => writeln!(
+            out,
+            "using: none: the --config file {} does not exist",
+            dirs.cwd.join(path).display()
+        ),
+        (None, true) => writeln!(out, "using: none (offline defaults)"),
+        (_, false) => writeln!(out, "using: {}", used.join(" + ")),
     };
-    format!(
-        "ok: {} ({via})\n{}\n",
-        source.path.display(),
-        summary(&loaded.config)
-    )
+    for file in loaded.left_out() {
+        let _ = writeln!(
+            out,
+            "not used: {} ({}): review it with `switchboard trust`",
+            file.shown,
+            file.state.label()
+        );
+    }
+    out
 }
 
 /// `3 servers, 1 provider, policy mode ask`
@@ -182,8 +307,8 @@ fn import(cli: &Cli, dirs: &Dirs, file: &Path, print: bool) -> Result<String, St
     if print {
         return Ok(toml);
     }
-    let target = config::find_source(dirs, cli.config.as_deref())
-        .map_or_else(|| dirs.user_config_file(), |c| c.path);
+    // The person's own file (or `--config`): a project's would need trusting again.
+    let target = super::mcp_manage_cmd::target(cli, dirs, None);
     let existing = match std::fs::read_to_string(&target) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),

@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 
 use super::Cli;
 use super::mcp_session::{exit, json, print, run_to_exit, safe};
-use crate::config;
 use crate::hooks::{HookDecision, HookEvent, HookInput, HookVerdict, Hooks};
 use crate::paths::Dirs;
 
@@ -62,12 +61,10 @@ pub fn run(cli: &Cli, cmd: &HooksCommand) -> color_eyre::Result<()> {
             eprintln!("switchboard: --args must be JSON: {args}");
             return exit::USAGE;
         };
-        let hooks = match config::load(&Dirs::from_env(), cli.config.as_deref()) {
-            Ok(loaded) => Hooks::from_config(&loaded.config.hooks).unwrap_or_default(),
-            Err(e) => {
-                eprintln!("{e}");
-                return exit::USAGE;
-            }
+        // A project's hooks run only once the folder is trusted.
+        let hooks = match super::mcp_session::load_config(cli, &Dirs::from_env()) {
+            Ok((config, _)) => Hooks::from_config(&config.hooks).unwrap_or_default(),
+            Err(code) => return code,
         };
         let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
         let mut input = HookInput::new(event, "cli", cwd);

@@ -11,7 +11,7 @@ use clap::Subcommand;
 use tokio::sync::{Mutex, mpsc};
 
 use super::Cli;
-use super::mcp_session::{exit, load_config, print, run_to_exit, safe};
+use super::mcp_session::{exit, load_config_naming, print, run_to_exit, safe};
 use crate::config::{Config, ServerConfig};
 use crate::mcp::oauth::{self, FileCredentialStore, LoginPrompt, LoginTarget};
 use crate::paths::Dirs;
@@ -38,7 +38,11 @@ pub fn run(cli: &Cli, command: &McpCommand) -> color_eyre::Result<()> {
         return Ok(());
     }
     run_to_exit(async {
-        let (config, _) = match load_config(cli, &Dirs::from_env()) {
+        let named = match command {
+            McpCommand::Login { name } | McpCommand::Logout { name } => Some(name.as_str()),
+            _ => None,
+        };
+        let (config, _) = match load_config_naming(cli, &Dirs::from_env(), named, None) {
             Ok(c) => c,
             Err(code) => return code,
         };

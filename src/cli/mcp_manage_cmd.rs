@@ -171,8 +171,11 @@ pub fn target(cli: &Cli, dirs: &Dirs, scope: Option<Scope>) -> PathBuf {
     match scope {
         Some(Scope::User) => dirs.user_config_file(),
         Some(Scope::Project) => dirs.cwd.join(crate::paths::PROJECT_CONFIG_FILE),
-        None => config::find_source(dirs, cli.config.as_deref())
-            .map_or_else(|| dirs.user_config_file(), |c| c.path),
+        // The person's own file: a project's would need trusting again after the edit.
+        None => cli
+            .config
+            .as_ref()
+            .map_or_else(|| dirs.user_config_file(), |path| dirs.cwd.join(path)),
     }
 }
 
@@ -263,9 +266,9 @@ fn edit_file(
     change: impl FnOnce(&str) -> Result<(String, String), edit::EditError>,
 ) -> i32 {
     let path = target(cli, dirs, scope);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+    let (text, existed) = match std::fs::read_to_string(&path) {
+        Ok(text) => (text, true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (String::new(), false),
         Err(e) => return usage(&format!("{}: {e}", path.display())),
     };
     if let Err(e) = config::parse_str(&text, &path) {
@@ -288,7 +291,32 @@ fn edit_file(
         return usage(&format!("{}: {e}", path.display()));
     }
     print(&format!("{done} in {}\n", path.display()));
+    if path == dirs.cwd.join(crate::paths::PROJECT_CONFIG_FILE) && cli.config.is_none() {
+        project_trust_after_edit(dirs, &path, existed.then_some(text.as_bytes()), &edited);
+    }
     exit::OK
+}
+
+/// After switchboard edited the folder's project file at the person's command: a file
+/// it created, or one trusted before the edit, is trusted as it is now (the person
+/// made the change); an untrusted one stays untrusted, and the person is told.
+fn project_trust_after_edit(dirs: &Dirs, path: &Path, before: Option<&[u8]>, after: &str) {
+    use crate::trust::{Decision, TrustStore};
+    let mut store = TrustStore::open(crate::trust::store_path(dirs));
+    let trusted_before = before.is_none_or(|bytes| store.state(path, bytes).is_trusted());
+    if trusted_before {
+        match store.decide(path, &dirs.cwd, after.as_bytes(), Decision::Trusted) {
+            Ok(()) => print(
+                "this folder's config is trusted as you left it (`switchboard trust --revoke` undoes that)\n",
+            ),
+            Err(e) => eprintln!("warning: the trust decision was not saved: {e}"),
+        }
+    } else {
+        eprintln!(
+            "note: ./{} is not trusted, so nothing in it starts until you review it with `switchboard trust`",
+            crate::paths::PROJECT_CONFIG_FILE
+        );
+    }
 }
 
 /// What would make a server be refused before it starts (a shell command, a URL that

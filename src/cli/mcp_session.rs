@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::Cli;
+use crate::config::Config;
 use crate::config::import::{self, InputSpec};
-use crate::config::{self, Config};
 use crate::mcp::McpError;
 use crate::paths::Dirs;
 use crate::policy::Mode;
+use crate::trust;
 use crate::workbench::{Workbench, WorkbenchOptions};
 
 /// Process exit statuses of the MCP subcommands.
@@ -58,15 +59,89 @@ pub type AskInputs<'a> = &'a mut dyn FnMut(&Path, &[InputSpec]) -> Asked;
 /// The exit status when the person quits at the input prompt.
 pub const QUIT_AT_PROMPT: i32 = 130;
 
-/// The config file (or defaults) with the servers of every `--mcp-config` file added.
+/// The config of a headless command: the user's file with a trusted project's on top
+/// (or the `--config` file), plus the servers of every trusted `--mcp-config` file.
+/// Project files that are not trusted are left out with one line on stderr.
 /// Problems are printed; `Err` carries the exit status.
 pub fn load_config(cli: &Cli, dirs: &Dirs) -> Result<(Config, Option<PathBuf>), i32> {
-    let (mut config, source) = load_file(cli, dirs)?;
-    for warning in add_imports(cli, dirs, &mut config, None)? {
+    load_config_naming(cli, dirs, None, None)
+}
+
+/// As [`load_config`], for a command that names a server or a provider: naming one
+/// that only a left-out project file defines fails (exit 1) saying so.
+pub fn load_config_naming(
+    cli: &Cli,
+    dirs: &Dirs,
+    server: Option<&str>,
+    provider: Option<&str>,
+) -> Result<(Config, Option<PathBuf>), i32> {
+    let loaded = load_trust(cli, dirs)?;
+    if let Some(notice) = loaded.headless_notice() {
+        eprintln!("{notice}");
+    }
+    let mut config = config_of(&loaded)?;
+    for warning in add_imports(cli, dirs, &mut config, None, &loaded)? {
         eprintln!("warning: {warning}");
     }
     apply_protocol(cli, &mut config);
-    Ok((config, source))
+    named_ones_apply(&loaded, &config, server, provider)?;
+    Ok((config, Some(source_of(&loaded, dirs))))
+}
+
+/// Fails (exit 1) when `server` or `provider` is defined only by a project file that
+/// does not apply this run.
+pub fn named_ones_apply(
+    loaded: &trust::Loaded,
+    config: &Config,
+    server: Option<&str>,
+    provider: Option<&str>,
+) -> Result<(), i32> {
+    let withheld = loaded.withheld();
+    if let Some(name) = server.filter(|n| !config.servers.contains_key(*n))
+        && let Some(file) = withheld.server(name)
+    {
+        eprintln!("{}", trust::withheld_error("server", name, file));
+        return Err(exit::USAGE);
+    }
+    if let Some(name) = provider.filter(|n| !config.providers.contains_key(*n))
+        && let Some(file) = withheld.provider(name)
+    {
+        eprintln!("{}", trust::withheld_error("provider", name, file));
+        return Err(exit::USAGE);
+    }
+    Ok(())
+}
+
+/// The config layers and project files of this start, and where each stands; a config
+/// error is printed and `Err` carries the exit status.
+pub fn load_trust(cli: &Cli, dirs: &Dirs) -> Result<trust::Loaded, i32> {
+    let loaded =
+        trust::Loaded::read(dirs, cli.config.as_deref(), &cli.mcp_config).map_err(|e| {
+            eprintln!("{e}");
+            exit::USAGE
+        })?;
+    if let Some(problem) = &loaded.store.problem {
+        eprintln!("warning: {}", safe(problem));
+    }
+    Ok(loaded)
+}
+
+/// The configuration `loaded` makes as its files apply now.
+pub fn config_of(loaded: &trust::Loaded) -> Result<Config, i32> {
+    loaded.config().map_err(|e| {
+        eprintln!("{e}");
+        exit::USAGE
+    })
+}
+
+/// The file "always" rules are saved to: the `--config` file, else the user's own
+/// config file — never a project's, which would then need trusting again.
+pub fn source_of(loaded: &trust::Loaded, dirs: &Dirs) -> PathBuf {
+    loaded
+        .layers
+        .explicit
+        .as_ref()
+        .map_or_else(|| dirs.user_config_file(), |l| l.path.clone())
 }
 
 /// `--protocol` wins over every server's `protocol`.
@@ -90,29 +165,26 @@ pub fn headless_asker(cli: &Cli) -> std::sync::Arc<dyn crate::mcp::Asker> {
     })
 }
 
-/// The config file alone (or the defaults) and where it was found; the error is
-/// printed and `Err` carries the exit status.
-pub fn load_file(cli: &Cli, dirs: &Dirs) -> Result<(Config, Option<PathBuf>), i32> {
-    let loaded = config::load(dirs, cli.config.as_deref()).map_err(|e| {
-        eprintln!("{e}");
-        exit::USAGE
-    })?;
-    Ok((loaded.config, loaded.source.map(|s| s.path)))
-}
-
-/// Adds the servers of every `--mcp-config` file to `config`. With `ask`, a file's
-/// `${input:…}` placeholders are asked for; without, they fail clearly (headless).
-/// Returns the warnings (unsupported keys, name clashes, skipped files); errors are
-/// printed and `Err` carries the exit status.
+/// Adds the servers of every `--mcp-config` file to `config`, except the project
+/// files `loaded` leaves out (a file inside the folder that is not trusted); servers
+/// of a trusted one are marked as the project's. With `ask`, a file's `${input:…}`
+/// placeholders are asked for; without, they fail clearly (headless). Returns the
+/// warnings (unsupported keys, name clashes, skipped files); errors are printed and
+/// `Err` carries the exit status.
 pub fn add_imports(
     cli: &Cli,
     dirs: &Dirs,
     config: &mut Config,
     mut ask: Option<AskInputs<'_>>,
+    loaded: &trust::Loaded,
 ) -> Result<Vec<String>, i32> {
     let mut warnings = Vec::new();
     for path in &cli.mcp_config {
+        if loaded.leaves_out(dirs, path) {
+            continue;
+        }
         let full = dirs.cwd.join(path);
+        let from_project = loaded.is_project_file(&full);
         let shown = path.display();
         let fail = |e: &dyn std::fmt::Display| {
             eprintln!("{shown}: {}", safe(&e.to_string()));
@@ -142,7 +214,8 @@ pub fn add_imports(
         for warning in &imported.warnings {
             warnings.push(format!("{shown}: {}", safe(warning)));
         }
-        for (name, server) in imported.servers {
+        for (name, mut server) in imported.servers {
+            server.from_project = from_project;
             if config.servers.contains_key(&name) {
                 warnings.push(format!(
                     "{shown}: server {} is already configured; the config file's wins",
@@ -221,7 +294,7 @@ pub async fn start_with_login(
 /// by the others); `Some("builtin")` (no such server) starts none.
 pub async fn open(cli: &Cli, mode: Option<Mode>, only: Option<&str>) -> Result<Workbench, i32> {
     let dirs = Dirs::from_env();
-    let (mut config, _) = load_config(cli, &dirs)?;
+    let (mut config, _) = load_config_naming(cli, &dirs, only, None)?;
     if let Some(name) = only {
         config.servers.retain(|n, _| n == name);
     }

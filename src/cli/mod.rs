@@ -24,6 +24,7 @@ mod serve_cmd;
 mod servers_cmd;
 mod sessions_cmd;
 mod task_cmd;
+mod trust_cmd;
 mod tui_cmd;
 
 pub use declarations::{DeclarationFormat, declarations};
@@ -185,6 +186,9 @@ pub enum Command {
     A2a(a2a_cmd::A2aArgs),
     /// Be one MCP server in front of every configured server, each call gated.
     Serve(serve_cmd::ServeArgs),
+    /// Show what this folder's config would do, and trust it (or `--list`,
+    /// `--revoke`).
+    Trust(trust_cmd::TrustArgs),
     /// Manage the configured MCP servers (add, add-json, list, get, remove, enable,
     /// disable) and their OAuth logins (login, logout, auth-status).
     #[command(subcommand)]
@@ -218,6 +222,7 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::A2a(ref args)) => a2a_cmd::run(args),
         Some(Command::Hooks(ref cmd)) => hooks_cmd::run(&cli, cmd),
         Some(Command::Mcp(ref cmd)) => mcp_login_cmd::run(&cli, cmd),
+        Some(Command::Trust(ref args)) => trust_cmd::run(&cli, args),
         Some(Command::Serve(ref args)) => serve_cmd::run(&cli, args),
         Some(Command::Completions { shell }) => {
             completions::run(shell);

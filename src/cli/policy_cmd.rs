@@ -6,7 +6,6 @@ use clap::Subcommand;
 use serde_json::{Map, Value};
 
 use super::Cli;
-use crate::config::{self, ConfigError};
 use crate::paths::Dirs;
 use crate::policy::{CallFacts, Mode, Policy};
 use crate::tools::ToolEffect;
@@ -54,29 +53,17 @@ pub fn run(cli: &Cli, cmd: &PolicyCommand) -> color_eyre::Result<()> {
     }
 }
 
-/// The configured policy; config errors are printed as `file:line:col` and exit 1.
+/// The configured policy (the user's, with a trusted project's on top); config
+/// errors are printed as `file:line:col` and exit 1.
 fn load_policy(cli: &Cli) -> Policy {
-    let fail = |errors: &[ConfigError]| -> ! {
+    let (config, _) = super::mcp_session::load_config(cli, &Dirs::from_env())
+        .unwrap_or_else(|code| std::process::exit(code));
+    // Every layer's rules were checked when it was read.
+    Policy::from_config(&config.policy).unwrap_or_else(|errors| {
         for e in errors {
-            eprintln!("{e}");
+            eprintln!("{}: {}", e.key, e.message);
         }
         std::process::exit(1)
-    };
-    let loaded = match config::load(&Dirs::from_env(), cli.config.as_deref()) {
-        Ok(loaded) => loaded,
-        Err(e) => fail(&[e]),
-    };
-    Policy::from_config(&loaded.config.policy).unwrap_or_else(|errors| {
-        let path = loaded
-            .source
-            .as_ref()
-            .map(|s| s.path.clone())
-            .unwrap_or_default();
-        let errors: Vec<ConfigError> = errors
-            .into_iter()
-            .map(|e| ConfigError::at(&path, &loaded.text, e.span, e.key, e.message, None))
-            .collect();
-        fail(&errors)
     })
 }
 

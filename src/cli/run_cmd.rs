@@ -69,7 +69,8 @@ pub struct RunArgs {
 pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
     let dirs = Dirs::from_env();
     let (config, source) =
-        super::mcp_session::load_config(cli, &dirs).unwrap_or_else(|code| std::process::exit(code));
+        super::mcp_session::load_config_naming(cli, &dirs, None, args.provider.as_deref())
+            .unwrap_or_else(|code| std::process::exit(code));
     let task = read_task(&args.task)?;
     let choice = ProviderChoice {
         name: args.provider.clone(),

@@ -55,21 +55,62 @@ fn start_session(
     }
 }
 
+/// Asks about the folder's untrusted project files, full-screen, when there are any;
+/// returns the lines the transcript shows about them. Quitting at the question
+/// leaves switchboard (status 130) with nothing started.
+fn ask_trust(loaded: &mut crate::trust::Loaded, theme: &Theme) -> Vec<String> {
+    use crate::trust::{Answer, Decision, State};
+    let to_ask = loaded.to_ask();
+    if !to_ask.is_empty() {
+        let mut prompt = tui::trust_prompt::TrustPrompt::new(&loaded.folder, &to_ask);
+        let answer = match tui::trust_prompt::ask(&mut prompt, theme) {
+            Ok(answer) => answer,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                std::process::exit(mcp_session::QUIT_AT_PROMPT)
+            }
+            // No terminal to ask on: left out, as a headless command would.
+            Err(e) => {
+                return vec![format!(
+                    "the folder's config was not asked about ({e}) and is left out; review it with `switchboard trust`"
+                )];
+            }
+        };
+        if let Err(e) = loaded.answer(answer) {
+            eprintln!("warning: the trust decision was not saved: {e}");
+        }
+        if answer == Answer::Once {
+            let files: Vec<&str> = (loaded.files.iter())
+                .filter(|f| f.applies && f.state.needs_asking())
+                .map(|f| f.shown.as_str())
+                .collect();
+            return vec![format!(
+                "{} trusted for this run only; the next start asks again",
+                files.join(", ")
+            )];
+        }
+    }
+    loaded
+        .files
+        .iter()
+        .filter(|f| f.state == State::Decided(Decision::Ignored))
+        .map(|f| {
+            format!(
+                "{} is ignored (not trusted): its servers, hooks, providers and policy are left out; review it with `switchboard trust`",
+                f.shown
+            )
+        })
+        .collect()
+}
+
 pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     let started = std::time::Instant::now();
     let dirs = Dirs::from_env();
-    // The config file first (it names the theme), problems printed before the screen
-    // is touched.
-    let (mut config, source) =
-        mcp_session::load_file(cli, &dirs).unwrap_or_else(|code| std::process::exit(code));
-    // Capture is always on in the TUI (the Wire pane); `--trace` also writes it out.
-    let wire = mcp_session::wire_log(cli, &config, true).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(1);
-    });
-    // The loader has validated the bindings already.
-    let keymap = Keymap::with_overrides(&config.ui.keys).unwrap_or_default();
-
+    // The config layers first (the theme is in them), problems printed before the
+    // screen is touched; until the person answers, only a project's cosmetic keys
+    // apply.
+    let mut loaded =
+        mcp_session::load_trust(cli, &dirs).unwrap_or_else(|code| std::process::exit(code));
+    let config = mcp_session::config_of(&loaded).unwrap_or_else(|code| std::process::exit(code));
     let no_color = cli.no_color || std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let themes = ThemeSet::new(Some(dirs.user_theme_dir()));
     // A flag wins, then what the palette chose last time, then the config.
@@ -89,6 +130,17 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
     } else {
         theme
     };
+    // Nothing of a project's starts before the person has said whether to trust it.
+    let trust_notes = ask_trust(&mut loaded, &theme);
+    let mut config =
+        mcp_session::config_of(&loaded).unwrap_or_else(|code| std::process::exit(code));
+    // Capture is always on in the TUI (the Wire pane); `--trace` also writes it out.
+    let wire = mcp_session::wire_log(cli, &config, true).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(1);
+    });
+    // The loader has validated the bindings already.
+    let keymap = Keymap::with_overrides(&config.ui.keys).unwrap_or_default();
     // Then the servers of every --mcp-config file; `${input:…}` is asked for on screen.
     let mut ask = |path: &std::path::Path, specs: &[InputSpec]| match tui::input_prompt::ask(
         &path.display().to_string(),
@@ -99,15 +151,18 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
         Ok(Outcome::Quit) => Asked::Quit,
         Ok(Outcome::Skip | Outcome::Pending) | Err(_) => Asked::Skip,
     };
-    let import_warnings = mcp_session::add_imports(cli, &dirs, &mut config, Some(&mut ask))
-        .unwrap_or_else(|code| std::process::exit(code));
+    let import_warnings =
+        mcp_session::add_imports(cli, &dirs, &mut config, Some(&mut ask), &loaded)
+            .unwrap_or_else(|code| std::process::exit(code));
     mcp_session::apply_protocol(cli, &mut config);
+    mcp_session::named_ones_apply(&loaded, &config, None, cli.provider.as_deref())
+        .unwrap_or_else(|code| std::process::exit(code));
+    let always_file = mcp_session::source_of(&loaded, &dirs);
     let shown_name = if theme_error.is_some() {
         "default".to_string()
     } else {
         theme_name
     };
-    let always_file = source.unwrap_or_else(|| dirs.cwd.join("switchboard.toml"));
     let mut state = tui::boot::starting_state(tui::boot::Start {
         config: &config,
         keymap,
@@ -117,6 +172,7 @@ pub fn run(cli: &Cli) -> color_eyre::Result<()> {
         mouse: prefs.mouse,
         theme_error: theme_error.map(|e| e.to_string()),
         import_warnings: &import_warnings,
+        trust_notes: &trust_notes,
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

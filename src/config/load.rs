@@ -48,12 +48,17 @@ pub fn find_source(dirs: &Dirs, explicit: Option<&Path>) -> Option<ConfigCandida
 
 /// Parse and validate config `text`; `path` is only used in error messages.
 pub fn parse_str(text: &str, path: &Path) -> Result<Config, ConfigError> {
-    let deserializer =
-        toml::de::Deserializer::parse(text).map_err(|e| syntax_error(path, text, &e))?;
-    let config: Config = serde_path_to_error::deserialize(deserializer)
-        .map_err(|e| decode::explain(path, text, &e))?;
+    let config = decode_str(text, path)?;
     validate(&config, path, text)?;
     Ok(config)
+}
+
+/// Parse config `text` into the model, checking its shape (types, unknown keys) but
+/// not what it refers to; `path` is only used in error messages.
+pub fn decode_str(text: &str, path: &Path) -> Result<Config, ConfigError> {
+    let deserializer =
+        toml::de::Deserializer::parse(text).map_err(|e| syntax_error(path, text, &e))?;
+    serde_path_to_error::deserialize(deserializer).map_err(|e| decode::explain(path, text, &e))
 }
 
 fn syntax_error(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {

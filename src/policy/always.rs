@@ -106,5 +106,9 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), AlwaysError> {
         path: path.to_owned(),
         source,
     };
+    // The user's config directory may not exist yet.
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(write_error)?;
+    }
     crate::paths::write_atomic(path, bytes).map_err(write_error)
 }

@@ -90,6 +90,9 @@ pub struct Start<'a> {
     pub theme_error: Option<String>,
     /// Problems importing `--mcp-config` files, for the Logs pane.
     pub import_warnings: &'a [String],
+    /// What became of the folder's untrusted files (ignored, trusted once), for the
+    /// transcript.
+    pub trust_notes: &'a [String],
 }
 
 /// The first state: the config's servers and settings, and what went wrong so far.
@@ -117,6 +120,11 @@ pub fn starting_state(start: Start<'_>) -> State {
     }
     if let Some(last) = start.import_warnings.last() {
         state.notice(NoticeLevel::Warn, last.clone());
+    }
+    for note in start.trust_notes {
+        state
+            .chat
+            .push(ChatEntry::new(ChatKind::Note, note.clone()));
     }
     state
 }

@@ -50,6 +50,7 @@ pub mod subs;
 pub mod tasks;
 pub mod term;
 pub mod transcript;
+pub mod trust_prompt;
 pub mod ui;
 pub mod update;
 pub mod uri_template;

@@ -39,6 +39,7 @@ impl Env {
             cancelled.display().to_string()
         );
         std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+        trust_folder(dir.path(), &dir.path().join(".local/state"));
         Self { dir }
     }
 
@@ -260,4 +261,13 @@ pub fn text(result: &CallToolResult) -> String {
 
 pub fn is_error(result: &CallToolResult) -> bool {
     wire(result)["isError"] == json!(true)
+}
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+pub fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
+    }
 }

@@ -18,6 +18,7 @@ mod servers;
 mod sessions;
 mod status;
 mod tasks;
+pub mod trust_prompt;
 mod wire;
 
 use ratatui::Frame;
