@@ -152,10 +152,13 @@ async fn the_servers_pane_lists_the_gateway_and_its_clients() {
         json!({"operation": "exists", "path": "notes.md"}),
     ));
     desk.call_tool(read).await.unwrap();
+    // A client that proved its name (as `serve --stdio --client ci` does) shows it
+    // plainly; the others' names are only what they declared.
+    let _ci = gateway.clients().connect("ci", true, "stdio");
 
     // What the event loop does when the gateway's client list changes.
     let connected = gateway.clients().connected();
-    assert_eq!(connected.len(), 2, "{connected:?}");
+    assert_eq!(connected.len(), 3, "{connected:?}");
     let lines = connected
         .iter()
         .map(switchboard::tui::serve_view::client_line)
