@@ -101,10 +101,11 @@ async fn a_serve_clients_write_waits_for_the_approval_pane() {
     let first = tokio::spawn(async move { peer.call_tool(write_call("a.md")).await });
     pump(&mut exec, &mut gate_events, |s| s.approvals.len() == 1).await;
     let request = &exec.state().approvals[0].request;
-    assert_eq!(request.client.as_deref(), Some("remote-agent"));
+    // The name is only what the client declared, and the person is told so.
+    assert_eq!(request.client.as_deref(), Some("remote-agent (unverified)"));
     let screen = tui_support::shot(exec.state(), 120, 30);
     assert!(
-        screen.contains("asked by remote-agent via serve"),
+        screen.contains("asked by remote-agent (unverified) via serve"),
         "{screen}"
     );
     exec.handle(Msg::Key(Key::plain(KeyCode::Char('y'))));

@@ -65,10 +65,10 @@ impl Clients {
         let mut remotes = self.remotes.lock().unwrap_or_else(PoisonError::into_inner);
         let key = (name.to_owned(), verified);
         Arc::clone(remotes.entry(key).or_insert_with(|| {
-            let (mode, max_calls) = match self.modes.get(name) {
-                Some(limits) if verified => *limits,
-                _ => (None, None),
-            };
+            if !verified {
+                return Arc::new(RemoteClient::unverified(name));
+            }
+            let (mode, max_calls) = self.modes.get(name).copied().unwrap_or_default();
             Arc::new(RemoteClient::new(name, mode, max_calls))
         }))
     }
