@@ -286,6 +286,13 @@ fn serve_values_are_checked_where_they_are() {
             && token.contains("not an environment variable name"),
         "{token}"
     );
+    let client = message("[serve.clients.ci]\nmode = \"ask\"\ntoken_env = \"SB-CI\"\n");
+    assert!(
+        client.starts_with("switchboard.toml:3:")
+            && client.contains("serve.clients.ci.token_env")
+            && client.contains("not an environment variable name"),
+        "{client}"
+    );
     let origin = message("[serve]\nallowed_origins = [\"localhost\"]\n");
     assert!(
         origin.starts_with("switchboard.toml:2:") && origin.contains("scheme"),

@@ -9,7 +9,8 @@ mod serve_support;
 
 use serde_json::json;
 use serve_support::{
-    Env, HttpGateway, call, http_client, http_client_2026, is_error, raw_post, text,
+    Env, HttpGateway, call, http_client, http_client_2026, http_client_2026_with_token,
+    http_client_with_token, is_error, raw_post, text,
 };
 
 #[tokio::test]
@@ -132,6 +133,65 @@ async fn a_non_loopback_bind_needs_a_token_and_checks_it() {
         .unwrap();
     assert_eq!(unset.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&unset.stderr).contains("SB_SERVE_TOKEN"));
+}
+
+const CI: &str = "[policy]\nmode = \"ask\"\n[serve.clients.ci]\nmode = \"full-auto\"\ntoken_env = \"SB_CI_TOKEN\"\n";
+
+#[tokio::test]
+async fn only_the_client_token_gives_a_client_its_policy() {
+    let env = Env::new(CI);
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[("SB_CI_TOKEN", "ci-s3cret")]).await;
+    let write = json!({"id": "1"});
+    // Saying `ci` proves nothing: the default policy (ask; headless, refused).
+    for token in [None, Some("wrong")] {
+        let claims = http_client_with_token(&gateway.url, "ci", token).await;
+        let refused = call(&claims, "t__write_thing", write.clone()).await;
+        assert!(
+            is_error(&refused) && text(&refused).contains("non-interactive"),
+            "{token:?}: {refused:?}"
+        );
+        claims.cancel().await.unwrap();
+    }
+    // ci's token makes the client ci, whatever it calls itself: full-auto.
+    let proven = http_client_with_token(&gateway.url, "anything", Some("ci-s3cret")).await;
+    let ran = call(&proven, "t__write_thing", write.clone()).await;
+    assert!(!is_error(&ran) && text(&ran) == "written", "{ran:?}");
+    proven.cancel().await.unwrap();
+    let modern = http_client_2026_with_token(&gateway.url, "x", Some("ci-s3cret")).await;
+    let ran = call(&modern, "t__write_thing", write.clone()).await;
+    assert!(!is_error(&ran) && text(&ran) == "written", "{ran:?}");
+    let claims = http_client_2026(&gateway.url, "ci").await;
+    assert!(is_error(&call(&claims, "t__write_thing", write).await));
+    modern.cancel().await.unwrap();
+    claims.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_client_token_alone_opens_a_non_loopback_bind_and_must_be_set() {
+    let env = Env::new(CI);
+    let gateway = HttpGateway::start(&env, "0.0.0.0:0", &[("SB_CI_TOKEN", "ci-s3cret")]).await;
+    let port = gateway.port();
+    assert_eq!(raw_post(port, &[]).await, 401);
+    assert_eq!(
+        raw_post(port, &[("Authorization", "Bearer wrong")]).await,
+        401
+    );
+    assert_eq!(
+        raw_post(port, &[("Authorization", "Bearer ci-s3cret")]).await,
+        200
+    );
+    let unset = env
+        .command(&["serve", "--http", "127.0.0.1:0"])
+        .env_remove("SB_CI_TOKEN")
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(unset.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&unset.stderr);
+    assert!(
+        said.contains("[serve.clients.ci] token_env") && said.contains("SB_CI_TOKEN"),
+        "{said}"
+    );
 }
 
 /// A 2026-07-28 `tools/call` of `t__slow` for a minute, as one raw request.

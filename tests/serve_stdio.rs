@@ -126,7 +126,9 @@ async fn a_client_mode_and_budget_apply_to_that_client_only() {
     let env = Env::new(
         "[serve]\nexpose = [\"t\", \"builtin\"]\n[serve.clients.trusted]\nmode = \"full-auto\"\nmax_calls = 2\n",
     );
-    let trusted = env.stdio_client("trusted").await;
+    let trusted = env
+        .stdio_client_with("whatever it says", &["--client", "trusted"])
+        .await;
     assert!(!is_error(
         &call(&trusted, "t__write_thing", json!({"id": "1"})).await
     ));
@@ -152,6 +154,49 @@ async fn a_client_mode_and_budget_apply_to_that_client_only() {
         &call(&other, "t__write_thing", json!({"id": "1"})).await
     ));
     other.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_declared_name_is_a_label_and_only_client_gives_a_client_its_policy() {
+    let env = Env::new("[serve.clients.ci]\nmode = \"full-auto\"\n");
+    // Saying `ci` in clientInfo proves nothing: the default policy (ask, so refused).
+    let claims = env.stdio_client("ci").await;
+    let refused = call(&claims, "t__write_thing", json!({"id": "1"})).await;
+    assert!(
+        is_error(&refused) && text(&refused).contains("non-interactive"),
+        "{refused:?}"
+    );
+    claims.cancel().await.unwrap();
+    // Started as ci by the person: ci's full-auto, whatever the client calls itself.
+    let started = env.stdio_client_with("anything", &["--client", "ci"]).await;
+    let ran = call(&started, "t__write_thing", json!({"id": "1"})).await;
+    assert!(!is_error(&ran) && text(&ran) == "written", "{ran:?}");
+    started.cancel().await.unwrap();
+    let audit = std::fs::read_to_string(find_audit(env.path())).unwrap();
+    let clients: Vec<(Value, Value)> = audit
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|l| l["tool"] == "t__write_thing")
+        .map(|l| (l["client"].clone(), l["decision"].clone()))
+        .collect();
+    assert_eq!(
+        clients,
+        [(json!("ci"), json!("deny")), (json!("ci"), json!("allow"))]
+    );
+
+    // A name not in [serve.clients] is a usage error, before anything starts.
+    let out = env
+        .command(&["serve", "--stdio", "--client", "nope"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("--client nope") && said.contains("[serve.clients.nope]"),
+        "{said}"
+    );
 }
 
 #[tokio::test]

@@ -101,10 +101,11 @@ async fn a_serve_clients_write_waits_for_the_approval_pane() {
     let first = tokio::spawn(async move { peer.call_tool(write_call("a.md")).await });
     pump(&mut exec, &mut gate_events, |s| s.approvals.len() == 1).await;
     let request = &exec.state().approvals[0].request;
-    assert_eq!(request.client.as_deref(), Some("remote-agent"));
+    // The name is only what the client declared, and the person is told so.
+    assert_eq!(request.client.as_deref(), Some("remote-agent (unverified)"));
     let screen = tui_support::shot(exec.state(), 120, 30);
     assert!(
-        screen.contains("asked by remote-agent via serve"),
+        screen.contains("asked by remote-agent (unverified) via serve"),
         "{screen}"
     );
     exec.handle(Msg::Key(Key::plain(KeyCode::Char('y'))));
@@ -152,10 +153,13 @@ async fn the_servers_pane_lists_the_gateway_and_its_clients() {
         json!({"operation": "exists", "path": "notes.md"}),
     ));
     desk.call_tool(read).await.unwrap();
+    // A client that proved its name (as `serve --stdio --client ci` does) shows it
+    // plainly; the others' names are only what they declared.
+    let _ci = gateway.clients().connect("ci", true, "stdio");
 
     // What the event loop does when the gateway's client list changes.
     let connected = gateway.clients().connected();
-    assert_eq!(connected.len(), 2, "{connected:?}");
+    assert_eq!(connected.len(), 3, "{connected:?}");
     let lines = connected
         .iter()
         .map(switchboard::tui::serve_view::client_line)

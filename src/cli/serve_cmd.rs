@@ -22,6 +22,10 @@ pub struct ServeArgs {
     /// the first line on stderr.
     #[arg(long, value_name = "ADDR")]
     pub http: Option<String>,
+    /// This client is NAME of [serve.clients]: its mode and budget apply. Without it
+    /// the name the client declares is only a label (the default policy).
+    #[arg(long, value_name = "NAME", requires = "stdio")]
+    pub client: Option<String>,
     /// Decide in this mode instead of the configured one
     /// (read-only, ask, auto-edit, full-auto, plan).
     #[arg(long, value_name = "MODE")]
@@ -35,6 +39,16 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> color_eyre::Result<()> {
             Ok(c) => c,
             Err(code) => return code,
         };
+        if let Some(name) = &args.client
+            && !config.serve.clients.contains_key(name)
+        {
+            eprintln!(
+                "serve: --client {}: there is no [serve.clients.{}] in the config",
+                safe(name),
+                safe(name)
+            );
+            return exit::USAGE;
+        }
         // Nothing may print on stdout (the protocol's channel): no login pages.
         let workbench = match start_with_login(cli, &config, &dirs, args.approve, None).await {
             Ok(w) => w,
@@ -43,7 +57,7 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> color_eyre::Result<()> {
         let gateway = Arc::new(Gateway::new(&workbench));
         let code = match &args.http {
             Some(addr) => serve_http(&gateway, addr).await,
-            None => serve_stdio(&gateway).await,
+            None => serve_stdio(&gateway, args.client.as_deref()).await,
         };
         // The client's calls were cancelled as it left; let them finish first.
         gateway.idle(std::time::Duration::from_secs(3)).await;
@@ -52,9 +66,9 @@ pub fn run(cli: &Cli, args: &ServeArgs) -> color_eyre::Result<()> {
     })
 }
 
-async fn serve_stdio(gateway: &Arc<Gateway>) -> i32 {
+async fn serve_stdio(gateway: &Arc<Gateway>, client: Option<&str>) -> i32 {
     warn_unknown(gateway);
-    match crate::serve::serve_stdio(Arc::clone(gateway)).await {
+    match crate::serve::serve_stdio(Arc::clone(gateway), client).await {
         Ok(()) => exit::OK,
         Err(e) => {
             eprintln!("serve: {}", safe(&e));

@@ -103,5 +103,16 @@ pub(super) fn check(config: &Config, map: &SourceMap<'_>, report: &mut Report<'_
             let key = KeyPath::new(&["serve", "clients", name.as_str(), "mode"]).to_string();
             check_one_of(mode, key, POLICY_MODES, report);
         }
+        if let Some(var) = &client.token_env
+            && let Some(problem) = env_name_problem(var)
+        {
+            let path = ["serve", "clients", name.as_str(), "token_env"];
+            report(
+                map.nearest_span(&path),
+                KeyPath::new(&path).to_string(),
+                problem,
+                Some("name the variable that holds this client's token, e.g. `SB_CI_TOKEN`".into()),
+            );
+        }
     }
 }

@@ -9,8 +9,13 @@ use super::mode::Mode;
 /// of clients with the same name, so the budget counts them all.
 #[derive(Debug)]
 pub struct RemoteClient {
-    /// The name the client gave in `clientInfo`.
+    /// The name it proved (a `[serve.clients.NAME]`), or the one it gave in
+    /// `clientInfo`.
     pub name: String,
+    /// Whether it proved `name`; otherwise the name is only its label.
+    pub verified: bool,
+    /// `name`, or `NAME (unverified)`: how people are told who asks.
+    shown: String,
     /// `[serve.clients.NAME] mode`: decides in place of `[policy] mode`.
     pub mode: Option<Mode>,
     max_calls: Option<u32>,
@@ -29,13 +34,32 @@ pub struct ClientBudgetSpent {
 }
 
 impl RemoteClient {
+    /// The client that proved it is `[serve.clients.NAME]`, with that mode and budget.
     pub fn new(name: impl Into<String>, mode: Option<Mode>, max_calls: Option<u32>) -> Self {
+        let name = name.into();
         Self {
-            name: name.into(),
+            shown: name.clone(),
+            name,
+            verified: true,
             mode,
             max_calls,
             used: AtomicU32::new(0),
         }
+    }
+
+    /// A client known only by the name it declared: the default policy.
+    pub fn unverified(name: impl Into<String>) -> Self {
+        let name = name.into();
+        Self {
+            shown: format!("{name} (unverified)"),
+            verified: false,
+            ..Self::new(name, None, None)
+        }
+    }
+
+    /// The name for people: `NAME (unverified)` when it was only declared.
+    pub fn shown(&self) -> &str {
+        &self.shown
     }
 
     /// Whether the client may still call (does not count the call).
@@ -91,5 +115,12 @@ mod tests {
         );
         let free = RemoteClient::new("any", None, None);
         assert!(free.consume().is_ok());
+        assert_eq!((free.shown(), free.verified), ("any", true));
+        let label = RemoteClient::unverified("ci");
+        assert_eq!(
+            (label.shown(), label.name.as_str()),
+            ("ci (unverified)", "ci")
+        );
+        assert!(!label.verified && label.mode.is_none() && label.consume().is_ok());
     }
 }

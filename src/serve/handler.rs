@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::clients::Connection;
+use super::identity::Proven;
 use super::notify::{self, LogLevel};
 use super::{Gateway, expose};
 use crate::policy::RemoteClient;
@@ -31,12 +32,22 @@ pub struct GatewayHandler {
     inner: Arc<Inner>,
 }
 
+/// The client of a connection as first seen.
+struct Known {
+    proven: Option<Arc<str>>,
+    remote: Arc<RemoteClient>,
+    connection: Connection,
+}
+
 struct Inner {
     gateway: Arc<Gateway>,
     /// Names this connection among the gateway's (for its log level).
     id: u64,
     transport: &'static str,
-    client: Mutex<Option<(Arc<RemoteClient>, Connection)>>,
+    /// The client this connection was started as (`serve --stdio --client NAME`).
+    started_as: Option<Arc<str>>,
+    /// Its client, with the name it was proven as (none: declared).
+    client: Mutex<Option<Known>>,
     log_level: LogLevel,
     stop: CancellationToken,
 }
@@ -58,12 +69,19 @@ impl Drop for Inner {
 }
 
 impl GatewayHandler {
-    pub(super) fn new(gateway: Arc<Gateway>, transport: &'static str) -> Self {
+    /// `started_as`: the client every request of this connection is (stdio's
+    /// `--client NAME`); none: each request's proof decides (HTTP), else its label.
+    pub(super) fn new(
+        gateway: Arc<Gateway>,
+        transport: &'static str,
+        started_as: Option<Arc<str>>,
+    ) -> Self {
         Self {
             inner: Arc::new(Inner {
                 id: gateway.next_connection(),
                 gateway,
                 transport,
+                started_as,
                 client: Mutex::default(),
                 log_level: Arc::default(),
                 stop: CancellationToken::new(),
@@ -75,27 +93,41 @@ impl GatewayHandler {
         &self.inner.gateway
     }
 
-    /// The client of this connection, listed on first sight: its name from
-    /// `initialize`, else from the request's `clientInfo` metadata (2026-07-28).
-    fn client(&self, meta: &RequestMetaObject, peer: &Peer<RoleServer>) -> Arc<RemoteClient> {
+    /// The client of a request. Proven (started as it, or an HTTP request carrying its
+    /// token): that `[serve.clients.NAME]`. Else the name from `initialize`, or the
+    /// request's `clientInfo` metadata (2026-07-28), is only a label with the default
+    /// policy. The connection is listed on first sight; a later request of a session
+    /// that proves otherwise is judged by its own proof.
+    fn client(&self, context: &RequestContext<RoleServer>) -> Arc<RemoteClient> {
+        let proven = self.inner.started_as.clone().or_else(|| {
+            let parts = context.extensions.get::<hyper::http::request::Parts>()?;
+            parts.extensions.get::<Proven>().map(|p| Arc::clone(&p.0))
+        });
         let mut slot = self
             .inner
             .client
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some((client, _)) = slot.as_ref() {
-            return Arc::clone(client);
+        if let Some(known) = slot.as_ref()
+            && known.proven == proven
+        {
+            return Arc::clone(&known.remote);
         }
-        let name = meta
-            .client_info()
-            .map(|i| i.name)
-            .or_else(|| peer.peer_info().map(|p| p.client_info.name.clone()));
-        let name = client_name(name.as_deref());
+        let name = match &proven {
+            Some(name) => name.to_string(),
+            None => declared_name(&context.meta, &context.peer),
+        };
         let clients = self.gateway().clients();
-        let client = clients.remote(&name);
-        let connection = clients.connect(&name, self.inner.transport);
-        *slot = Some((Arc::clone(&client), connection));
-        client
+        let remote = clients.remote(&name, proven.is_some());
+        if slot.is_none() {
+            let connection = clients.connect(&name, proven.is_some(), self.inner.transport);
+            *slot = Some(Known {
+                proven,
+                remote: Arc::clone(&remote),
+                connection,
+            });
+        }
+        remote
     }
 
     fn count_call(&self) {
@@ -104,10 +136,20 @@ impl GatewayHandler {
             .client
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if let Some((_, connection)) = slot.as_ref() {
-            connection.called();
+        if let Some(known) = slot.as_ref() {
+            known.connection.called();
         }
     }
+}
+
+/// The name a client gives itself: from the request's `clientInfo` metadata
+/// (2026-07-28), else from `initialize`.
+fn declared_name(meta: &RequestMetaObject, peer: &Peer<RoleServer>) -> String {
+    let name = meta
+        .client_info()
+        .map(|i| i.name)
+        .or_else(|| peer.peer_info().map(|p| p.client_info.name.clone()));
+    client_name(name.as_deref())
 }
 
 /// A usable name: trimmed, at most 64 characters, `unnamed client` when empty.
@@ -164,7 +206,7 @@ impl ServerHandler for GatewayHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
-        self.client(&context.meta, &context.peer);
+        self.client(&context);
         self.negotiate_initialize(&request)
     }
 
@@ -207,7 +249,7 @@ impl ServerHandler for GatewayHandler {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        self.client(&context.meta, &context.peer);
+        self.client(&context);
         self.gateway().readiness.settled().await;
         wire(json!({"tools": self.gateway().tools_wire()}))
     }
@@ -217,7 +259,7 @@ impl ServerHandler for GatewayHandler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let client = self.client(&context.meta, &context.peer);
+        let client = self.client(&context);
         self.count_call();
         let args = request.arguments.unwrap_or_default();
         let result =
@@ -230,7 +272,7 @@ impl ServerHandler for GatewayHandler {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        self.client(&context.meta, &context.peer);
+        self.client(&context);
         self.gateway().readiness.settled().await;
         let snapshot = self.gateway().hub.snapshot();
         wire(json!({"resources": expose::resources_wire(&snapshot, &self.gateway().expose)}))
@@ -241,7 +283,7 @@ impl ServerHandler for GatewayHandler {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        self.client(&context.meta, &context.peer);
+        self.client(&context);
         let snapshot = self.gateway().hub.snapshot();
         let templates = expose::templates_wire(&snapshot, &self.gateway().expose);
         wire(json!({"resourceTemplates": templates}))
@@ -252,7 +294,7 @@ impl ServerHandler for GatewayHandler {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.client(&context.meta, &context.peer);
+        self.client(&context);
         let gateway = self.gateway();
         let snapshot = gateway.hub.snapshot();
         let Some(server) = expose::resource_server(&snapshot, &gateway.expose, &request.uri) else {
@@ -281,7 +323,7 @@ impl ServerHandler for GatewayHandler {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        self.client(&context.meta, &context.peer);
+        self.client(&context);
         let snapshot = self.gateway().hub.snapshot();
         wire(json!({"prompts": expose::prompts_wire(&snapshot, &self.gateway().expose)}))
     }
@@ -291,7 +333,7 @@ impl ServerHandler for GatewayHandler {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        self.client(&context.meta, &context.peer);
+        self.client(&context);
         let gateway = self.gateway();
         let found = expose::server_of(&request.name, &gateway.servers)
             .filter(|(server, _)| gateway.expose.server(server));

@@ -5,9 +5,11 @@
 //! - DNS rebinding: rmcp refuses a `Host` not on the list (loopback names, the bind
 //!   address, `[serve] allowed_hosts`) and a browser `Origin` not on the list
 //!   (loopback origins, `[serve] allowed_origins`) with 403.
-//! - A bearer token (RFC 6750) from the variable `[serve] token_env`: required for
-//!   every request when set; a bind that is not on loopback refuses to start without
-//!   one. Missing or wrong: 401 with `WWW-Authenticate: Bearer`.
+//! - Bearer tokens (RFC 6750, `identity.rs`): `[serve] token_env` lets a request in;
+//!   a `[serve.clients.NAME] token_env` token lets it in as NAME (its mode and
+//!   budget). A token is required for every request when `[serve] token_env` is set
+//!   or the bind is not on loopback, and such a bind refuses to start with no token
+//!   configured. Missing or wrong: 401 with `WWW-Authenticate: Bearer`.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -25,6 +27,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::http_cancel::{self, Body};
+use super::identity::{Admission, Proven, Tokens};
 use super::{Gateway, GatewayHandler};
 
 /// Why the HTTP gateway cannot start.
@@ -33,11 +36,15 @@ pub enum HttpError {
     #[error("{0:?} is not an address to listen on (e.g. 127.0.0.1:7331, [::1]:0)")]
     BadAddress(String),
     #[error(
-        "{addr} is not a loopback address: set [serve] token_env to a variable holding the bearer token clients must send"
+        "{addr} is not a loopback address: set [serve] token_env (or a [serve.clients.NAME] token_env) to a variable holding the bearer token clients must send"
     )]
     NeedsToken { addr: SocketAddr },
     #[error("[serve] token_env names {0}, which is not set (or empty)")]
     TokenUnset(String),
+    #[error("[serve.clients.{client}] token_env names {var}, which is not set (or empty)")]
+    ClientTokenUnset { client: String, var: String },
+    #[error("{0} and {1} hold the same token: each client needs its own")]
+    SharedToken(String, String),
     #[error("cannot listen on {addr}: {error}")]
     Bind {
         addr: SocketAddr,
@@ -55,27 +62,19 @@ pub struct HttpServer {
 #[derive(Clone)]
 struct App {
     mcp: StreamableHttpService<GatewayHandler, LocalSessionManager>,
-    token: Option<Arc<str>>,
+    tokens: Arc<Tokens>,
     max_bytes: usize,
     wire: Option<Arc<super::wire_tap::HttpWire>>,
 }
 
 impl HttpServer {
-    /// Binds `addr`; the token comes from `[serve] token_env`.
+    /// Binds `addr`; the tokens come from the variables `[serve] token_env` and
+    /// `[serve.clients.NAME] token_env` name.
     pub async fn bind(gateway: &Arc<Gateway>, addr: &str) -> Result<Self, HttpError> {
         let addr: SocketAddr = addr
             .parse()
             .map_err(|_| HttpError::BadAddress(addr.to_owned()))?;
-        let token = match &gateway.config().token_env {
-            Some(var) => Some(
-                std::env::var(var)
-                    .ok()
-                    .filter(|t| !t.trim().is_empty())
-                    .ok_or_else(|| HttpError::TokenUnset(var.clone()))?,
-            ),
-            None if addr.ip().is_loopback() => None,
-            None => return Err(HttpError::NeedsToken { addr }),
-        };
+        let tokens = Tokens::from_env(gateway.config(), addr)?;
         let listener = TcpListener::bind(addr)
             .await
             .map_err(|error| HttpError::Bind { addr, error })?;
@@ -94,7 +93,7 @@ impl HttpServer {
             url,
             app: App {
                 mcp,
-                token: token.map(Arc::from),
+                tokens: Arc::new(tokens),
                 max_bytes: gateway.config().max_message_bytes,
                 wire: gateway.wire.clone().map(super::wire_tap::HttpWire::new),
             },
@@ -164,17 +163,21 @@ impl App {
         if req.uri().path() != "/mcp" {
             return plain(StatusCode::NOT_FOUND, "not found: the MCP endpoint is /mcp");
         }
-        if let Some(token) = &self.token
-            && !bearer_matches(&req, token)
-        {
-            let mut response = plain(StatusCode::UNAUTHORIZED, "a bearer token is required");
-            response.headers_mut().insert(
-                hyper::header::WWW_AUTHENTICATE,
-                hyper::header::HeaderValue::from_static("Bearer"),
-            );
-            return response;
+        let (mut parts, body) = req.into_parts();
+        match self.tokens.admit(&parts.headers) {
+            Admission::Proven(name) => {
+                parts.extensions.insert(Proven(name));
+            }
+            Admission::Anonymous => {}
+            Admission::Refused => {
+                let mut response = plain(StatusCode::UNAUTHORIZED, "a bearer token is required");
+                response.headers_mut().insert(
+                    hyper::header::WWW_AUTHENTICATE,
+                    hyper::header::HeaderValue::from_static("Bearer"),
+                );
+                return response;
+            }
         }
-        let (parts, body) = req.into_parts();
         // Buffered (within the cap) to see which session request this is.
         let bytes = match http_body_util::Limited::new(body, self.max_bytes)
             .collect()
@@ -238,43 +241,4 @@ fn too_large(max: usize) -> Response<Body> {
         hyper::header::HeaderValue::from_static("application/json"),
     );
     response
-}
-
-/// `Authorization: Bearer TOKEN`, compared in constant time.
-fn bearer_matches<B>(req: &Request<B>, token: &str) -> bool {
-    let Some(given) = req
-        .headers()
-        .get(hyper::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| {
-            v.strip_prefix("Bearer ")
-                .or_else(|| v.strip_prefix("bearer "))
-        })
-    else {
-        return false;
-    };
-    let (a, b) = (given.trim().as_bytes(), token.as_bytes());
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn with(auth: Option<&str>) -> Request<()> {
-        let mut req = Request::new(());
-        if let Some(a) = auth {
-            req.headers_mut()
-                .insert(hyper::header::AUTHORIZATION, a.parse().unwrap());
-        }
-        req
-    }
-
-    #[test]
-    fn only_the_exact_bearer_token_passes() {
-        assert!(bearer_matches(&with(Some("Bearer s3cret")), "s3cret"));
-        assert!(!bearer_matches(&with(Some("Bearer s3cre")), "s3cret"));
-        assert!(!bearer_matches(&with(Some("Basic s3cret")), "s3cret"));
-        assert!(!bearer_matches(&with(None), "s3cret"));
-    }
 }

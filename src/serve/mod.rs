@@ -2,8 +2,10 @@
 //! connected to. Clients see the exposed servers' tools (and the built-ins when
 //! `[serve] expose` names `builtin`), resources, templates and prompts; every
 //! `tools/call` enters [`Registry::invoke`] with origin `serve` and the client's
-//! [`RemoteClient`](crate::policy::RemoteClient) (its name from `clientInfo`, its
-//! `[serve.clients.NAME]` mode and budget).
+//! [`RemoteClient`](crate::policy::RemoteClient): a client that proved its name
+//! (`identity.rs`: its token over HTTP, `--client NAME` on stdio) gets its
+//! `[serve.clients.NAME]` mode and budget; a name only declared in `clientInfo` is a
+//! label with the default policy.
 //!
 //! - [`Gateway`]: the shared part (registry, hub, what is exposed, the clients).
 //! - [`GatewayHandler`] (`handler.rs`): rmcp's `ServerHandler`, one per connection.
@@ -15,6 +17,7 @@ mod expose;
 mod handler;
 mod http;
 mod http_cancel;
+mod identity;
 mod levels;
 mod notify;
 mod stdio;
@@ -140,9 +143,16 @@ impl Gateway {
             .collect()
     }
 
-    /// A handler for one new connection over `transport` (`stdio`, `http`).
+    /// A handler for one new connection over `transport` (`stdio`, `http`); each
+    /// request's proof (an HTTP client token) decides who its client is.
     pub fn handler(self: &Arc<Self>, transport: &'static str) -> GatewayHandler {
-        GatewayHandler::new(Arc::clone(self), transport)
+        GatewayHandler::new(Arc::clone(self), transport, None)
+    }
+
+    /// A handler for a connection that is the client `name` of `[serve.clients]`, as
+    /// the person who started it said (`serve --stdio --client NAME`).
+    pub fn handler_as(self: &Arc<Self>, transport: &'static str, name: &str) -> GatewayHandler {
+        GatewayHandler::new(Arc::clone(self), transport, Some(Arc::from(name)))
     }
 
     /// Whether clients may call the registry tool `name`.

@@ -18,8 +18,18 @@ use tokio::sync::mpsc;
 use super::Gateway;
 use super::wire_tap::StdioWire;
 
-/// Serves one client on stdin/stdout until it closes stdin.
-pub async fn serve_stdio(gateway: Arc<Gateway>) -> Result<(), String> {
+/// Serves one client on stdin/stdout until it closes stdin; as the `[serve.clients]`
+/// entry `client` when given (`--client NAME`), else by its declared name, a label.
+pub async fn serve_stdio(gateway: Arc<Gateway>, client: Option<&str>) -> Result<(), String> {
+    let handler = match client {
+        Some(name) if !gateway.clients().configured(name) => {
+            return Err(format!(
+                "--client {name}: there is no [serve.clients.{name}]"
+            ));
+        }
+        Some(name) => gateway.handler_as("stdio", name),
+        None => gateway.handler("stdio"),
+    };
     let (read, write) = rmcp::transport::stdio_pipes();
     let max = gateway.config().max_message_bytes;
     let mut transport = GuardedTransport::new(read, write, max);
@@ -27,11 +37,7 @@ pub async fn serve_stdio(gateway: Arc<Gateway>) -> Result<(), String> {
         .wire
         .clone()
         .map(|log| Arc::new(StdioWire::new(log)));
-    let running = gateway
-        .handler("stdio")
-        .serve(transport)
-        .await
-        .map_err(|e| e.to_string())?;
+    let running = handler.serve(transport).await.map_err(|e| e.to_string())?;
     running.waiting().await.map_err(|e| e.to_string())?;
     Ok(())
 }

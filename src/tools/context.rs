@@ -74,9 +74,10 @@ impl ToolContext {
         (self.allowlist.as_ref()).and_then(|l| l.refusal(tool, self.agent.as_deref()))
     }
 
-    /// Who asked, by name: the serve client or the sub-agent.
+    /// Who asked, by name: the serve client (`NAME (unverified)` when it only declared
+    /// the name) or the sub-agent.
     pub fn asker(&self) -> Option<&str> {
-        self.client_name().or(self.agent.as_deref())
+        (self.remote.as_ref().map(|r| r.shown())).or(self.agent.as_deref())
     }
 
     /// A call made by the sub-agent `name`, `depth` agents deep.

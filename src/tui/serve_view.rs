@@ -12,7 +12,8 @@ use crate::serve::ConnectedClient;
 pub struct ServeView {
     /// `http://HOST:PORT/mcp`, while serving.
     pub url: Option<String>,
-    /// One line per connected client: `NAME · TRANSPORT · N calls` (unsanitised).
+    /// One line per connected client: `NAME · TRANSPORT · N calls`, the name followed
+    /// by `(unverified)` when the client only declared it (unsanitised).
     pub clients: Vec<String>,
 }
 
@@ -32,5 +33,9 @@ pub fn client_line(client: &ConnectedClient) -> String {
         "call",
         "calls",
     );
-    format!("{} · {} · {calls}", client.name, client.transport)
+    let unverified = if client.verified { "" } else { " (unverified)" };
+    format!(
+        "{}{unverified} · {} · {calls}",
+        client.name, client.transport
+    )
 }

@@ -70,9 +70,15 @@ impl Env {
 
     /// An rmcp client named `name` of `switchboard serve --stdio`.
     pub async fn stdio_client(&self, name: &str) -> Client {
+        self.stdio_client_with(name, &[]).await
+    }
+
+    /// As [`Env::stdio_client`], with more arguments to `serve --stdio` (`--client`).
+    pub async fn stdio_client_with(&self, name: &str, more: &[&str]) -> Client {
+        let mut args = vec!["serve", "--stdio"];
+        args.extend_from_slice(more);
         let transport = TokioChildProcess::new(
-            tokio::process::Command::new(SWITCHBOARD)
-                .configure(|c| self.configure(c, &["serve", "--stdio"])),
+            tokio::process::Command::new(SWITCHBOARD).configure(|c| self.configure(c, &args)),
         )
         .unwrap();
         client_config(name).serve(transport).await.unwrap()
@@ -146,16 +152,40 @@ impl HttpGateway {
 
 /// An rmcp client named `name` over Streamable HTTP (2025-11-25 session).
 pub async fn http_client(url: &str, name: &str) -> Client {
+    http_client_with_token(url, name, None).await
+}
+
+/// As [`http_client`], sending `Authorization: Bearer TOKEN` with every request.
+pub async fn http_client_with_token(url: &str, name: &str, token: Option<&str>) -> Client {
     switchboard::tls::install_crypto_provider();
-    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.to_owned());
-    client_config(name).serve(transport).await.unwrap()
+    client_config(name)
+        .serve(http_transport(url, token))
+        .await
+        .unwrap()
+}
+
+fn http_transport(
+    url: &str,
+    token: Option<&str>,
+) -> rmcp::transport::StreamableHttpClientTransport<reqwest::Client> {
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
+    if let Some(token) = token {
+        config = config.auth_header(token);
+    }
+    rmcp::transport::StreamableHttpClientTransport::from_config(config)
 }
 
 /// As [`http_client`], speaking 2026-07-28 (no session).
 pub async fn http_client_2026(url: &str, name: &str) -> Client {
+    http_client_2026_with_token(url, name, None).await
+}
+
+/// As [`http_client_2026`], sending `Authorization: Bearer TOKEN` with every request.
+pub async fn http_client_2026_with_token(url: &str, name: &str, token: Option<&str>) -> Client {
     switchboard::tls::install_crypto_provider();
     use rmcp::{ClientLifecycleMode, ClientServiceExt};
-    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.to_owned());
+    let transport = http_transport(url, token);
     let mode = ClientLifecycleMode::Discover {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
     };
