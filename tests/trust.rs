@@ -407,7 +407,7 @@ fn the_trust_question_on_screen() {
     insta::assert_snapshot!("trust_prompt_short", render(&prompt, 80, 14));
     let key = |code| Key {
         code,
-        mods: Default::default(),
+        mods: switchboard::keymap::Mods::default(),
     };
     assert_eq!(prompt.key(key(KeyCode::Down), 5), Outcome::Pending);
     assert_eq!(prompt.scroll, 1);

@@ -222,7 +222,10 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::A2a(ref args)) => a2a_cmd::run(args),
         Some(Command::Hooks(ref cmd)) => hooks_cmd::run(&cli, cmd),
         Some(Command::Mcp(ref cmd)) => mcp_login_cmd::run(&cli, cmd),
-        Some(Command::Trust(ref args)) => trust_cmd::run(&cli, args),
+        Some(Command::Trust(ref args)) => {
+            trust_cmd::run(&cli, args);
+            Ok(())
+        }
         Some(Command::Serve(ref args)) => serve_cmd::run(&cli, args),
         Some(Command::Completions { shell }) => {
             completions::run(shell);

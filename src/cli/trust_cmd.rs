@@ -26,12 +26,11 @@ pub struct TrustArgs {
 }
 
 /// Exit statuses: 0 trusted (or listed, revoked), 1 not trusted or a usage error.
-pub fn run(cli: &Cli, args: &TrustArgs) -> color_eyre::Result<()> {
+pub fn run(cli: &Cli, args: &TrustArgs) {
     let code = run_code(cli, args);
     if code != exit::OK {
         std::process::exit(code);
     }
-    Ok(())
 }
 
 fn run_code(cli: &Cli, args: &TrustArgs) -> i32 {

@@ -101,7 +101,7 @@ pub fn servers(servers: &BTreeMap<String, ServerConfig>, project: bool) -> Vec<I
             };
             let mut text = format!("start server {name}: {} ({sandbox})", quoted(line));
             if let Some(cwd) = &server.cwd {
-                text.push_str(&format!(" in {}", cwd.display()));
+                text = format!("{text} in {}", cwd.display());
             }
             items.push(Item::new(Effect::Runs, text));
             for (key, value) in &server.env {
@@ -299,7 +299,9 @@ fn shown(value: &toml::Value) -> String {
 /// A command line as a shell would need it typed.
 fn quoted<'a>(words: impl Iterator<Item = &'a str>) -> String {
     words
-        .map(|w| shlex::try_quote(w).map_or_else(|_| format!("{w:?}"), |q| q.into_owned()))
+        .map(|w| {
+            shlex::try_quote(w).map_or_else(|_| format!("{w:?}"), std::borrow::Cow::into_owned)
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }

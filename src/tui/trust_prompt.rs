@@ -89,7 +89,7 @@ impl TrustPrompt {
                 self.scroll = (self.scroll + 1).min(last);
             }
             (KeyCode::Up | KeyCode::Char('k'), false) => {
-                self.scroll = self.scroll.saturating_sub(1)
+                self.scroll = self.scroll.saturating_sub(1);
             }
             (KeyCode::PageDown | KeyCode::Char(' '), false) => {
                 self.scroll = (self.scroll + page.max(1)).min(last);
