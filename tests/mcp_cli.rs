@@ -316,6 +316,7 @@ fn streamable_http_server_from_the_cli() {
 }
 
 /// Sandboxed stdio servers (Landlock): the same probe server run sandboxed and not.
+#[cfg(target_os = "linux")]
 mod sandbox {
     use super::*;
     use std::path::{Path, PathBuf};

@@ -155,7 +155,7 @@ async fn connect_once(
                             cwd: cwd.as_deref(),
                         };
                         crate::sandbox::command(&launch, settings)
-                            .map_err(|e| handshake(format!("sandbox: {e}")))?
+                            .map_err(handshake)?
                             .into()
                     }
                 };

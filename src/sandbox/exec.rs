@@ -18,6 +18,7 @@ pub const EXIT_EXEC_FAILED: i32 = 127;
 
 /// Why the launcher did not become the server.
 #[derive(Debug, thiserror::Error)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub enum SandboxError {
     #[error("Landlock is unavailable: {0}; refusing to start {1:?} without its sandbox")]
     Unavailable(String, OsString),

@@ -132,7 +132,9 @@ pub fn plan(
 }
 
 /// The command that starts `server` sandboxed: this binary's `__sandbox-exec` with
-/// the policy, the environment cleared down to the launch's.
+/// the policy, the environment cleared down to the launch's. The running binary
+/// (`std::env::current_exe`) must be `switchboard`: a program that embeds the hub
+/// and sandboxes servers needs the same hidden subcommand.
 pub fn command(
     server: &Server<'_>,
     settings: &SandboxConfig,
@@ -140,7 +142,8 @@ pub fn command(
     let env = |name: &str| std::env::var_os(name);
     let world = World {
         env: &env,
-        cwd: std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?,
+        cwd: std::env::current_dir()
+            .map_err(|e| format!("cannot prepare the sandbox: no current directory: {e}"))?,
         temp: std::env::temp_dir(),
     };
     let launch =
