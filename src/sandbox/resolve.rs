@@ -207,15 +207,20 @@ pub fn resolve_program(
 /// The directories the command needs to read to run: the program's canonical parent,
 /// the parent of each argument that is an existing file (`node x.js`, `python y.py`),
 /// for files inside `node_modules` the directory holding it, and for a program in a
-/// Python virtual environment's `bin` that environment.
+/// Python virtual environment's `bin` or a version manager's `shims` directory that
+/// environment or manager.
 pub fn install_tree(program: Option<&Path>, args: &[String], workspace: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if let Some(program) = program {
         out.extend(tree_of(program));
-        if let Some(venv) = program.parent().and_then(Path::parent)
-            && venv.join("pyvenv.cfg").is_file()
-        {
-            out.push(venv.to_path_buf());
+        let dir = program.parent();
+        if let Some(root) = dir.and_then(Path::parent) {
+            // A Python virtual environment's `bin`, or a version manager's `shims`
+            // (pyenv, rbenv, asdf: the shim runs the manager from its root).
+            let venv = root.join("pyvenv.cfg").is_file();
+            if venv || dir.and_then(Path::file_name) == Some(OsStr::new("shims")) {
+                out.push(root.to_path_buf());
+            }
         }
     }
     for arg in args.iter().filter(|a| !a.starts_with('-')) {

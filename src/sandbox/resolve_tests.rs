@@ -144,3 +144,22 @@ fn scripts_outside_node_modules_give_their_parent() {
         None
     );
 }
+
+#[test]
+fn a_version_manager_shim_or_a_venv_brings_its_root() {
+    let t = tree();
+    let shim = t.home.join(".pyenv/shims/python3");
+    let venv_python = t.workspace.join(".venv/bin/python");
+    for file in [&shim, &venv_python] {
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, "").unwrap();
+    }
+    std::fs::write(t.workspace.join(".venv/pyvenv.cfg"), "").unwrap();
+    let trees = install_tree(Some(&shim), &[], &t.workspace);
+    assert_eq!(trees, [t.home.join(".pyenv/shims"), t.home.join(".pyenv")]);
+    let trees = install_tree(Some(&venv_python), &[], &t.workspace);
+    assert_eq!(
+        trees,
+        [t.workspace.join(".venv/bin"), t.workspace.join(".venv")]
+    );
+}
