@@ -112,6 +112,25 @@ fn the_gate_vocabulary_sits_below_tools_and_agent() {
 }
 
 #[test]
+fn the_sandbox_sits_below_mcp() {
+    let found = uses(
+        &["src/sandbox"],
+        &[
+            "crate::mcp",
+            "crate::tools",
+            "crate::agent",
+            "crate::workbench",
+        ],
+        &[],
+    );
+    assert!(
+        found.is_empty(),
+        "src/sandbox imports upward:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
 fn only_the_front_ends_know_the_front_ends() {
     let found = uses(
         &["src"],

@@ -260,6 +260,8 @@ fn mcp_config_files_load_directly_and_import_writes_toml() {
         r#"{{"mcpServers": {{"imported": {{"command": {SERVER_BIN:?}, "args": [], "oauth": {{}}}}}}}}"#
     );
     std::fs::write(&file, json).unwrap();
+    // A file inside the folder is the folder's: trusted first.
+    env.cmd(&["--mcp-config", ".mcp.json", "trust", "--yes"]).code(0);
     let assert = env
         .cmd(&[
             "--mcp-config",
@@ -285,7 +287,9 @@ fn mcp_config_files_load_directly_and_import_writes_toml() {
     let printed = env.stdout(&["config", "import", ".mcp.json", "--print"], 0);
     assert!(printed.contains("[servers.imported]"), "{printed}");
     env.stdout(&["config", "import", ".mcp.json"], 0);
-    let written = std::fs::read_to_string(env.dir.path().join("switchboard.toml")).unwrap();
+    // Into the person's own file, never the folder's.
+    let written =
+        std::fs::read_to_string(env.dir.path().join(".config/switchboard/config.toml")).unwrap();
     assert!(written.contains("[servers.imported]"), "{written}");
     // Importing again clashes.
     env.cmd(&["config", "import", ".mcp.json"]).code(1);
@@ -323,5 +327,200 @@ fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
     let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
     if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
         loaded.answer(switchboard::trust::Answer::Trust).unwrap();
+    }
+}
+
+/// Sandboxed stdio servers (Landlock): the same probe server run sandboxed and not.
+#[cfg(target_os = "linux")]
+mod sandbox {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    struct Box {
+        dir: tempfile::TempDir,
+        home: tempfile::TempDir,
+        allowed: PathBuf,
+        outside: tempfile::TempDir,
+    }
+
+    impl Box {
+        fn new() -> Self {
+            let dir = tempfile::tempdir().unwrap();
+            let allowed = dir.path().join("allowed");
+            std::fs::create_dir(&allowed).unwrap();
+            let write = allowed.display().to_string();
+            let config = format!(
+                "[servers.box]\ncommand = {SERVER_BIN:?}\nargs = [\"--misbehave\", \"probes\"]\n\
+                 [servers.box.sandbox]\nwrite = [{write:?}]\n\n\
+                 [servers.open]\ncommand = {SERVER_BIN:?}\nargs = [\"--misbehave\", \"probes\"]\nsandbox = false\n"
+            );
+            std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
+            let home = tempfile::tempdir().unwrap();
+            super::trust_folder(dir.path(), &home.path().join(".local/state"));
+            std::fs::write(home.path().join("secret"), "s").unwrap();
+            Self {
+                dir,
+                home,
+                allowed,
+                outside: tempfile::tempdir().unwrap(),
+            }
+        }
+
+        fn run(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+            Command::cargo_bin("switchboard")
+                .unwrap()
+                .current_dir(self.dir.path())
+                .env("HOME", self.home.path())
+                .env("SWITCHBOARD_TEST_SECRET", "1")
+                .env_remove("XDG_CONFIG_HOME")
+                .env_remove("XDG_STATE_HOME")
+                .args(args)
+                .timeout(std::time::Duration::from_secs(120))
+                .assert()
+        }
+
+        fn probe(&self, server: &str, tool: &str, args: &Value) -> String {
+            let out = self
+                .run(&["call", server, tool, "--args", &args.to_string()])
+                .code(0)
+                .get_output()
+                .stdout
+                .clone();
+            String::from_utf8(out).unwrap()
+        }
+
+        fn write(&self, server: &str, path: &Path) -> String {
+            self.probe(
+                server,
+                "probe_write",
+                &serde_json::json!({ "path": path.join(server) }),
+            )
+        }
+    }
+
+    /// Whether this kernel enforces Landlock: the launcher itself, on `true`.
+    fn landlock_here() -> bool {
+        let policy =
+            r#"{"read":["/usr","/lib","/lib64","/bin"],"write":[],"network":false,"env":[]}"#;
+        let out = Command::cargo_bin("switchboard")
+            .unwrap()
+            .args(["__sandbox-exec", "--policy", policy, "--", "true"])
+            .env("PATH", "/usr/bin:/bin")
+            .output()
+            .unwrap();
+        match out.status.code() {
+            Some(0) => true,
+            Some(125) => {
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert!(err.contains("Landlock is unavailable"), "{err}");
+                false
+            }
+            other => panic!("launcher exit {other:?}: {out:?}"),
+        }
+    }
+
+    #[test]
+    fn a_sandboxed_server_writes_only_its_paths_reaches_no_port_and_keeps_no_secrets() {
+        let b = Box::new();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        if !landlock_here() {
+            // Never unsandboxed: the server does not start, and says why.
+            let err = b.run(&["call", "box", "probe_env"]).code(3);
+            let err = String::from_utf8_lossy(&err.get_output().stderr).into_owned();
+            assert!(
+                err.contains("box") && err.contains("Landlock is unavailable"),
+                "{err}"
+            );
+            return;
+        }
+        assert_eq!(b.write("box", &b.allowed), "ok\n");
+        assert!(b.allowed.join("box").is_file());
+        // Its private temp dir (TMPDIR) is writable too.
+        let tmp = b.probe(
+            "box",
+            "probe_write",
+            &serde_json::json!({"path": "scratch"}),
+        );
+        assert_eq!(tmp, "ok\n");
+        let outside = b.write("box", b.outside.path());
+        assert!(outside.starts_with("error:"), "{outside}");
+        assert!(!b.outside.path().join("box").exists());
+        let secret = b.home.path().join("secret");
+        let read = b.probe("box", "probe_read", &serde_json::json!({ "path": secret }));
+        assert!(read.starts_with("error:"), "HOME is readable: {read}");
+        let connect = b.probe("box", "probe_connect", &serde_json::json!({ "port": port }));
+        assert!(connect.starts_with("error:"), "{connect}");
+        let env = b.probe("box", "probe_env", &serde_json::json!({}));
+        let names: Vec<&str> = env.lines().collect();
+        assert!(!names.contains(&"SWITCHBOARD_TEST_SECRET"), "{env}");
+        assert!(
+            names.contains(&"PATH") && names.contains(&"TMPDIR"),
+            "{env}"
+        );
+
+        // The control: the same server unsandboxed does all of it.
+        assert_eq!(b.write("open", b.outside.path()), "ok\n");
+        let read = b.probe("open", "probe_read", &serde_json::json!({ "path": secret }));
+        assert_eq!(read, "ok\n");
+        let connect = b.probe(
+            "open",
+            "probe_connect",
+            &serde_json::json!({ "port": port }),
+        );
+        assert_eq!(connect, "ok\n");
+        let env = b.probe("open", "probe_env", &serde_json::json!({}));
+        assert!(env.lines().any(|n| n == "SWITCHBOARD_TEST_SECRET"), "{env}");
+    }
+
+    #[test]
+    fn servers_json_says_which_servers_are_sandboxed() {
+        let b = Box::new();
+        let code = if landlock_here() { 0 } else { 3 };
+        let out = b
+            .run(&["servers", "--json"])
+            .code(code)
+            .get_output()
+            .stdout
+            .clone();
+        let json: Value = serde_json::from_slice(&out).unwrap();
+        let sandboxed = |name: &str| {
+            json["servers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["name"] == name)
+                .map(|s| s["sandboxed"].clone())
+        };
+        assert_eq!(sandboxed("box"), Some(Value::Bool(true)));
+        assert_eq!(sandboxed("open"), Some(Value::Bool(false)));
+    }
+
+    #[test]
+    fn a_sandboxed_start_that_fails_names_the_server_and_the_launchers_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("switchboard.toml"),
+            "[mcp]\nsandbox = \"on\"\n\n[servers.gone]\ncommand = \"/nonexistent/mcp-server\"\n",
+        )
+        .unwrap();
+        super::trust_folder(dir.path(), &dir.path().join(".local/state"));
+        let out = Command::cargo_bin("switchboard")
+            .unwrap()
+            .current_dir(dir.path())
+            .env("HOME", dir.path())
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_STATE_HOME")
+            .args(["call", "gone", "echo"])
+            .timeout(std::time::Duration::from_secs(120))
+            .assert()
+            .code(3);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        let why = if landlock_here() {
+            "cannot run \"/nonexistent/mcp-server\" in the sandbox"
+        } else {
+            "Landlock is unavailable"
+        };
+        assert!(err.contains("gone") && err.contains(why), "{err}");
     }
 }

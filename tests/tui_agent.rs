@@ -313,6 +313,7 @@ fn hub() -> HubSnapshot {
         instructions: Some("Ask for a city first.".into()),
     }));
     ready.catalog = Arc::new(CatalogSnapshot::default());
+    ready.sandboxed = true;
     let failed = ServerSnapshot::new(
         "search",
         TransportKind::Http,
@@ -360,11 +361,14 @@ fn servers_pane_shows_each_hub_state() {
         },
     );
     s.focus = switchboard::tui::state::Pane::Servers;
-    insta::assert_snapshot!("servers_ready_failed_connecting", shot(&s, 100, 30));
+    let pane = shot(&s, 100, 30);
+    assert!(pane.contains("● weather  sandboxed · 0 too"), "{pane}");
+    insta::assert_snapshot!("servers_ready_failed_connecting", pane);
     update(&mut s, Msg::Key(Key::char('j')));
     update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
     let detail = shot(&s, 100, 30);
     assert!(detail.contains("2025-11-25") && detail.contains("Ask for a city first."));
+    assert!(detail.contains("on (Landlock)"), "{detail}");
     insta::assert_snapshot!("server_detail", detail);
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
     assert_eq!(

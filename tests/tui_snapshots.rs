@@ -62,6 +62,14 @@ fn configured_servers_are_listed_with_their_transport() {
         },
     );
     config.servers.insert(
+        "files".into(),
+        ServerConfig {
+            command: Some("files-mcp".into()),
+            sandbox: Some(switchboard::config::SandboxSetting::On(true)),
+            ..ServerConfig::default()
+        },
+    );
+    config.servers.insert(
         "search".into(),
         ServerConfig {
             url: Some("https://example.com/mcp".into()),

@@ -20,6 +20,7 @@ mod policy_cmd;
 mod prompt_cmd;
 mod read_cmd;
 pub mod run_cmd;
+mod sandbox_exec_cmd;
 mod serve_cmd;
 mod servers_cmd;
 mod sessions_cmd;
@@ -198,11 +199,19 @@ pub enum Command {
         /// bash, zsh, fish, elvish or powershell
         shell: clap_complete::Shell,
     },
+    /// Run a stdio MCP server under its sandbox policy (what switchboard spawns for a
+    /// sandboxed server; not for people).
+    #[command(name = "__sandbox-exec", hide = true)]
+    SandboxExec(sandbox_exec_cmd::SandboxExecArgs),
 }
 
 /// Entry point of the binary.
 pub fn main() -> color_eyre::Result<()> {
     let cli = Cli::parse();
+    // The sandbox launcher opens nothing (no log file) before it restricts itself.
+    if let Some(Command::SandboxExec(ref args)) = cli.command {
+        sandbox_exec_cmd::run(args);
+    }
     if cli.command.is_some() {
         start_headless_logging(&cli);
     }
@@ -231,6 +240,7 @@ pub fn main() -> color_eyre::Result<()> {
             completions::run(shell);
             Ok(())
         }
+        Some(Command::SandboxExec(ref args)) => sandbox_exec_cmd::run(args),
     }
 }
 

@@ -103,6 +103,7 @@ pub fn server_json(s: &ServerSnapshot) -> serde_json::Value {
         "status": s.status.label(),
         "transport": s.transport,
         "target": s.target,
+        "sandboxed": s.sandboxed,
         "detail": status_detail(s),
         "era": s.info.as_ref().map(|i| i.era),
         "info": s.info.as_deref(),

@@ -26,6 +26,9 @@ use crate::config::ProtocolChoice;
 
 pub type Service = RunningService<RoleClient, ClientSide>;
 
+/// How long a failed sandboxed start waits for the launcher's stderr to end.
+const LAST_WORDS: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// A live connection, and the child's process id for stdio servers.
 pub struct Connected {
     pub service: Service,
@@ -135,9 +138,28 @@ async fn connect_once(
                 args,
                 env,
                 cwd,
+                sandbox,
             } => {
-                let mut command = tokio::process::Command::new(program);
-                command.args(args).envs(env).kill_on_drop(true);
+                let mut command = match sandbox {
+                    None => {
+                        let mut command = tokio::process::Command::new(program);
+                        command.args(args).envs(env);
+                        command
+                    }
+                    Some(settings) => {
+                        let launch = crate::sandbox::resolve::Server {
+                            name: &server,
+                            program,
+                            args,
+                            env,
+                            cwd: cwd.as_deref(),
+                        };
+                        crate::sandbox::command(&launch, settings)
+                            .map_err(handshake)?
+                            .into()
+                    }
+                };
+                command.kill_on_drop(true);
                 if let Some(cwd) = cwd {
                     command.current_dir(cwd);
                 }
@@ -145,21 +167,29 @@ async fn connect_once(
                     .stderr(Stdio::piped())
                     .spawn()
                     .map_err(|e| handshake(format!("cannot start {program:?}: {e}")))?;
-                if let Some(pipe) = pipe {
-                    tokio::spawn(read_stderr(pipe, client.clone(), Arc::clone(stderr)));
-                }
+                let reader = pipe.map(|pipe| {
+                    tokio::spawn(read_stderr(pipe, client.clone(), Arc::clone(stderr)))
+                });
                 let pid = transport.id();
-                let service = client
+                let served = client
                     .serve_with_lifecycle(tap(transport, wire), mode)
-                    .await
-                    .map_err(|e| {
+                    .await;
+                let service = match served {
+                    Ok(service) => service,
+                    Err(e) => {
+                        // A sandbox that could not be set up says why on stderr as the
+                        // launcher exits: wait (briefly) for that line.
+                        if let (Some(_), Some(reader)) = (sandbox, reader) {
+                            let _ = tokio::time::timeout(LAST_WORDS, reader).await;
+                        }
                         let mut reason = untrusted(&e.to_string(), 300);
                         if let Some(last) = stderr.last() {
                             reason.push_str("; stderr: ");
                             reason.push_str(&untrusted(&last, 200));
                         }
-                        handshake(reason)
-                    })?;
+                        return Err(handshake(reason));
+                    }
+                };
                 Ok(Connected { service, pid })
             }
             Endpoint::Remote {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
-use crate::config::ServerConfig;
+use crate::config::{SandboxDefault, ServerConfig};
 
 /// Characters that mean a shell was expected; refused in a command string.
 pub const SHELL_METACHARACTERS: &[char] = &['|', '>', '<', '&', ';', '$', '`', '\n', '\r'];
@@ -45,6 +45,9 @@ pub enum Endpoint {
         args: Vec<String>,
         env: BTreeMap<String, String>,
         cwd: Option<PathBuf>,
+        /// Run under Landlock with these settings ([`Endpoint::sandboxed`]); `None`:
+        /// unsandboxed.
+        sandbox: Option<crate::config::SandboxConfig>,
     },
     /// Streamable HTTP (`Http`) or legacy SSE (`Sse`).
     Remote {
@@ -110,6 +113,7 @@ impl Endpoint {
                     args,
                     env: expand_references("env", &config.env)?,
                     cwd: config.cwd.clone(),
+                    sandbox: None,
                 })
             }
             (None, Some(url)) => {
@@ -136,6 +140,26 @@ impl Endpoint {
                 })
             }
         }
+    }
+
+    /// A stdio endpoint sandboxed when [`crate::sandbox::wanted`] says so for this
+    /// server under the `[mcp] sandbox` default; others unchanged.
+    pub fn sandboxed(mut self, config: &ServerConfig, default: SandboxDefault) -> Self {
+        if let Self::Stdio { sandbox, .. } = &mut self {
+            *sandbox = crate::sandbox::settings(config, default);
+        }
+        self
+    }
+
+    /// Whether the server runs sandboxed.
+    pub fn is_sandboxed(&self) -> bool {
+        matches!(
+            self,
+            Self::Stdio {
+                sandbox: Some(_),
+                ..
+            }
+        )
     }
 
     pub fn kind(&self) -> TransportKind {

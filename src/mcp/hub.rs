@@ -164,7 +164,8 @@ impl McpHub {
                 stop: CancellationToken::new(),
                 login: options.login.clone(),
             });
-            let endpoint = Endpoint::from_config(config);
+            let endpoint =
+                Endpoint::from_config(config).map(|e| e.sandboxed(config, options.mcp.sandbox));
             let (kind, target) = endpoint.as_ref().map_or_else(
                 |_| {
                     (
@@ -187,6 +188,7 @@ impl McpHub {
                 (Ok(_), _) => ServerStatus::Connecting { attempt: 1 },
             };
             let mut entry = ServerSnapshot::new(name, kind, target, status.clone());
+            entry.sandboxed = endpoint.as_ref().is_ok_and(Endpoint::is_sandboxed);
             if let ServerStatus::Failed { error, .. } = &status {
                 entry.last_error = Some(error.clone());
             }

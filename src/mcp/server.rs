@@ -181,6 +181,7 @@ pub(super) async fn run(
         endpoint.target(),
         ServerStatus::Connecting { attempt: 1 },
     );
+    snap.sandboxed = endpoint.is_sandboxed();
     if start_disabled && !stay_disabled(&handle, &mut snap, &mut commands).await {
         return;
     }

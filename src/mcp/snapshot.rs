@@ -144,6 +144,8 @@ pub struct ServerSnapshot {
     /// The stored OAuth login of an HTTP server (issuer, scopes, expiry; never a
     /// token), read when it connects or asks for a login.
     pub login: Option<super::oauth::LoginSummary>,
+    /// A stdio server that runs under its Landlock sandbox.
+    pub sandboxed: bool,
 }
 
 impl ServerSnapshot {
@@ -159,6 +161,7 @@ impl ServerSnapshot {
             last_error: None,
             generation: 0,
             login: None,
+            sandboxed: false,
         }
     }
 }

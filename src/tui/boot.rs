@@ -58,6 +58,8 @@ pub fn initial_state(
             },
             tools: 0,
             detail: None,
+            sandboxed: transport(server) == "stdio"
+                && crate::sandbox::wanted(server, config.mcp.sandbox),
             ..ServerRow::default()
         });
     }

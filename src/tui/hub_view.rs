@@ -53,6 +53,9 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
             ),
         ),
     ];
+    if s.sandboxed {
+        facts.push(("sandbox".into(), "on (Landlock)".into()));
+    }
     if let Some(login) = &s.login {
         facts.extend(login_facts(login));
     } else if matches!(s.status, Hub::NeedsLogin { .. }) {
@@ -96,6 +99,7 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         facts,
         instructions: s.info.as_ref().and_then(|i| i.instructions.clone()),
         stderr: s.stderr_tail.as_ref().clone(),
+        sandboxed: s.sandboxed,
     }
 }
 

@@ -100,6 +100,8 @@ pub struct ServerRow {
     pub facts: Vec<(String, String)>,
     pub instructions: Option<String>,
     pub stderr: Vec<String>,
+    /// A stdio server that runs under its Landlock sandbox.
+    pub sandboxed: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,6 @@
 //! The Servers pane: one row per server with a status dot, its transport, the
-//! protocol generation it speaks (once connected) and its tool count or state.
+//! protocol generation it speaks (once connected) and its tool count or state; a stdio
+//! server under its Landlock sandbox says `sandboxed` in place of `stdio`.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -34,18 +35,24 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                 ServerStatus::Disabled => ("◌", Role::Dim, "disabled".to_string()),
             };
             let name = sanitize_line(&s.name);
+            // Only stdio servers are sandboxed, so the marker stands for the transport.
+            let transport = if s.sandboxed {
+                "sandboxed"
+            } else {
+                s.transport.as_str()
+            };
             let meta = match (&s.status, &s.era) {
                 (ServerStatus::Builtin, _) => format!("  {label}"),
                 // The era when the row has room for it (the details always say it).
                 (_, Some(era))
                     if fits(
-                        &format!("{dot} {name}  {} · {era} · {label}", s.transport),
+                        &format!("{dot} {name}  {transport} · {era} · {label}"),
                         inner,
                     ) =>
                 {
-                    format!("  {} · {} · {label}", s.transport, sanitize_line(era))
+                    format!("  {transport} · {} · {label}", sanitize_line(era))
                 }
-                _ => format!("  {} · {label}", s.transport),
+                _ => format!("  {transport} · {label}"),
             };
             let mut lines = vec![Line::from(vec![
                 Span::styled(format!("{dot} "), style(theme, dot_role)),

@@ -174,6 +174,9 @@ impl ServerHandler for TestServer {
         if &*self.misbehave == "x-mcp-header" {
             tools.extend(data::header_tools());
         }
+        if &*self.misbehave == "probes" {
+            tools.extend(crate::probes::tools());
+        }
         let mut page = data::page("tools", tools, cursor(request.as_ref()));
         if &*self.misbehave == "ttl" {
             page["ttlMs"] = serde_json::json!(600_000);
@@ -195,7 +198,13 @@ impl ServerHandler for TestServer {
         if let Some(response) = crate::asking::plain_roots(&request, &context).await {
             return response;
         }
-        let value = self.run_tool(&request, &context).await?;
+        let probe = (&*self.misbehave == "probes")
+            .then(|| crate::probes::run(&request))
+            .flatten();
+        let value = match probe {
+            Some(value) => value,
+            None => self.run_tool(&request, &context).await?,
+        };
         let result: CallToolResult = from_json(value)?;
         Ok(CallToolResponse::Complete(result))
     }

@@ -23,12 +23,16 @@
 //! `stderr-flood` writes 20 000 stderr lines on every tool call; `x-mcp-header` adds a
 //! tool with a valid `x-mcp-header` annotation and one with an invalid one; `ttl`
 //! marks tool lists fresh for 10 minutes (`ttlMs`, `cacheScope: private`).
+//! `probes` adds the tools a sandbox test uses: `probe_write`, `probe_read` (a
+//! relative path is under the temp dir), `probe_connect` (TCP to 127.0.0.1) and
+//! `probe_env`; each answers `ok` or `error: …` (`probe_env`: the variable names).
 //! With `SWITCHBOARD_TEST_STARTED=FILE` it writes `started` to FILE as it starts.
 
 mod asking;
 mod data;
 mod handler;
 mod http;
+mod probes;
 mod slow;
 mod subs;
 mod tasks;
