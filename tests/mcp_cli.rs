@@ -371,6 +371,8 @@ mod sandbox {
                 .unwrap()
                 .current_dir(self.dir.path())
                 .env("HOME", self.home.path())
+                // The servers' private temp dirs go here, and away with the test.
+                .env("TMPDIR", self.dir.path())
                 .env("SWITCHBOARD_TEST_SECRET", "1")
                 .env_remove("XDG_CONFIG_HOME")
                 .env_remove("XDG_STATE_HOME")
@@ -443,6 +445,16 @@ mod sandbox {
             &serde_json::json!({"path": "scratch"}),
         );
         assert_eq!(tmp, "ok\n");
+        // It landed in the server's private dir under switchboard's TMPDIR.
+        let child = |dir: &Path, prefix: &str| {
+            std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+                .unwrap()
+        };
+        let private = child(&child(b.dir.path(), "switchboard-sandbox-"), "box-");
+        assert!(private.join("scratch").is_file());
         let outside = b.write("box", b.outside.path());
         assert!(outside.starts_with("error:"), "{outside}");
         assert!(!b.outside.path().join("box").exists());
@@ -509,6 +521,7 @@ mod sandbox {
             .unwrap()
             .current_dir(dir.path())
             .env("HOME", dir.path())
+            .env("TMPDIR", dir.path())
             .env_remove("XDG_CONFIG_HOME")
             .env_remove("XDG_STATE_HOME")
             .args(["call", "gone", "echo"])
