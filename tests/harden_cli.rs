@@ -169,9 +169,11 @@ fn structured_content_is_checked_against_the_output_schema() {
 }
 
 /// A server that leaves `started` in the directory when it starts.
+/// A server that leaves `marker` when it starts (unsandboxed: a folder's servers are
+/// sandboxed by default, and the mark is outside what they may write).
 fn marked(name: &str, marker: &Path) -> String {
     format!(
-        "[servers.{name}]\ncommand = {SERVER_BIN:?}\nenv = {{ SWITCHBOARD_TEST_STARTED = {:?} }}\n",
+        "[servers.{name}]\ncommand = {SERVER_BIN:?}\nsandbox = false\nenv = {{ SWITCHBOARD_TEST_STARTED = {:?} }}\n",
         marker.to_str().unwrap()
     )
 }

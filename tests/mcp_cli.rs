@@ -261,7 +261,8 @@ fn mcp_config_files_load_directly_and_import_writes_toml() {
     );
     std::fs::write(&file, json).unwrap();
     // A file inside the folder is the folder's: trusted first.
-    env.cmd(&["--mcp-config", ".mcp.json", "trust", "--yes"]).code(0);
+    env.cmd(&["--mcp-config", ".mcp.json", "trust", "--yes"])
+        .code(0);
     let assert = env
         .cmd(&[
             "--mcp-config",
