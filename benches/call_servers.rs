@@ -23,7 +23,10 @@ fn project(servers: usize) -> tempfile::TempDir {
     for i in 1..servers {
         let _ = write!(config, "\n[servers.other{i}]\ncommand = {SERVER_BIN:?}\n");
     }
-    std::fs::write(dir.path().join("switchboard.toml"), config).expect("config");
+    // The person's own config: a folder's would first have to be trusted.
+    let user = dir.path().join("config/switchboard");
+    std::fs::create_dir_all(&user).expect("config dir");
+    std::fs::write(user.join("config.toml"), config).expect("config");
     dir
 }
 
@@ -32,6 +35,7 @@ fn call(dir: &Path) {
         .args(["call", "t", "echo", "-a", "text=hi"])
         .current_dir(dir)
         .env("HOME", dir)
+        .env("XDG_CONFIG_HOME", dir.join("config"))
         .env("XDG_STATE_HOME", dir.join("state"))
         .output()
         .expect("run switchboard");

@@ -66,8 +66,10 @@ fn bench_gateway(c: &mut Criterion) {
         .expect("runtime");
     let args = echo_args();
     let dir = tempfile::tempdir().expect("tempdir");
+    // The person's own config: a folder's would first have to be trusted.
+    std::fs::create_dir_all(dir.path().join("config/switchboard")).expect("config dir");
     std::fs::write(
-        dir.path().join("switchboard.toml"),
+        dir.path().join("config/switchboard/config.toml"),
         format!("[servers.t]\ncommand = {SERVER_BIN:?}\n"),
     )
     .expect("write config");
@@ -76,7 +78,7 @@ fn bench_gateway(c: &mut Criterion) {
             c.args(["serve", "--stdio"])
                 .current_dir(dir.path())
                 .env("HOME", dir.path())
-                .env_remove("XDG_CONFIG_HOME")
+                .env("XDG_CONFIG_HOME", dir.path().join("config"))
                 .env_remove("XDG_STATE_HOME");
         }))
         .await;

@@ -24,14 +24,17 @@ const SERVER_BIN: &str = env!("CARGO_BIN_EXE_switchboard-test-mcp-server");
 const ROUNDS: usize = 15;
 const SERVERS: usize = 20;
 
-/// A workspace with `servers` stdio test servers in its `switchboard.toml`.
+/// A workspace whose (user) config has `servers` stdio test servers.
 fn workspace(servers: usize) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut config = String::new();
     for i in 0..servers {
         let _ = write!(config, "[servers.s{i}]\ncommand = {SERVER_BIN:?}\n\n");
     }
-    std::fs::write(dir.path().join("switchboard.toml"), config).expect("config");
+    // The person's own config: a folder's would first ask to be trusted.
+    let user = dir.path().join("config/switchboard");
+    std::fs::create_dir_all(&user).expect("config dir");
+    std::fs::write(user.join("config.toml"), config).expect("config");
     dir
 }
 

@@ -20,8 +20,10 @@ pub struct LoadedConfig {
 }
 
 /// Load the first config that exists in the search order of `dirs` (see
-/// [`Dirs::config_candidates`]). An explicit path must exist; no file at all yields
-/// [`Config::default`].
+/// [`Dirs::config_candidates`]), that one file alone. An explicit path must exist; no
+/// file at all yields [`Config::default`]. This knows nothing of layers or trust: the
+/// front ends load through `crate::trust::Loaded`; this is for embedding and benches
+/// that hand a config to a `Workbench` themselves.
 pub fn load(dirs: &Dirs, explicit: Option<&Path>) -> Result<LoadedConfig, ConfigError> {
     let Some(candidate) = find_source(dirs, explicit) else {
         return Ok(LoadedConfig::default());

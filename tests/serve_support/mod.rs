@@ -34,9 +34,12 @@ impl Env {
     pub fn new(extra: &str) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let cancelled = dir.path().join("cancelled");
+        // A folder's server runs sandboxed: it may write its `cancelled` mark here.
         let config = format!(
-            "[servers.t]\ncommand = {SERVER_BIN:?}\nenv = {{ SWITCHBOARD_TEST_CANCELLED = {:?} }}\n{extra}",
-            cancelled.display().to_string()
+            "[servers.t]\ncommand = {SERVER_BIN:?}\nenv = {{ SWITCHBOARD_TEST_CANCELLED = {:?} }}\n\
+             sandbox = {{ write = [{:?}] }}\n{extra}",
+            cancelled.display().to_string(),
+            dir.path().display().to_string()
         );
         std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
         trust_folder(dir.path(), &dir.path().join(".local/state"));
