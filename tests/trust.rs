@@ -290,6 +290,19 @@ fn a_trusted_folder_applies_and_an_edit_makes_it_untrusted_again() {
     assert!(out.contains("forgot 2 decisions"), "{out}");
 }
 
+/// The built-in fs tool asked to overwrite `kept.txt`.
+const WRITE_KEPT: &[&str] = &[
+    "call",
+    "builtin",
+    "fs",
+    "-a",
+    "operation=write",
+    "-a",
+    "path=kept.txt",
+    "-a",
+    "content=changed",
+];
+
 #[test]
 fn the_users_deny_beats_a_trusted_projects_allow_all_in_full_auto() {
     let f = Folder::new();
@@ -305,17 +318,7 @@ fn the_users_deny_beats_a_trusted_projects_allow_all_in_full_auto() {
     .unwrap();
     std::fs::write(f.repo().join("kept.txt"), "original").unwrap();
     assert_eq!(f.run(&["trust", "--yes"]).0, 0);
-    let (code, _, stderr) = f.run(&[
-        "call",
-        "builtin",
-        "fs",
-        "-a",
-        "operation=write",
-        "-a",
-        "path=kept.txt",
-        "-a",
-        "content=changed",
-    ]);
+    let (code, _, stderr) = f.run(WRITE_KEPT);
     assert_eq!(code, 5, "{stderr}");
     assert_eq!(
         std::fs::read_to_string(f.repo().join("kept.txt")).unwrap(),
@@ -323,18 +326,12 @@ fn the_users_deny_beats_a_trusted_projects_allow_all_in_full_auto() {
     );
     // Without the user's deny the same trusted project writes.
     std::fs::write(f.home.path().join("config/switchboard/config.toml"), "").unwrap();
-    let (code, _, stderr) = f.run(&[
-        "call",
-        "builtin",
-        "fs",
-        "-a",
-        "operation=write",
-        "-a",
-        "path=kept.txt",
-        "-a",
-        "content=changed",
-    ]);
+    let (code, _, stderr) = f.run(WRITE_KEPT);
     assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(f.repo().join("kept.txt")).unwrap(),
+        "changed"
+    );
 }
 
 #[test]
