@@ -206,6 +206,12 @@ fn an_untrusted_folder_runs_sends_and_loosens_nothing() {
         stderr.contains("server x is configured only in ./switchboard.toml, which is not trusted"),
         "{stderr}"
     );
+    let (code, _, stderr) = f.run(&["mcp", "get", "x"]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("server x is configured only in"),
+        "{stderr}"
+    );
     let (code, _, stderr) = f.run(&["run", "--provider", "evil", "hi"]);
     assert_eq!(code, 1);
     assert!(

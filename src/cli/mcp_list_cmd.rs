@@ -17,9 +17,14 @@ use crate::paths::Dirs;
 
 /// The servers to show and the file they come from: with `--scope` that file alone,
 /// else what every command loads (the config file and `--mcp-config` files).
-fn servers(cli: &Cli, dirs: &Dirs, scope: Option<Scope>) -> Result<(Config, Option<PathBuf>), i32> {
+fn servers(
+    cli: &Cli,
+    dirs: &Dirs,
+    scope: Option<Scope>,
+    named: Option<&str>,
+) -> Result<(Config, Option<PathBuf>), i32> {
     let Some(scope) = scope else {
-        return mcp_session::load_config(cli, dirs);
+        return mcp_session::load_config_naming(cli, dirs, named, None);
     };
     let path = target(cli, dirs, Some(scope));
     let text = match std::fs::read_to_string(&path) {
@@ -60,7 +65,7 @@ fn target_of(server: &ServerConfig) -> String {
 }
 
 pub fn list(cli: &Cli, dirs: &Dirs, scope: Option<Scope>, as_json: bool) -> i32 {
-    let (config, file) = match servers(cli, dirs, scope) {
+    let (config, file) = match servers(cli, dirs, scope, None) {
         Ok(found) => found,
         Err(code) => return code,
     };
@@ -130,7 +135,7 @@ fn masked(name: &str, server: &ServerConfig) -> ServerConfig {
 }
 
 pub fn get(cli: &Cli, dirs: &Dirs, name: &str, scope: Option<Scope>, as_json: bool) -> i32 {
-    let (mut config, file) = match servers(cli, dirs, scope) {
+    let (mut config, file) = match servers(cli, dirs, scope, Some(name)) {
         Ok(found) => found,
         Err(code) => return code,
     };

@@ -190,7 +190,11 @@ pub fn add_imports(
             eprintln!("{shown}: {}", safe(&e.to_string()));
             exit::USAGE
         };
-        let text = std::fs::read_to_string(&full).map_err(|e| fail(&e))?;
+        // A project file is imported from the very bytes that were trusted.
+        let text = match loaded.project_bytes(&full) {
+            Some(bytes) => String::from_utf8(bytes.to_vec()).map_err(|e| fail(&e))?,
+            None => std::fs::read_to_string(&full).map_err(|e| fail(&e))?,
+        };
         let needed = import::inputs_needed(&full, &text);
         let answers = match ask.as_mut() {
             Some(ask) if !needed.is_empty() => match ask(path, &needed) {

@@ -188,6 +188,15 @@ impl Loaded {
         self.files.iter().any(|f| f.path == path)
     }
 
+    /// The bytes of project file `path` as they were read (and fingerprinted), so
+    /// what applies is exactly what was trusted, whatever the file holds by now.
+    pub fn project_bytes(&self, path: &Path) -> Option<&[u8]> {
+        self.files
+            .iter()
+            .find(|f| f.path == path)
+            .map(|f| f.bytes.as_slice())
+    }
+
     /// Servers and providers that exist only in files left out: a command that names
     /// one fails saying the file is not trusted, rather than "no such server".
     pub fn withheld(&self) -> Withheld {
