@@ -102,185 +102,250 @@ fn ask_trust(loaded: &mut crate::trust::Loaded, theme: &Theme) -> Vec<String> {
         .collect()
 }
 
-pub fn run(cli: &Cli) -> color_eyre::Result<()> {
-    let started = std::time::Instant::now();
-    let dirs = Dirs::from_env();
-    // The config layers first (the theme is in them), problems printed before the
-    // screen is touched; until the person answers, only a project's cosmetic keys
-    // apply.
-    let mut loaded =
-        mcp_session::load_trust(cli, &dirs).unwrap_or_else(|code| std::process::exit(code));
-    let config = mcp_session::config_of(&loaded).unwrap_or_else(|code| std::process::exit(code));
+/// The theme of the screen: a flag wins, then what the palette chose last time, then
+/// the config; a theme that does not load falls back to the default, said later.
+struct Looks {
+    theme: Theme,
+    themes: ThemeSet,
+    /// The name shown (`default` when the chosen one failed).
+    name: String,
+    error: Option<String>,
+    prefs: tui::prefs::UiPrefs,
+    no_color: bool,
+}
+
+fn looks(cli: &Cli, dirs: &Dirs, config: &crate::config::Config) -> Looks {
     let no_color = cli.no_color || std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let themes = ThemeSet::new(Some(dirs.user_theme_dir()));
-    // A flag wins, then what the palette chose last time, then the config.
     let prefs = tui::prefs::load(&dirs.ui_prefs_file());
-    let theme_name = cli
+    let wanted = cli
         .theme
         .clone()
         .or_else(|| prefs.theme.clone())
         .or_else(|| config.ui.theme.clone())
         .unwrap_or_else(|| "default".into());
-    let (theme, theme_error) = match themes.load(&theme_name) {
-        Ok(theme) => (theme, None),
-        Err(e) => (Theme::fallback_default(), Some(e)),
+    let (theme, name, error) = match themes.load(&wanted) {
+        Ok(theme) => (theme, wanted, None),
+        Err(e) => (
+            Theme::fallback_default(),
+            "default".into(),
+            Some(e.to_string()),
+        ),
     };
     let theme = if no_color {
         theme.without_colors()
     } else {
         theme
     };
+    Looks {
+        theme,
+        themes,
+        name,
+        error,
+        prefs,
+        no_color,
+    }
+}
+
+/// Everything decided before the workbench starts, problems printed (and the process
+/// ended) before the screen is used for anything but the questions.
+struct Prepared {
+    config: crate::config::Config,
+    looks: Looks,
+    state: tui::State,
+    wire: Option<Arc<crate::mcp::WireLog>>,
+    always_file: std::path::PathBuf,
+}
+
+/// Ends the process with `code` (its reason is already printed).
+fn quit<T>(code: i32) -> T {
+    std::process::exit(code)
+}
+
+fn prepare(cli: &Cli, dirs: &Dirs) -> Prepared {
+    // The config layers first (the theme is in them); until the person answers, only
+    // a project's cosmetic keys apply.
+    let mut loaded = mcp_session::load_trust(cli, dirs).unwrap_or_else(quit);
+    let looks = looks(
+        cli,
+        dirs,
+        &mcp_session::config_of(&loaded).unwrap_or_else(quit),
+    );
     // Nothing of a project's starts before the person has said whether to trust it.
-    let trust_notes = ask_trust(&mut loaded, &theme);
-    let mut config =
-        mcp_session::config_of(&loaded).unwrap_or_else(|code| std::process::exit(code));
+    let trust_notes = ask_trust(&mut loaded, &looks.theme);
+    let mut config = mcp_session::config_of(&loaded).unwrap_or_else(quit);
     // Capture is always on in the TUI (the Wire pane); `--trace` also writes it out.
     let wire = mcp_session::wire_log(cli, &config, true).unwrap_or_else(|e| {
         eprintln!("{e}");
-        std::process::exit(1);
+        std::process::exit(1)
     });
-    // The loader has validated the bindings already.
-    let keymap = Keymap::with_overrides(&config.ui.keys).unwrap_or_default();
     // Then the servers of every --mcp-config file; `${input:…}` is asked for on screen.
     let mut ask = |path: &std::path::Path, specs: &[InputSpec]| match tui::input_prompt::ask(
         &path.display().to_string(),
         specs,
-        &theme,
+        &looks.theme,
     ) {
         Ok(Outcome::Done(answers)) => Asked::Answers(answers),
         Ok(Outcome::Quit) => Asked::Quit,
         Ok(Outcome::Skip | Outcome::Pending) | Err(_) => Asked::Skip,
     };
-    let import_warnings =
-        mcp_session::add_imports(cli, &dirs, &mut config, Some(&mut ask), &loaded)
-            .unwrap_or_else(|code| std::process::exit(code));
+    let import_warnings = mcp_session::add_imports(cli, dirs, &mut config, Some(&mut ask), &loaded)
+        .unwrap_or_else(quit);
     mcp_session::apply_protocol(cli, &mut config);
     mcp_session::named_ones_apply(&loaded, &config, None, cli.provider.as_deref())
-        .unwrap_or_else(|code| std::process::exit(code));
-    let always_file = mcp_session::source_of(&loaded, &dirs);
-    let shown_name = if theme_error.is_some() {
-        "default".to_string()
-    } else {
-        theme_name
-    };
-    let mut state = tui::boot::starting_state(tui::boot::Start {
+        .unwrap_or_else(quit);
+    let always_file = mcp_session::source_of(&loaded, dirs);
+    let state = tui::boot::starting_state(tui::boot::Start {
         config: &config,
-        keymap,
-        theme_name: shown_name,
-        theme_names: themes.names(),
+        // The loader has validated the bindings already.
+        keymap: Keymap::with_overrides(&config.ui.keys).unwrap_or_default(),
+        theme_name: looks.name.clone(),
+        theme_names: looks.themes.names(),
         always_file: always_file.display().to_string(),
-        mouse: prefs.mouse,
-        theme_error: theme_error.map(|e| e.to_string()),
+        mouse: looks.prefs.mouse,
+        theme_error: looks.error.clone(),
         import_warnings: &import_warnings,
         trust_notes: &trust_notes,
     });
+    Prepared {
+        config,
+        looks,
+        state,
+        wire,
+        always_file,
+    }
+}
+
+pub fn run(cli: &Cli) -> color_eyre::Result<()> {
+    let started = std::time::Instant::now();
+    let dirs = Dirs::from_env();
+    let prepared = prepare(cli, &dirs);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
-        // Servers' questions (elicitation, sampling) are answered on screen.
-        let (asker, asks) = crate::mcp::ChannelAsker::new();
-        // The servers start connecting once the first frame is drawn.
-        let start_gate = crate::mcp::StartGate::default();
-        let options = WorkbenchOptions {
-            interactive: true,
-            always_file: Some(always_file),
-            asker: Some(Arc::new(asker)),
-            wire,
-            start: Some(start_gate.clone()),
-            ..WorkbenchOptions::default()
-        };
-        let workbench = match Workbench::start(&config, &dirs, options).await {
-            Ok(workbench) => workbench,
+    runtime.block_on(run_screen(cli, dirs, prepared, started))
+}
+
+/// The workbench behind the screen, started once the person has answered every
+/// question; the servers connect after the first frame.
+async fn run_screen(
+    cli: &Cli,
+    dirs: Dirs,
+    prepared: Prepared,
+    started: std::time::Instant,
+) -> color_eyre::Result<()> {
+    let Prepared {
+        config,
+        looks,
+        mut state,
+        wire,
+        always_file,
+    } = prepared;
+    // Servers' questions (elicitation, sampling) are answered on screen.
+    let (asker, asks) = crate::mcp::ChannelAsker::new();
+    let start_gate = crate::mcp::StartGate::default();
+    let options = WorkbenchOptions {
+        interactive: true,
+        always_file: Some(always_file),
+        asker: Some(Arc::new(asker)),
+        wire,
+        start: Some(start_gate.clone()),
+        ..WorkbenchOptions::default()
+    };
+    let workbench = Workbench::start(&config, &dirs, options)
+        .await
+        .unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(1);
+        });
+    let (recipe, memory_dir, read_cards) = boot(&mut state, &workbench, &config, &dirs);
+    let session = start_session(cli, &recipe, &mut state);
+    let (serve, serve_stop) = match &cli.serve {
+        Some(addr) => match start_serve(&workbench, addr).await {
+            Ok((link, stop)) => {
+                state.serve.url = Some(link.url.clone());
+                (Some(link), Some(stop))
+            }
             Err(e) => {
-                eprintln!("{e}");
+                eprintln!("--serve: {e}");
                 std::process::exit(1);
             }
-        };
-        let registry = Arc::clone(&workbench.registry);
-        tui::boot::with_tools(
-            &mut state,
-            registry.mode().to_string(),
-            workbench.builtins.as_ref().map_err(String::as_str),
-            config.skills.allow.as_deref(),
-            &registry.specs(),
-        );
-        let agents: Vec<(String, String)> = (config.agents.iter())
-            .map(|(name, def)| {
-                let tool = crate::config::AgentDef::tool_name(name);
-                (tool, crate::agents::describe(name, def))
-            })
-            .collect();
-        tui::boot::describe_agents(&mut state, &agents);
-        // Remote agents' cards are read in the background once the screen is up.
-        let read_cards = tui::agent_cards::start(&mut state, &config);
-        let memory_dir = workbench
-            .builtins
-            .as_ref()
-            .ok()
-            .and_then(|summary| summary.memory_dir.clone());
-        let skills = workbench
-            .builtins
-            .as_ref()
-            .map(|b| b.visible_skills(config.skills.allow.as_deref()))
-            .unwrap_or_default();
-        let recipe = SessionRecipe {
-            config: config.clone(),
-            dirs: dirs.clone(),
-            registry: Arc::clone(&registry),
-            skills,
-            readiness: Some(workbench.readiness()),
-        };
-        let session = start_session(cli, &recipe, &mut state);
-        let hub = (!config.servers.is_empty()).then(|| workbench.hub.clone());
-        let (serve, serve_stop) = match &cli.serve {
-            Some(addr) => match start_serve(&workbench, addr).await {
-                Ok((link, stop)) => {
-                    state.serve.url = Some(link.url.clone());
-                    (Some(link), Some(stop))
-                }
-                Err(e) => {
-                    eprintln!("--serve: {e}");
-                    std::process::exit(1);
-                }
-            },
-            None => (None, None),
-        };
-        let result = tui::event_loop::run_async(TuiOptions {
-            started,
-            state,
-            registry,
-            session,
-            recipe: Some(recipe),
-            hub,
-            memory_dir,
-            theme,
-            themes,
-            no_color,
-            log_file: cli
-                .log_file
-                .clone()
-                .unwrap_or_else(|| dirs.default_log_file()),
-            prefs_file: Some(dirs.ui_prefs_file()),
-            startup: (cli.resume.as_deref() == Some(""))
-                .then_some(tui::Cmd::OpenSessions)
-                .into_iter()
-                .chain(read_cards)
-                .collect(),
-            exit_after_first_frame: cli.exit_after_first_frame,
-            debug_panic: cli.debug_panic,
-            asks: Some(asks),
-            serve,
-            wire: Some(Arc::clone(&workbench.wire)),
-            start_gate: Some(start_gate),
-        })
-        .await;
-        if let Some(stop) = serve_stop {
-            stop.cancel();
-        }
-        workbench.shutdown().await;
-        result
+        },
+        None => (None, None),
+    };
+    let result = tui::event_loop::run_async(TuiOptions {
+        started,
+        state,
+        registry: Arc::clone(&workbench.registry),
+        session,
+        recipe: Some(recipe),
+        hub: (!config.servers.is_empty()).then(|| workbench.hub.clone()),
+        memory_dir,
+        theme: looks.theme,
+        themes: looks.themes,
+        no_color: looks.no_color,
+        log_file: cli
+            .log_file
+            .clone()
+            .unwrap_or_else(|| dirs.default_log_file()),
+        prefs_file: Some(dirs.ui_prefs_file()),
+        startup: (cli.resume.as_deref() == Some(""))
+            .then_some(tui::Cmd::OpenSessions)
+            .into_iter()
+            .chain(read_cards)
+            .collect(),
+        exit_after_first_frame: cli.exit_after_first_frame,
+        debug_panic: cli.debug_panic,
+        asks: Some(asks),
+        serve,
+        wire: Some(Arc::clone(&workbench.wire)),
+        start_gate: Some(start_gate),
     })
+    .await;
+    if let Some(stop) = serve_stop {
+        stop.cancel();
+    }
+    workbench.shutdown().await;
+    result
+}
+
+/// The tool world on screen once the workbench is up: the mode, built-ins and
+/// catalog, the agents (remote cards read in the background); and how sessions are
+/// made, where memories live, and the commands that read the cards.
+fn boot(
+    state: &mut tui::State,
+    workbench: &Workbench,
+    config: &crate::config::Config,
+    dirs: &Dirs,
+) -> (SessionRecipe, Option<std::path::PathBuf>, Option<tui::Cmd>) {
+    let registry = &workbench.registry;
+    tui::boot::with_tools(
+        state,
+        registry.mode().to_string(),
+        workbench.builtins.as_ref().map_err(String::as_str),
+        config.skills.allow.as_deref(),
+        &registry.specs(),
+    );
+    let agents: Vec<(String, String)> = (config.agents.iter())
+        .map(|(name, def)| {
+            let tool = crate::config::AgentDef::tool_name(name);
+            (tool, crate::agents::describe(name, def))
+        })
+        .collect();
+    tui::boot::describe_agents(state, &agents);
+    let read_cards = tui::agent_cards::start(state, config);
+    let builtins = workbench.builtins.as_ref().ok();
+    let memory_dir = builtins.and_then(|summary| summary.memory_dir.clone());
+    let recipe = SessionRecipe {
+        config: config.clone(),
+        dirs: dirs.clone(),
+        registry: Arc::clone(registry),
+        skills: builtins
+            .map(|b| b.visible_skills(config.skills.allow.as_deref()))
+            .unwrap_or_default(),
+        readiness: Some(workbench.readiness()),
+    };
+    (recipe, memory_dir, read_cards)
 }
 
 /// `--serve ADDR`: the HTTP gateway on this workbench, its gate events and clients
