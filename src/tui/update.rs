@@ -17,150 +17,9 @@ use super::{approval, catalog, composer, detail, form, help, library, logs, pale
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
     match msg {
         Msg::Key(key) => on_key(state, key),
-        Msg::Paste(text) => {
-            composer::paste(state, &text);
-            Vec::new()
-        }
         Msg::Mouse(mouse) => on_mouse(state, mouse),
-        Msg::Resize(w, h) => {
-            state.size = (w, h);
-            super::scroll::clamp_scrolls(state);
-            Vec::new()
-        }
-        Msg::Log(line) => {
-            logs::push(state, line);
-            Vec::new()
-        }
         Msg::Agent(event) => super::events::on_agent_event(state, *event),
-        Msg::Grants(grants) => {
-            state.grants = grants;
-            Vec::new()
-        }
-        Msg::SessionList(rows) => {
-            super::sessions::listed(state, rows);
-            Vec::new()
-        }
-        Msg::Resumed(loaded) => {
-            super::boot::replay(state, &loaded);
-            Vec::new()
-        }
-        Msg::Tick(ms) => {
-            state.clock_ms = ms;
-            Vec::new()
-        }
-        Msg::Edited(result) if state.layer() == Layer::Ask => {
-            super::ask::edited(state, result);
-            Vec::new()
-        }
-        Msg::Edited(result) => {
-            if let Some(Overlay::Form(form)) = &mut state.overlay {
-                form.edited(result);
-            }
-            Vec::new()
-        }
-        Msg::Contents(last) => {
-            state.last_contents = Some(*last);
-            Vec::new()
-        }
-        Msg::Saved(result) => {
-            let (kind, text) = match result {
-                Ok(text) => (ChatKind::Note, text),
-                Err(e) => (ChatKind::Error, format!("save: {e}")),
-            };
-            state.chat.push(ChatEntry::new(kind, text));
-            state.chat_scroll = super::state::TailScroll(0);
-            Vec::new()
-        }
-        Msg::ServeClients(lines) => {
-            state.serve.clients = lines;
-            Vec::new()
-        }
-        Msg::Servers { rows, catalog } => {
-            state.servers = rows;
-            state.server_sel = state.server_sel.min(state.servers.len().saturating_sub(1));
-            state.catalog.refresh(catalog);
-            state.catalog_sel = state
-                .catalog_sel
-                .min(state.visible_catalog().len().saturating_sub(1));
-            Vec::new()
-        }
-        Msg::Completions {
-            argument,
-            value,
-            values,
-        } => {
-            if let Some(Overlay::Form(form)) = &mut state.overlay
-                && let Some(field) = form.fields.iter_mut().find(|f| f.name == argument)
-                && field.value == value
-            {
-                field.suggestions = values;
-            }
-            Vec::new()
-        }
-        Msg::Progress {
-            server,
-            call_id,
-            progress,
-            total,
-            message,
-        } => {
-            let text = super::events::progress_text(&server, progress, total, message.as_deref());
-            if let Some(card) = call_id.and_then(|id| super::events::card(state, &id)) {
-                card.progress = Some(text.clone());
-            }
-            state.notice(NoticeLevel::Info, text);
-            Vec::new()
-        }
-        Msg::MemoryFiles(files) => {
-            state.library.memory_files = files;
-            Vec::new()
-        }
-        Msg::MemoryFile { path, text } => {
-            state.library.memory_open = Some((path, text));
-            Vec::new()
-        }
-        Msg::Subscribed {
-            server,
-            uri,
-            on,
-            result,
-        } => {
-            super::subs::answered(state, server, uri, on, result);
-            Vec::new()
-        }
-        Msg::ResourceUpdated { server, uri } => {
-            super::subs::updated(state, server, uri);
-            Vec::new()
-        }
-        Msg::SubscriptionLost {
-            server,
-            uri,
-            reason,
-        } => {
-            super::subs::lost(state, server, uri, &reason);
-            Vec::new()
-        }
-        Msg::TaskSeen { tool, view } => {
-            super::tasks::seen(state, Some(&tool), &view);
-            Vec::new()
-        }
-        Msg::TaskAnswer { view, text } => {
-            super::tasks::answered(state, view.as_deref(), text);
-            Vec::new()
-        }
-        Msg::AgentCard { tool, card } => {
-            super::agent_cards::arrived(state, tool, card);
-            Vec::new()
-        }
         Msg::Asked { id, ask } => super::ask::arrived(state, id, *ask),
-        Msg::AskGone(id) => {
-            super::ask::gone(state, id);
-            Vec::new()
-        }
-        Msg::Sampled { id, result } => {
-            super::ask::sampled(state, id, result);
-            Vec::new()
-        }
         Msg::Login(msg) => super::login::on_msg(state, msg),
         Msg::Wire(entries) => super::wire::arrived(state, entries),
         Msg::WireExported(result) => super::wire::exported(state, result),
@@ -175,6 +34,126 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
                 Vec::new()
             }
         },
+        other => {
+            absorb(state, other);
+            Vec::new()
+        }
+    }
+}
+
+/// The messages that only change the state: the screen's own (paste, size, logs,
+/// lists arriving, an edit done) here, what servers and tasks report in
+/// [`absorb_reports`].
+fn absorb(state: &mut State, msg: Msg) {
+    match msg {
+        Msg::Paste(text) => composer::paste(state, &text),
+        Msg::Resize(w, h) => {
+            state.size = (w, h);
+            super::scroll::clamp_scrolls(state);
+        }
+        Msg::Log(line) => logs::push(state, line),
+        Msg::Grants(grants) => state.grants = grants,
+        Msg::SessionList(rows) => super::sessions::listed(state, rows),
+        Msg::Resumed(loaded) => super::boot::replay(state, &loaded),
+        Msg::Tick(ms) => state.clock_ms = ms,
+        Msg::Edited(result) if state.layer() == Layer::Ask => super::ask::edited(state, result),
+        Msg::Edited(result) => {
+            if let Some(Overlay::Form(form)) = &mut state.overlay {
+                form.edited(result);
+            }
+        }
+        Msg::Contents(last) => state.last_contents = Some(*last),
+        Msg::Saved(result) => {
+            let (kind, text) = match result {
+                Ok(text) => (ChatKind::Note, text),
+                Err(e) => (ChatKind::Error, format!("save: {e}")),
+            };
+            state.chat.push(ChatEntry::new(kind, text));
+            state.chat_scroll = super::state::TailScroll(0);
+        }
+        Msg::ServeClients(lines) => state.serve.clients = lines,
+        Msg::Servers { rows, catalog } => {
+            state.servers = rows;
+            state.server_sel = state.server_sel.min(state.servers.len().saturating_sub(1));
+            state.catalog.refresh(catalog);
+            state.catalog_sel = state
+                .catalog_sel
+                .min(state.visible_catalog().len().saturating_sub(1));
+        }
+        Msg::Completions {
+            argument,
+            value,
+            values,
+        } => {
+            if let Some(Overlay::Form(form)) = &mut state.overlay
+                && let Some(field) = form.fields.iter_mut().find(|f| f.name == argument)
+                && field.value == value
+            {
+                field.suggestions = values;
+            }
+        }
+        other => absorb_reports(state, other),
+    }
+}
+
+/// What servers, tasks, memories and remote agents report.
+fn absorb_reports(state: &mut State, msg: Msg) {
+    match msg {
+        Msg::Progress {
+            server,
+            call_id,
+            progress,
+            total,
+            message,
+        } => {
+            let text = super::events::progress_text(&server, progress, total, message.as_deref());
+            if let Some(card) = call_id.and_then(|id| super::events::card(state, &id)) {
+                card.progress = Some(text.clone());
+            }
+            state.notice(NoticeLevel::Info, text);
+        }
+        Msg::MemoryFiles(files) => state.library.memory_files = files,
+        Msg::MemoryFile { path, text } => state.library.memory_open = Some((path, text)),
+        Msg::Subscribed {
+            server,
+            uri,
+            on,
+            result,
+        } => super::subs::answered(state, server, uri, on, result),
+        Msg::ResourceUpdated { server, uri } => super::subs::updated(state, server, uri),
+        Msg::SubscriptionLost {
+            server,
+            uri,
+            reason,
+        } => super::subs::lost(state, server, uri, &reason),
+        Msg::TaskSeen { tool, view } => super::tasks::seen(state, Some(&tool), &view),
+        Msg::TaskAnswer { view, text } => super::tasks::answered(state, view.as_deref(), text),
+        Msg::AgentCard { tool, card } => super::agent_cards::arrived(state, tool, card),
+        Msg::AskGone(id) => super::ask::gone(state, id),
+        Msg::Sampled { id, result } => super::ask::sampled(state, id, result),
+        // Taken by `update` and `absorb` before they get here; listed so a new
+        // message cannot be forgotten silently.
+        Msg::Key(_)
+        | Msg::Mouse(_)
+        | Msg::Agent(_)
+        | Msg::Asked { .. }
+        | Msg::Login(_)
+        | Msg::Wire(_)
+        | Msg::WireExported(_)
+        | Msg::ThemeApplied { .. }
+        | Msg::Paste(_)
+        | Msg::Resize(..)
+        | Msg::Log(_)
+        | Msg::Grants(_)
+        | Msg::SessionList(_)
+        | Msg::Resumed(_)
+        | Msg::Tick(_)
+        | Msg::Edited(_)
+        | Msg::Contents(_)
+        | Msg::Saved(_)
+        | Msg::ServeClients(_)
+        | Msg::Servers { .. }
+        | Msg::Completions { .. } => {}
     }
 }
 

@@ -26,11 +26,68 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     .areas(inner);
 
     let entries = state.visible_catalog();
-    // While filtering, the active tab says how many of its entries match.
+    render_tabs(state, theme, frame, tabs_area, entries.len());
+    if show_filter {
+        let cursor = if state.filter.editing { "▏" } else { "" };
+        frame.render_widget(
+            Line::from(vec![
+                Span::styled("/ ", style(theme, Role::KeyHint)),
+                Span::styled(
+                    format!("{}{cursor}", state.filter.query),
+                    style(theme, Role::FilterMatch),
+                ),
+            ]),
+            filter_area,
+        );
+    }
+
+    if entries.is_empty() {
+        let what = state.tab.title().to_lowercase();
+        let text = if state.filter.query.is_empty() {
+            vec![
+                Line::styled(format!("No {what} yet."), style(theme, Role::Dim)),
+                Line::styled(
+                    format!(
+                        "{} from connected servers are listed here.",
+                        state.tab.title()
+                    ),
+                    style(theme, Role::Dim),
+                ),
+            ]
+        } else {
+            vec![Line::styled(
+                format!("No {what} match “{}”.", state.filter.query),
+                style(theme, Role::Dim),
+            )]
+        };
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), list_area);
+        return;
+    }
+    let width = usize::from(list_area.width);
+    // Only the rows on screen are built: the window the list would scroll to, with
+    // the selection on its last row once it is past the first screen.
+    let sel = state.catalog_sel.min(entries.len().saturating_sub(1));
+    let start = (sel + 1).saturating_sub(usize::from(list_area.height).max(1));
+    let items: Vec<ListItem> = entries
+        .iter()
+        .skip(start)
+        .take(usize::from(list_area.height))
+        .map(|e| row(state, theme, e, width))
+        .collect();
+    let list = List::new(items).highlight_style(style(theme, Role::Selection));
+    let mut list_state = ListState::default();
+    list_state.select(Some(sel - start));
+    frame.render_stateful_widget(list, list_area, &mut list_state);
+}
+
+/// The tab bar: full titles when they fit, short ones when not, and at the narrowest
+/// the count on the active tab only; while filtering, the active tab says how many
+/// of its entries match.
+fn render_tabs(state: &State, theme: &Theme, frame: &mut Frame, tabs_area: Rect, shown: usize) {
     let count = |t: CatalogTab| {
         let total = state.catalog.entries(t).len();
         if t == state.tab && !state.filter.query.is_empty() {
-            format!("{}/{total}", entries.len())
+            format!("{shown}/{total}")
         } else {
             total.to_string()
         }
@@ -84,97 +141,54 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         .divider(Span::styled("│", style(theme, Role::Border)))
         .padding("", "");
     frame.render_widget(tabs, tabs_area);
+}
 
-    if show_filter {
-        let cursor = if state.filter.editing { "▏" } else { "" };
-        frame.render_widget(
-            Line::from(vec![
-                Span::styled("/ ", style(theme, Role::KeyHint)),
-                Span::styled(
-                    format!("{}{cursor}", state.filter.query),
-                    style(theme, Role::FilterMatch),
-                ),
-            ]),
-            filter_area,
-        );
+/// One row: the effect badge, the title (or name without its `SERVER__` prefix),
+/// marks, and the server (or a remote agent's card summary), cut to `width`.
+fn row<'a>(
+    state: &State,
+    theme: &Theme,
+    e: &crate::tui::state::CatalogEntry,
+    width: usize,
+) -> ListItem<'a> {
+    // MCP tools are listed without their `SERVER__` prefix; the server follows.
+    let name = e
+        .name
+        .strip_prefix(&format!("{}__", e.server))
+        .unwrap_or(&e.name);
+    let mut spans = Vec::new();
+    let mut room = width;
+    if let Some(effect) = e.effect {
+        let role = super::approval::effect_role(effect);
+        spans.push(Span::styled(
+            format!("{} ", badge(effect)),
+            style(theme, role),
+        ));
+        room = room.saturating_sub(2);
     }
-
-    if entries.is_empty() {
-        let what = state.tab.title().to_lowercase();
-        let text = if state.filter.query.is_empty() {
-            vec![
-                Line::styled(format!("No {what} yet."), style(theme, Role::Dim)),
-                Line::styled(
-                    format!(
-                        "{} from connected servers are listed here.",
-                        state.tab.title()
-                    ),
-                    style(theme, Role::Dim),
-                ),
-            ]
-        } else {
-            vec![Line::styled(
-                format!("No {what} match “{}”.", state.filter.query),
-                style(theme, Role::Dim),
-            )]
-        };
-        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), list_area);
-        return;
+    // The title when the server gave one; the name is in the detail view.
+    let name = fit(&sanitize_line(e.title.as_deref().unwrap_or(name)), room);
+    room = room.saturating_sub(name.chars().count());
+    spans.push(Span::styled(name, style(theme, Role::Text)));
+    for (mark, role) in marks(state, e) {
+        if room > mark.chars().count() {
+            room -= mark.chars().count();
+            spans.push(Span::styled(mark, style(theme, role)));
+        }
     }
-    let width = usize::from(list_area.width);
-    // Only the rows on screen are built: the window the list would scroll to, with
-    // the selection on its last row once it is past the first screen.
-    let sel = state.catalog_sel.min(entries.len().saturating_sub(1));
-    let start = (sel + 1).saturating_sub(usize::from(list_area.height).max(1));
-    let items: Vec<ListItem> = entries
-        .iter()
-        .skip(start)
-        .take(usize::from(list_area.height))
-        .map(|e| {
-            // MCP tools are listed without their `SERVER__` prefix; the server follows.
-            let name = e
-                .name
-                .strip_prefix(&format!("{}__", e.server))
-                .unwrap_or(&e.name);
-            let mut spans = Vec::new();
-            let mut room = width;
-            if let Some(effect) = e.effect {
-                let role = super::approval::effect_role(effect);
-                spans.push(Span::styled(
-                    format!("{} ", badge(effect)),
-                    style(theme, role),
-                ));
-                room = room.saturating_sub(2);
-            }
-            // The title when the server gave one; the name is in the detail view.
-            let name = fit(&sanitize_line(e.title.as_deref().unwrap_or(name)), room);
-            room = room.saturating_sub(name.chars().count());
-            spans.push(Span::styled(name, style(theme, Role::Text)));
-            for (mark, role) in marks(state, e) {
-                if room > mark.chars().count() {
-                    room -= mark.chars().count();
-                    spans.push(Span::styled(mark, style(theme, role)));
-                }
-            }
-            // A remote agent's row says what its card is; other rows name the server.
-            let (after, role) = match state.catalog.cards.get(&e.name) {
-                Some(card) => match crate::tui::agent_cards::summary(card) {
-                    (text, true) => (text, Role::Warning),
-                    (text, false) => (text, Role::Dim),
-                },
-                None => (e.server.clone(), Role::Dim),
-            };
-            if room > 3 {
-                let after = fit(&sanitize_line(&after), room - 2);
-                spans.push(Span::styled(format!("  {after}"), style(theme, role)));
-            }
-            ListItem::new(Line::from(spans))
-        })
-        .collect();
-    let list = List::new(items).highlight_style(style(theme, Role::Selection));
-    let mut list_state = ListState::default();
-    list_state.select(Some(sel - start));
-    frame.render_stateful_widget(list, list_area, &mut list_state);
+    // A remote agent's row says what its card is; other rows name the server.
+    let (after, role) = match state.catalog.cards.get(&e.name) {
+        Some(card) => match crate::tui::agent_cards::summary(card) {
+            (text, true) => (text, Role::Warning),
+            (text, false) => (text, Role::Dim),
+        },
+        None => (e.server.clone(), Role::Dim),
+    };
+    if room > 3 {
+        let after = fit(&sanitize_line(&after), room - 2);
+        spans.push(Span::styled(format!("  {after}"), style(theme, role)));
+    }
+    ListItem::new(Line::from(spans))
 }
 
 /// After the name: `◆` has icons, `●` subscribed, `✱` changed since read.
