@@ -127,151 +127,218 @@ async fn connect_once(
 ) -> Result<Connected, McpError> {
     let server = client.server.to_string();
     let wire = super::wire_tap::WirePeer::of(client.wire.as_ref(), &server);
-    let handshake = |reason: String| McpError::Handshake {
-        server: server.clone(),
+    match endpoint {
+        Endpoint::Stdio {
+            program,
+            args,
+            env,
+            cwd,
+            sandbox,
+        } => {
+            let process = Process {
+                program,
+                args,
+                env,
+                cwd: cwd.as_deref(),
+                sandbox: sandbox.as_ref(),
+            };
+            connect_stdio(&process, client, stderr, mode, wire).await
+        }
+        Endpoint::Remote {
+            kind,
+            url,
+            headers,
+            bearer_token_env_var,
+            oauth,
+        } => {
+            let remote = Remote {
+                kind: *kind,
+                url,
+                headers,
+                bearer_token_env_var: bearer_token_env_var.as_deref(),
+                oauth,
+            };
+            connect_remote(&remote, client, limits, mode, wire).await
+        }
+    }
+}
+
+/// A stdio server's process, as its endpoint says.
+struct Process<'a> {
+    program: &'a str,
+    args: &'a [String],
+    env: &'a BTreeMap<String, String>,
+    cwd: Option<&'a std::path::Path>,
+    sandbox: Option<&'a crate::config::SandboxConfig>,
+}
+
+/// A remote server, as its endpoint says.
+struct Remote<'a> {
+    kind: TransportKind,
+    url: &'a str,
+    headers: &'a BTreeMap<String, String>,
+    bearer_token_env_var: Option<&'a str>,
+    oauth: &'a crate::config::OAuthClientSettings,
+}
+
+fn handshake(server: &str, reason: String) -> McpError {
+    McpError::Handshake {
+        server: server.to_owned(),
         reason,
-    };
-    let attempt = async {
-        match endpoint {
-            Endpoint::Stdio {
+    }
+}
+
+/// Starts the process (through the sandbox launcher when it has one) and shakes
+/// hands over its stdin and stdout; its stderr goes to the log and the tail.
+async fn connect_stdio(
+    process: &Process<'_>,
+    client: ClientSide,
+    stderr: &Arc<StderrTail>,
+    mode: ClientLifecycleMode,
+    wire: Option<super::wire_tap::WirePeer>,
+) -> Result<Connected, McpError> {
+    let server = client.server.to_string();
+    let Process {
+        program,
+        args,
+        env,
+        cwd,
+        sandbox,
+    } = *process;
+    let mut command = match sandbox {
+        None => {
+            let mut command = tokio::process::Command::new(program);
+            command.args(args).envs(env);
+            command
+        }
+        Some(settings) => {
+            let launch = crate::sandbox::resolve::Server {
+                name: &server,
                 program,
                 args,
                 env,
                 cwd,
-                sandbox,
-            } => {
-                let mut command = match sandbox {
-                    None => {
-                        let mut command = tokio::process::Command::new(program);
-                        command.args(args).envs(env);
-                        command
-                    }
-                    Some(settings) => {
-                        let launch = crate::sandbox::resolve::Server {
-                            name: &server,
-                            program,
-                            args,
-                            env,
-                            cwd: cwd.as_deref(),
-                        };
-                        crate::sandbox::command(&launch, settings)
-                            .map_err(handshake)?
-                            .into()
-                    }
-                };
-                command.kill_on_drop(true);
-                if let Some(cwd) = cwd {
-                    command.current_dir(cwd);
-                }
-                let (transport, pipe) = TokioChildProcess::builder(command)
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .map_err(|e| handshake(format!("cannot start {program:?}: {e}")))?;
-                let reader = pipe.map(|pipe| {
-                    tokio::spawn(read_stderr(pipe, client.clone(), Arc::clone(stderr)))
-                });
-                let pid = transport.id();
-                let served = client
-                    .serve_with_lifecycle(tap(transport, wire), mode)
-                    .await;
-                let service = match served {
-                    Ok(service) => service,
-                    Err(e) => {
-                        // A sandbox that could not be set up says why on stderr as the
-                        // launcher exits: wait (briefly) for that line.
-                        if let (Some(_), Some(reader)) = (sandbox, reader) {
-                            let _ = tokio::time::timeout(LAST_WORDS, reader).await;
-                        }
-                        let mut reason = untrusted(&e.to_string(), 300);
-                        if let Some(last) = stderr.last() {
-                            reason.push_str("; stderr: ");
-                            reason.push_str(&untrusted(&last, 200));
-                        }
-                        return Err(handshake(reason));
-                    }
-                };
-                Ok(Connected { service, pid })
-            }
-            Endpoint::Remote {
-                kind,
-                url,
-                headers,
-                bearer_token_env_var,
-                oauth,
-            } => {
-                let mut headers = header_map(&server, headers)?;
-                if let Some(var) = bearer_token_env_var {
-                    let token = std::env::var(var).map_err(|_| {
-                        McpError::refused(
-                            server.as_str(),
-                            format!(
-                                "the environment variable {var} (bearer_token_env_var) is not set"
-                            ),
-                        )
-                    })?;
-                    let value =
-                        HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
-                            McpError::refused(
-                                server.as_str(),
-                                format!("the token in {var} is not a valid header value"),
-                            )
-                        })?;
-                    headers.insert(reqwest::header::AUTHORIZATION, value);
-                }
-                if *kind == TransportKind::Sse {
-                    let transport =
-                        super::sse::connect(&server, url, headers, limits.max_message_bytes())
-                            .await
-                            .map_err(|e| handshake(untrusted(&e, 300)))?;
-                    return client
-                        .serve_with_lifecycle(tap(transport, wire), mode)
-                        .await
-                        .map(|service| Connected { service, pid: None })
-                        .map_err(|e| handshake(untrusted(&e.to_string(), 300)));
-                }
-                let probe_headers = headers.clone();
-                let custom: HashMap<HeaderName, HeaderValue> = headers
-                    .into_iter()
-                    .filter_map(|(k, v)| Some((k?, v)))
-                    .collect();
-                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                    .custom_headers(custom)
-                    .max_sse_event_size(limits.max_message_bytes())
-                    .max_json_response_size(limits.max_message_bytes());
-                let static_token = bearer_token_env_var.is_some()
-                    || config
-                        .custom_headers
-                        .contains_key(&reqwest::header::AUTHORIZATION);
-                let http = super::http_client::streamable_http_client()
-                    .map_err(|e| handshake(untrusted(&e, 300)))?;
-                let refusals = client.refusals.clone();
-                let served = if static_token {
-                    let http = RefusalTap::new(http, refusals, wire);
-                    let transport = StreamableHttpClientTransport::with_client(http, config);
-                    client.serve_with_lifecycle(transport, mode).await
-                } else {
-                    let auth = super::oauth::authorized_client(&server, url, oauth, http)
-                        .await
-                        .map_err(|e| handshake(e.to_string()))?;
-                    let auth = RefusalTap::new(auth, refusals, wire);
-                    let transport = StreamableHttpClientTransport::with_client(auth, config);
-                    client.serve_with_lifecycle(transport, mode).await
-                };
-                match served {
-                    Ok(service) => Ok(Connected { service, pid: None }),
-                    Err(e) => {
-                        if let Some(challenge) = e.auth_challenge() {
-                            return Err(super::error::needs_login(&server, challenge));
-                        }
-                        let said = e.to_string();
-                        let why = super::http_failure::describe(url, probe_headers, &said).await;
-                        Err(handshake(why))
-                    }
-                }
-            }
+            };
+            crate::sandbox::command(&launch, settings)
+                .map_err(|reason| handshake(&server, reason))?
+                .into()
         }
     };
-    attempt.await
+    command.kill_on_drop(true);
+    if let Some(cwd) = cwd {
+        command.current_dir(cwd);
+    }
+    let (transport, pipe) = TokioChildProcess::builder(command)
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| handshake(&server, format!("cannot start {program:?}: {e}")))?;
+    let reader =
+        pipe.map(|pipe| tokio::spawn(read_stderr(pipe, client.clone(), Arc::clone(stderr))));
+    let pid = transport.id();
+    match client
+        .serve_with_lifecycle(tap(transport, wire), mode)
+        .await
+    {
+        Ok(service) => Ok(Connected { service, pid }),
+        Err(e) => {
+            // A sandbox that could not be set up says why on stderr as the launcher
+            // exits: wait (briefly) for that line.
+            if let (Some(_), Some(reader)) = (sandbox, reader) {
+                let _ = tokio::time::timeout(LAST_WORDS, reader).await;
+            }
+            let mut reason = untrusted(&e.to_string(), 300);
+            if let Some(last) = stderr.last() {
+                reason.push_str("; stderr: ");
+                reason.push_str(&untrusted(&last, 200));
+            }
+            Err(handshake(&server, reason))
+        }
+    }
+}
+
+/// The headers of a remote server with `Authorization: Bearer $VAR` added when it
+/// names a variable; an unset one or a token that is no header value refuses.
+fn remote_headers(server: &str, remote: &Remote<'_>) -> Result<HeaderMap, McpError> {
+    let mut headers = header_map(server, remote.headers)?;
+    if let Some(var) = remote.bearer_token_env_var {
+        let token = std::env::var(var).map_err(|_| {
+            McpError::refused(
+                server,
+                format!("the environment variable {var} (bearer_token_env_var) is not set"),
+            )
+        })?;
+        let value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
+            McpError::refused(
+                server,
+                format!("the token in {var} is not a valid header value"),
+            )
+        })?;
+        headers.insert(reqwest::header::AUTHORIZATION, value);
+    }
+    Ok(headers)
+}
+
+/// Legacy SSE, or Streamable HTTP with a static token or rmcp's OAuth client; a 401
+/// with a challenge means a login is needed.
+async fn connect_remote(
+    remote: &Remote<'_>,
+    client: ClientSide,
+    limits: &Limits,
+    mode: ClientLifecycleMode,
+    wire: Option<super::wire_tap::WirePeer>,
+) -> Result<Connected, McpError> {
+    let server = client.server.to_string();
+    let url = remote.url;
+    let headers = remote_headers(&server, remote)?;
+    if remote.kind == TransportKind::Sse {
+        let transport = super::sse::connect(&server, url, headers, limits.max_message_bytes())
+            .await
+            .map_err(|e| handshake(&server, untrusted(&e, 300)))?;
+        return client
+            .serve_with_lifecycle(tap(transport, wire), mode)
+            .await
+            .map(|service| Connected { service, pid: None })
+            .map_err(|e| handshake(&server, untrusted(&e.to_string(), 300)));
+    }
+    let probe_headers = headers.clone();
+    let custom: HashMap<HeaderName, HeaderValue> = headers
+        .into_iter()
+        .filter_map(|(k, v)| Some((k?, v)))
+        .collect();
+    let config = StreamableHttpClientTransportConfig::with_uri(url)
+        .custom_headers(custom)
+        .max_sse_event_size(limits.max_message_bytes())
+        .max_json_response_size(limits.max_message_bytes());
+    let static_token = remote.bearer_token_env_var.is_some()
+        || config
+            .custom_headers
+            .contains_key(&reqwest::header::AUTHORIZATION);
+    let http = super::http_client::streamable_http_client()
+        .map_err(|e| handshake(&server, untrusted(&e, 300)))?;
+    let refusals = client.refusals.clone();
+    let served = if static_token {
+        let http = RefusalTap::new(http, refusals, wire);
+        let transport = StreamableHttpClientTransport::with_client(http, config);
+        client.serve_with_lifecycle(transport, mode).await
+    } else {
+        let auth = super::oauth::authorized_client(&server, url, remote.oauth, http)
+            .await
+            .map_err(|e| handshake(&server, e.to_string()))?;
+        let auth = RefusalTap::new(auth, refusals, wire);
+        let transport = StreamableHttpClientTransport::with_client(auth, config);
+        client.serve_with_lifecycle(transport, mode).await
+    };
+    match served {
+        Ok(service) => Ok(Connected { service, pid: None }),
+        Err(e) => {
+            if let Some(challenge) = e.auth_challenge() {
+                return Err(super::error::needs_login(&server, challenge));
+            }
+            let said = e.to_string();
+            let why = super::http_failure::describe(url, probe_headers, &said).await;
+            Err(handshake(&server, why))
+        }
+    }
 }
 
 /// The stdio shutdown sequence of the MCP spec: close the connection (stdin), give
