@@ -99,6 +99,152 @@ async fn bare_loop(client: &RunningService<RoleClient, ClientConfig>, args: &Map
     }
 }
 
+/// What `open()` + `call` do: the config file found in the working directory, a
+/// non-interactive workbench, the server settled, then the gate. `echo` has
+/// `readOnlyHint: true`, so the default policy (mode ask) allows it as a Read.
+fn start_workbench(
+    runtime: &tokio::runtime::Runtime,
+    dirs: &Dirs,
+    protocol: &str,
+    wire: Option<Arc<WireLog>>,
+) -> Workbench {
+    std::fs::write(
+        dirs.cwd.join("switchboard.toml"),
+        format!("[servers.t]\ncommand = {SERVER_BIN:?}\nprotocol = {protocol:?}\n"),
+    )
+    .expect("write config");
+    let loaded = config::load(dirs, None).expect("config");
+    let options = WorkbenchOptions {
+        interactive: false,
+        wire,
+        ..WorkbenchOptions::default()
+    };
+    let workbench = runtime
+        .block_on(async {
+            let workbench = Workbench::start(&loaded.config, dirs, options).await?;
+            workbench.settle_server("t").await;
+            Ok::<_, switchboard::workbench::WorkbenchError>(workbench)
+        })
+        .expect("workbench");
+    assert!(
+        workbench.registry.names().iter().any(|n| n == "t__echo"),
+        "t__echo not registered: {:?}",
+        workbench.hub.snapshot().server("t").map(|s| &s.status)
+    );
+    workbench
+}
+
+/// A bare rmcp client on its own server process, in the lifecycle given, declaring
+/// what switchboard declares (2026-07-28 sends the capabilities and the client info
+/// with every request, so their size is the protocol's cost, not the gate's).
+fn bare_client(
+    runtime: &tokio::runtime::Runtime,
+    mode: ClientLifecycleMode,
+) -> RunningService<RoleClient, ClientConfig> {
+    runtime
+        .block_on(async {
+            let (transport, _) =
+                TokioChildProcess::builder(tokio::process::Command::new(SERVER_BIN))
+                    .stderr(Stdio::null())
+                    .spawn()?;
+            like_switchboard()
+                .serve_with_lifecycle(transport, mode)
+                .await
+                .map_err(|e| std::io::Error::other(e.to_string()))
+        })
+        .expect("rmcp client")
+}
+
+/// One audit line as the gate writes it for an allowed read.
+fn audit_record(args: &Map<String, Value>) -> AuditRecord {
+    AuditRecord {
+        time: rfc3339(std::time::SystemTime::now()),
+        run_id: "bench".into(),
+        call_id: "call-1".into(),
+        origin: Origin::Cli,
+        client: None,
+        agent: None,
+        tool: "t__echo".into(),
+        effect: ToolEffect::Read,
+        decision: Verdict::Allow,
+        rule: "mode ask allows reads".into(),
+        decided_by: DecidedBy::Policy,
+        answer: None,
+        duration_ms: 0,
+        is_error: false,
+        args_sha256: args_sha256(args),
+        args: None,
+        hooks: Vec::new(),
+    }
+}
+
+/// The 2025-11-25 generation: its own workbench and bare client, compared.
+fn legacy_ratio(
+    runtime: &tokio::runtime::Runtime,
+    dirs: &Dirs,
+    args: &Map<String, Value>,
+    ctx: &ToolContext,
+) {
+    let legacy = start_workbench(runtime, dirs, "2025-11-25", None);
+    let legacy_bare = bare_client(runtime, ClientLifecycleMode::Initialize);
+    support::print_ratio(
+        "1,000 sequential echo calls through Registry::invoke, 2025-11-25",
+        "a bare rmcp client, 2025-11-25",
+        11,
+        || runtime.block_on(invoke_loop(&legacy, args, ctx)),
+        || runtime.block_on(bare_loop(&legacy_bare, args)),
+    );
+    runtime.block_on(async {
+        legacy.shutdown().await;
+        let _ = legacy_bare.cancel().await;
+    });
+}
+
+/// 1,000 bare rmcp calls with a request timeout that progress resets, as the hub
+/// asks of rmcp (`[limits]`); rmcp keeps a progress watcher and a timer per request.
+async fn timed_calls(client: &RunningService<RoleClient, ClientConfig>, args: &Map<String, Value>) {
+    for _ in 0..CALLS {
+        let params = CallToolRequestParams::new("echo").with_arguments(args.clone());
+        let request = ClientRequest::CallToolRequest(Request::new(params));
+        let options =
+            PeerRequestOptions::with_timeout(Duration::from_secs(60)).reset_timeout_on_progress();
+        let handle = client.send_request_with_option(request, options).await;
+        let result = handle.expect("sent").await_response().await;
+        assert!(
+            matches!(result, Ok(ServerResult::CallToolResult(_))),
+            "{result:?}"
+        );
+    }
+}
+
+/// The criterion group: 1,000 calls through the gate, with the wire capture, and
+/// bare.
+fn measure(
+    c: &mut Criterion,
+    runtime: &tokio::runtime::Runtime,
+    [workbench, wired]: [&Workbench; 2],
+    client: &RunningService<RoleClient, ClientConfig>,
+    args: &Map<String, Value>,
+    ctx: &ToolContext,
+) {
+    let mut group = c.benchmark_group("mcp_echo_1000_calls");
+    // One iteration is 1,000 round trips (≈ 0.2 s): 10 samples in about 10 s.
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    group.throughput(Throughput::Elements(CALLS));
+    group.bench_function("switchboard_registry_invoke", |b| {
+        b.to_async(runtime)
+            .iter(|| invoke_loop(workbench, args, ctx));
+    });
+    group.bench_function("switchboard_registry_invoke_with_wire", |b| {
+        b.to_async(runtime).iter(|| invoke_loop(wired, args, ctx));
+    });
+    group.bench_function("bare_rmcp_call_tool", |b| {
+        b.to_async(runtime).iter(|| bare_loop(client, args));
+    });
+    group.finish();
+}
+
 fn bench_echo(c: &mut Criterion) {
     // The runtime `switchboard call` runs on (src/cli/mcp_session.rs `runtime()`).
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -108,9 +254,6 @@ fn bench_echo(c: &mut Criterion) {
         .expect("runtime");
     let args = echo_args();
 
-    // (a) What `open()` + `call` do: the config file found in the working directory,
-    // a non-interactive workbench, the server settled, then the gate. `echo` has
-    // `readOnlyHint: true`, so the default policy (mode ask) allows it as a Read.
     let dir = tempfile::tempdir().expect("tempdir");
     let dirs = Dirs::new(
         dir.path(),
@@ -118,74 +261,20 @@ fn bench_echo(c: &mut Criterion) {
         dir.path().join("state"),
         dir.path().join("data"),
     );
-    let start = |protocol: &str, wire: Option<Arc<WireLog>>| {
-        std::fs::write(
-            dir.path().join("switchboard.toml"),
-            format!("[servers.t]\ncommand = {SERVER_BIN:?}\nprotocol = {protocol:?}\n"),
-        )
-        .expect("write config");
-        let loaded = config::load(&dirs, None).expect("config");
-        let options = WorkbenchOptions {
-            interactive: false,
-            wire,
-            ..WorkbenchOptions::default()
-        };
-        let workbench = runtime
-            .block_on(async {
-                let workbench = Workbench::start(&loaded.config, &dirs, options).await?;
-                workbench.settle_server("t").await;
-                Ok::<_, switchboard::workbench::WorkbenchError>(workbench)
-            })
-            .expect("workbench");
-        assert!(
-            workbench.registry.names().iter().any(|n| n == "t__echo"),
-            "t__echo not registered: {:?}",
-            workbench.hub.snapshot().server("t").map(|s| &s.status)
-        );
-        workbench
-    };
     let ctx = ToolContext::new("bench", Origin::Cli);
-    // (b) A bare rmcp client on its own server process, in the lifecycle given,
-    // declaring what switchboard declares (2026-07-28 sends the capabilities and the
-    // client info with every request, so their size is the protocol's cost, not the
-    // gate's).
-    let bare = |mode: ClientLifecycleMode| {
-        runtime
-            .block_on(async {
-                let (transport, _) =
-                    TokioChildProcess::builder(tokio::process::Command::new(SERVER_BIN))
-                        .stderr(Stdio::null())
-                        .spawn()?;
-                like_switchboard()
-                    .serve_with_lifecycle(transport, mode)
-                    .await
-                    .map_err(|e| std::io::Error::other(e.to_string()))
-            })
-            .expect("rmcp client")
-    };
-
     // The older generation first: its own workbench and bare client.
-    let legacy = start("2025-11-25", None);
-    let legacy_bare = bare(ClientLifecycleMode::Initialize);
-    support::print_ratio(
-        "1,000 sequential echo calls through Registry::invoke, 2025-11-25",
-        "a bare rmcp client, 2025-11-25",
-        11,
-        || runtime.block_on(invoke_loop(&legacy, &args, &ctx)),
-        || runtime.block_on(bare_loop(&legacy_bare, &args)),
-    );
-    runtime.block_on(async {
-        legacy.shutdown().await;
-        let _ = legacy_bare.cancel().await;
-    });
+    legacy_ratio(&runtime, &dirs, &args, &ctx);
 
-    let workbench = start("auto", None);
-    // (a') The same, every message captured (the TUI's default capacity).
+    let workbench = start_workbench(&runtime, &dirs, "auto", None);
+    // The same, every message captured (the TUI's default capacity).
     let wire = Arc::new(WireLog::default());
-    let wired = start("auto", Some(Arc::clone(&wire)));
-    let client = bare(ClientLifecycleMode::Discover {
-        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-    });
+    let wired = start_workbench(&runtime, &dirs, "auto", Some(Arc::clone(&wire)));
+    let client = bare_client(
+        &runtime,
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+    );
     let era = workbench
         .hub
         .snapshot()
@@ -216,25 +305,7 @@ fn bench_echo(c: &mut Criterion) {
     // And what 1,000 audit lines cost on their own (one write per line, as the gate
     // writes them: each is in the file before the call's result returns).
     let audit = AuditLog::open(&dir.path().join("probe-audit.jsonl"), false).expect("audit");
-    let record = AuditRecord {
-        time: rfc3339(std::time::SystemTime::now()),
-        run_id: "bench".into(),
-        call_id: "call-1".into(),
-        origin: Origin::Cli,
-        client: None,
-        agent: None,
-        tool: "t__echo".into(),
-        effect: ToolEffect::Read,
-        decision: Verdict::Allow,
-        rule: "mode ask allows reads".into(),
-        decided_by: DecidedBy::Policy,
-        answer: None,
-        duration_ms: 0,
-        is_error: false,
-        args_sha256: args_sha256(&args),
-        args: None,
-        hooks: Vec::new(),
-    };
+    let record = audit_record(&args);
     support::print_ratio(
         "1,000 audit lines appended",
         "1,000 bare rmcp calls",
@@ -246,22 +317,7 @@ fn bench_echo(c: &mut Criterion) {
         },
         || runtime.block_on(reference()),
     );
-    // The hub asks rmcp for a request timeout that progress resets (`[limits]`); rmcp
-    // keeps a progress watcher and a timer per request for it.
-    let timed_loop = || async {
-        for _ in 0..CALLS {
-            let params = CallToolRequestParams::new("echo").with_arguments(args.clone());
-            let request = ClientRequest::CallToolRequest(Request::new(params));
-            let options = PeerRequestOptions::with_timeout(Duration::from_secs(60))
-                .reset_timeout_on_progress();
-            let handle = client.send_request_with_option(request, options).await;
-            let result = handle.expect("sent").await_response().await;
-            assert!(
-                matches!(result, Ok(ServerResult::CallToolResult(_))),
-                "{result:?}"
-            );
-        }
-    };
+    let timed_loop = || timed_calls(&client, &args);
     support::print_ratio(
         "1,000 bare rmcp calls with a timeout reset by progress",
         "a bare rmcp client",
@@ -277,22 +333,7 @@ fn bench_echo(c: &mut Criterion) {
         || runtime.block_on(reference()),
     );
 
-    let mut group = c.benchmark_group("mcp_echo_1000_calls");
-    // One iteration is 1,000 round trips (≈ 0.2 s): 10 samples in about 10 s.
-    group.sample_size(10);
-    group.measurement_time(Duration::from_secs(10));
-    group.throughput(Throughput::Elements(CALLS));
-    group.bench_function("switchboard_registry_invoke", |b| {
-        b.to_async(&runtime).iter(&gate_loop);
-    });
-    group.bench_function("switchboard_registry_invoke_with_wire", |b| {
-        b.to_async(&runtime)
-            .iter(|| invoke_loop(&wired, &args, &ctx));
-    });
-    group.bench_function("bare_rmcp_call_tool", |b| {
-        b.to_async(&runtime).iter(&reference);
-    });
-    group.finish();
+    measure(c, &runtime, [&workbench, &wired], &client, &args, &ctx);
     assert!(
         wire.recorded() >= 2 * CALLS,
         "the wire saw {}",

@@ -143,22 +143,3 @@ fn only_the_front_ends_know_the_front_ends() {
         found.join("\n")
     );
 }
-
-#[test]
-fn no_source_file_is_longer_than_450_lines() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
-    let long: Vec<String> = files
-        .iter()
-        .filter_map(|f| {
-            let n = fs::read_to_string(f).unwrap().lines().count();
-            (n > 450).then(|| format!("{}: {n} lines", f.display()))
-        })
-        .collect();
-    assert!(
-        long.is_empty(),
-        "files over 450 lines:\n{}",
-        long.join("\n")
-    );
-}

@@ -245,104 +245,121 @@ fn human(config: &Config, servers: &[&Arc<ServerSnapshot>]) -> String {
             c.templates.len(),
             c.prompts.len()
         );
-        if !c.tools.is_empty() {
-            out.push_str("  tools:\n");
-        }
-        // Columns as wide as their longest entry (capped), so long names stay aligned.
-        let width = |names: &mut dyn Iterator<Item = String>| {
-            names
-                .map(|n| n.chars().count())
-                .max()
-                .unwrap_or(0)
-                .clamp(8, 56)
-        };
-        let w = width(
-            &mut c
-                .tools
-                .iter()
-                .map(|t| safe(&qualified_name(&s.name, &t.name))),
-        );
-        for t in &c.tools {
-            let enabled = config
-                .servers
-                .get(&s.name)
-                .is_none_or(|sc| tool_enabled(sc, &t.name));
-            let _ = writeln!(
-                out,
-                "    {:<w$} {:<8}{} {}",
-                safe(&qualified_name(&s.name, &t.name)),
-                effect_of(config, &s.name, t),
-                if enabled { "" } else { " (disabled)" },
-                first_line(&t.description, 80)
-            );
-            let qualified = qualified_name(&s.name, &t.name);
-            let wire = provider_name(&qualified);
-            if wire != qualified {
-                let _ = writeln!(out, "      declared to models as {}", safe(&wire));
-            }
-        }
-        if !c.resources.is_empty() {
-            out.push_str("  resources:\n");
-        }
-        let w = width(&mut c.resources.iter().map(|r| safe(&r.uri)));
-        let mw = width(
-            &mut c
-                .resources
-                .iter()
-                .map(|r| safe(r.mime_type.as_deref().unwrap_or(""))),
-        );
-        for r in &c.resources {
-            let mime = r.mime_type.as_deref().unwrap_or("");
-            let _ = writeln!(
-                out,
-                "    {:<w$} {:<mw$} {}",
-                safe(&r.uri),
-                safe(mime),
-                safe(&r.name)
-            );
-        }
-        if !c.templates.is_empty() {
-            out.push_str("  templates:\n");
-        }
-        let w = width(&mut c.templates.iter().map(|t| safe(&t.uri_template)));
-        for t in &c.templates {
-            let _ = writeln!(out, "    {:<w$} {}", safe(&t.uri_template), safe(&t.name));
-        }
-        if !c.prompts.is_empty() {
-            out.push_str("  prompts:\n");
-        }
-        let signatures: Vec<String> = c
-            .prompts
-            .iter()
-            .map(|p| {
-                let args: Vec<String> = p
-                    .arguments
-                    .iter()
-                    .map(|a| {
-                        if a.required {
-                            safe(&a.name)
-                        } else {
-                            format!("[{}]", safe(&a.name))
-                        }
-                    })
-                    .collect();
-                format!("{}({})", safe(&p.name), args.join(", "))
-            })
-            .collect();
-        let w = width(&mut signatures.iter().cloned());
-        for (p, signature) in c.prompts.iter().zip(&signatures) {
-            let desc = p.description.as_deref().unwrap_or("");
-            let _ = writeln!(out, "    {signature:<w$} {}", first_line(desc, 60));
-        }
-        for (kind, error) in &c.errors {
-            let _ = writeln!(out, "  ! {}: {}", kind.as_str(), safe(error));
-        }
-        for (name, reason) in &c.refused {
-            let _ = writeln!(out, "  ! refused: {} — {}", safe(name), safe(reason));
-        }
+        human_tools(&mut out, config, s);
+        human_rest(&mut out, s);
     }
     if servers.is_empty() {
         out.push_str("no MCP servers configured\n");
     }
     out
+}
+
+/// Columns as wide as their longest entry (capped), so long names stay aligned.
+fn column_width(names: &mut dyn Iterator<Item = String>) -> usize {
+    names
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(8, 56)
+}
+
+/// A server's tools: name, effect, whether disabled, the first line of the
+/// description, and the name models see when it differs.
+fn human_tools(out: &mut String, config: &Config, s: &ServerSnapshot) {
+    let c = &s.catalog;
+    if !c.tools.is_empty() {
+        out.push_str("  tools:\n");
+    }
+    let width = column_width;
+    let w = width(
+        &mut c
+            .tools
+            .iter()
+            .map(|t| safe(&qualified_name(&s.name, &t.name))),
+    );
+    for t in &c.tools {
+        let enabled = config
+            .servers
+            .get(&s.name)
+            .is_none_or(|sc| tool_enabled(sc, &t.name));
+        let _ = writeln!(
+            out,
+            "    {:<w$} {:<8}{} {}",
+            safe(&qualified_name(&s.name, &t.name)),
+            effect_of(config, &s.name, t),
+            if enabled { "" } else { " (disabled)" },
+            first_line(&t.description, 80)
+        );
+        let qualified = qualified_name(&s.name, &t.name);
+        let wire = provider_name(&qualified);
+        if wire != qualified {
+            let _ = writeln!(out, "      declared to models as {}", safe(&wire));
+        }
+    }
+}
+
+/// A server's resources, templates and prompts, then what it failed to list or
+/// what was refused.
+fn human_rest(out: &mut String, s: &ServerSnapshot) {
+    let c = &s.catalog;
+    let width = column_width;
+    if !c.resources.is_empty() {
+        out.push_str("  resources:\n");
+    }
+    let w = width(&mut c.resources.iter().map(|r| safe(&r.uri)));
+    let mw = width(
+        &mut c
+            .resources
+            .iter()
+            .map(|r| safe(r.mime_type.as_deref().unwrap_or(""))),
+    );
+    for r in &c.resources {
+        let mime = r.mime_type.as_deref().unwrap_or("");
+        let _ = writeln!(
+            out,
+            "    {:<w$} {:<mw$} {}",
+            safe(&r.uri),
+            safe(mime),
+            safe(&r.name)
+        );
+    }
+    if !c.templates.is_empty() {
+        out.push_str("  templates:\n");
+    }
+    let w = width(&mut c.templates.iter().map(|t| safe(&t.uri_template)));
+    for t in &c.templates {
+        let _ = writeln!(out, "    {:<w$} {}", safe(&t.uri_template), safe(&t.name));
+    }
+    if !c.prompts.is_empty() {
+        out.push_str("  prompts:\n");
+    }
+    let signatures: Vec<String> = c
+        .prompts
+        .iter()
+        .map(|p| {
+            let args: Vec<String> = p
+                .arguments
+                .iter()
+                .map(|a| {
+                    if a.required {
+                        safe(&a.name)
+                    } else {
+                        format!("[{}]", safe(&a.name))
+                    }
+                })
+                .collect();
+            format!("{}({})", safe(&p.name), args.join(", "))
+        })
+        .collect();
+    let w = width(&mut signatures.iter().cloned());
+    for (p, signature) in c.prompts.iter().zip(&signatures) {
+        let desc = p.description.as_deref().unwrap_or("");
+        let _ = writeln!(out, "    {signature:<w$} {}", first_line(desc, 60));
+    }
+    for (kind, error) in &c.errors {
+        let _ = writeln!(out, "  ! {}: {}", kind.as_str(), safe(error));
+    }
+    for (name, reason) in &c.refused {
+        let _ = writeln!(out, "  ! refused: {} — {}", safe(name), safe(reason));
+    }
 }

@@ -23,6 +23,7 @@ pub(super) fn k(code: KeyCode) -> Key {
 }
 
 /// The built-in bindings. The help overlay and status hints are generated from this.
+#[allow(clippy::too_many_lines, reason = "a data table: one row per binding")]
 pub fn default_bindings() -> Vec<Binding> {
     use Action as A;
     use KeyCode as C;

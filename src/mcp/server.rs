@@ -195,14 +195,10 @@ pub(super) async fn run(
             }
         }
     }
-    let mut attempt: u32 = 0;
-    let mut retrying = false;
-    // Whether the next connection may keep the catalog's still-fresh lists.
-    let mut reuse = false;
-    let mut logins = super::reauth::LoginRounds::default();
+    let mut tries = Tries::default();
     loop {
         snap.status = ServerStatus::Connecting {
-            attempt: attempt + 1,
+            attempt: tries.attempt + 1,
         };
         handle.publish(&snap);
         let protocol = handle.config.protocol.unwrap_or_default();
@@ -222,86 +218,153 @@ pub(super) async fn run(
                 return;
             }
         };
-        match outcome {
+        let next = match outcome {
             Ok(connected) => {
-                attempt = 0;
-                retrying = false;
-                let ended =
-                    serve(&handle, connected, &mut snap, &mut commands, &events, reuse).await;
-                reuse = matches!(ended, Ended::Crashed(_));
-                if !matches!(ended, Ended::NeedsLogin(_)) {
-                    logins = super::reauth::LoginRounds::default();
-                }
-                match ended {
-                    Ended::NeedsLogin(error) => {
-                        if handle.login_for(&error, &mut logins, &mut snap).await {
-                            continue;
-                        }
-                    }
-                    Ended::Shutdown => {
-                        snap.status = ServerStatus::Disconnected {
-                            reason: "closed".into(),
-                        };
-                        handle.publish(&snap);
-                        return;
-                    }
-                    Ended::Reconnect => continue,
-                    Ended::Disabled => {
-                        if stay_disabled(&handle, &mut snap, &mut commands).await {
-                            continue;
-                        }
-                        return;
-                    }
-                    Ended::Crashed(reason) => {
-                        tracing::warn!(server = handle.name, "connection lost: {reason}");
-                        snap.last_error = Some(McpError::CallFailed {
-                            server: handle.name.clone(),
-                            reason: format!("connection lost: {reason}"),
-                        });
-                        snap.status = ServerStatus::Disconnected { reason };
-                        retrying = true;
-                    }
-                }
+                tries.attempt = 0;
+                tries.retrying = false;
+                let ended = serve(
+                    &handle,
+                    connected,
+                    &mut snap,
+                    &mut commands,
+                    &events,
+                    tries.reuse,
+                )
+                .await;
+                settle(&handle, ended, &mut snap, &mut commands, &mut tries).await
             }
             Err(error @ McpError::NeedsLogin { .. }) => {
-                if handle.login_for(&error, &mut logins, &mut snap).await {
-                    continue;
+                if handle.login_for(&error, &mut tries.logins, &mut snap).await {
+                    Next::Connect
+                } else {
+                    Next::Wait
                 }
             }
             Err(error) => {
                 tracing::warn!(server = handle.name, "{error}");
                 snap.last_error = Some(error.clone());
-                let retry_in =
-                    (retrying && attempt < MAX_AUTO_RECONNECTS).then(|| backoff(attempt + 1));
+                let retry_in = (tries.retrying && tries.attempt < MAX_AUTO_RECONNECTS)
+                    .then(|| backoff(tries.attempt + 1));
                 snap.status = ServerStatus::Failed { error, retry_in };
-                retrying = retry_in.is_some();
+                tries.retrying = retry_in.is_some();
+                Next::Wait
             }
+        };
+        match next {
+            Next::Connect => continue,
+            Next::Stop => return,
+            Next::Wait => {}
         }
         handle.publish(&snap);
-        if retrying {
-            attempt += 1;
-            match wait_or_command(&mut commands, Some(backoff(attempt))).await {
-                Some(Command::Shutdown) | None => return,
-                Some(Command::Reconnect) => (attempt, reuse) = (0, false),
-                Some(Command::Refresh(_)) => {}
-                Some(Command::Disable) => {
-                    retrying = false;
-                    attempt = 0;
-                    if !stay_disabled(&handle, &mut snap, &mut commands).await {
-                        return;
-                    }
-                }
+        if wait_to_retry(&handle, &mut snap, &mut commands, &mut tries).await == Next::Stop {
+            return;
+        }
+    }
+}
+
+/// Where a server's task goes after a connection attempt or a connection's end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Next {
+    /// Connect again now.
+    Connect,
+    /// Say how it stands, then wait (for the backoff or a command).
+    Wait,
+    /// The task ends.
+    Stop,
+}
+
+/// The reconnect bookkeeping of one server's task.
+#[derive(Default)]
+struct Tries {
+    attempt: u32,
+    retrying: bool,
+    /// Whether the next connection may keep the catalog's still-fresh lists.
+    reuse: bool,
+    logins: super::reauth::LoginRounds,
+}
+
+/// What a connection's end means: a login, a stop, a reconnect, a disabled server
+/// or a crash (retried with backoff).
+async fn settle(
+    handle: &Arc<ServerHandle>,
+    ended: Ended,
+    snap: &mut ServerSnapshot,
+    commands: &mut mpsc::UnboundedReceiver<Command>,
+    tries: &mut Tries,
+) -> Next {
+    tries.reuse = matches!(ended, Ended::Crashed(_));
+    if !matches!(ended, Ended::NeedsLogin(_)) {
+        tries.logins = super::reauth::LoginRounds::default();
+    }
+    match ended {
+        Ended::NeedsLogin(error) => {
+            if handle.login_for(&error, &mut tries.logins, snap).await {
+                Next::Connect
+            } else {
+                Next::Wait
             }
-        } else {
-            match wait_or_command(&mut commands, None).await {
-                Some(Command::Shutdown) | None => return,
-                Some(Command::Reconnect) => (attempt, reuse) = (0, false),
-                Some(Command::Refresh(_)) => attempt = 0,
-                Some(Command::Disable) => {
-                    if !stay_disabled(&handle, &mut snap, &mut commands).await {
-                        return;
-                    }
-                }
+        }
+        Ended::Shutdown => {
+            snap.status = ServerStatus::Disconnected {
+                reason: "closed".into(),
+            };
+            handle.publish(snap);
+            Next::Stop
+        }
+        Ended::Reconnect => Next::Connect,
+        Ended::Disabled => {
+            if stay_disabled(handle, snap, commands).await {
+                Next::Connect
+            } else {
+                Next::Stop
+            }
+        }
+        Ended::Crashed(reason) => {
+            tracing::warn!(server = handle.name, "connection lost: {reason}");
+            snap.last_error = Some(McpError::CallFailed {
+                server: handle.name.clone(),
+                reason: format!("connection lost: {reason}"),
+            });
+            snap.status = ServerStatus::Disconnected { reason };
+            tries.retrying = true;
+            Next::Wait
+        }
+    }
+}
+
+/// Waits for the backoff (while retrying) or a command: `Connect` to try again,
+/// `Stop` when the task ends.
+async fn wait_to_retry(
+    handle: &Arc<ServerHandle>,
+    snap: &mut ServerSnapshot,
+    commands: &mut mpsc::UnboundedReceiver<Command>,
+    tries: &mut Tries,
+) -> Next {
+    let delay = tries.retrying.then(|| {
+        tries.attempt += 1;
+        backoff(tries.attempt)
+    });
+    match wait_or_command(commands, delay).await {
+        Some(Command::Shutdown) | None => Next::Stop,
+        Some(Command::Reconnect) => {
+            (tries.attempt, tries.reuse) = (0, false);
+            Next::Connect
+        }
+        Some(Command::Refresh(_)) => {
+            if !tries.retrying {
+                tries.attempt = 0;
+            }
+            Next::Connect
+        }
+        Some(Command::Disable) => {
+            if tries.retrying {
+                tries.retrying = false;
+                tries.attempt = 0;
+            }
+            if stay_disabled(handle, snap, commands).await {
+                Next::Connect
+            } else {
+                Next::Stop
             }
         }
     }

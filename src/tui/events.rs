@@ -52,6 +52,45 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
             }
         },
         AgentEvent::ModelResponse { run_id, text, .. } => finish_text(state, &run_id, text),
+        event @ (AgentEvent::ToolCallRequested { .. }
+        | AgentEvent::RequestStarted { .. }
+        | AgentEvent::RequestFinished { .. }
+        | AgentEvent::ToolResult { .. }) => on_card_event(state, event),
+        AgentEvent::Usage { session, .. } => {
+            state.status.tokens_in = session.input_tokens;
+            state.status.tokens_out = session.output_tokens;
+        }
+        AgentEvent::StepPaused { pause, .. } => {
+            state
+                .chat
+                .push(ChatEntry::new(ChatKind::Note, pause_text(&pause)));
+            state.step_pause = Some(pause);
+        }
+        AgentEvent::StepModeChanged { on } => state.status.step_mode = on,
+        AgentEvent::Notice { message, .. } => {
+            state.chat.push(ChatEntry::new(ChatKind::Note, message));
+        }
+        AgentEvent::HookNote { hook, text, .. } => {
+            let note = format!("{hook} hook: {text}");
+            state.chat.push(ChatEntry::new(ChatKind::Note, note));
+        }
+        AgentEvent::Error { message, .. } => {
+            state.chat.push(ChatEntry::new(ChatKind::Error, message));
+        }
+        AgentEvent::TurnDone {
+            run_id,
+            reason,
+            steps,
+            ..
+        } => turn_done(state, &run_id, reason, steps),
+    }
+    Vec::new()
+}
+
+/// The events that open a card or fill one in: a tool call asked for, a request
+/// started or finished, a tool's result.
+fn on_card_event(state: &mut State, event: AgentEvent) {
+    match event {
         AgentEvent::ToolCallRequested {
             run_id,
             call_id,
@@ -107,35 +146,22 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
                 card.truncated = truncated;
             }
         }
-        AgentEvent::Usage { session, .. } => {
-            state.status.tokens_in = session.input_tokens;
-            state.status.tokens_out = session.output_tokens;
-        }
-        AgentEvent::StepPaused { pause, .. } => {
-            state
-                .chat
-                .push(ChatEntry::new(ChatKind::Note, pause_text(&pause)));
-            state.step_pause = Some(pause);
-        }
-        AgentEvent::StepModeChanged { on } => state.status.step_mode = on,
-        AgentEvent::Notice { message, .. } => {
-            state.chat.push(ChatEntry::new(ChatKind::Note, message));
-        }
-        AgentEvent::HookNote { hook, text, .. } => {
-            let note = format!("{hook} hook: {text}");
-            state.chat.push(ChatEntry::new(ChatKind::Note, note));
-        }
-        AgentEvent::Error { message, .. } => {
-            state.chat.push(ChatEntry::new(ChatKind::Error, message));
-        }
-        AgentEvent::TurnDone {
-            run_id,
-            reason,
-            steps,
-            ..
-        } => turn_done(state, &run_id, reason, steps),
+        // The rest are `on_agent_event`'s; listed so a new event is never dropped
+        // unseen.
+        AgentEvent::WaitingForServers { .. }
+        | AgentEvent::Gate(_)
+        | AgentEvent::SessionStarted { .. }
+        | AgentEvent::TurnStarted { .. }
+        | AgentEvent::TextDelta { .. }
+        | AgentEvent::ModelResponse { .. }
+        | AgentEvent::Usage { .. }
+        | AgentEvent::StepPaused { .. }
+        | AgentEvent::StepModeChanged { .. }
+        | AgentEvent::Notice { .. }
+        | AgentEvent::HookNote { .. }
+        | AgentEvent::Error { .. }
+        | AgentEvent::TurnDone { .. } => {}
     }
-    Vec::new()
 }
 
 /// The gate's events about one call: its card follows them; approvals queue.

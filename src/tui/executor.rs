@@ -101,6 +101,10 @@ impl Executor {
         visible
     }
 
+    #[allow(
+        clippy::too_many_lines,
+        reason = "a flat dispatcher: one arm per command, each a call"
+    )]
     pub fn execute(&mut self, cmd: Cmd) -> Option<Msg> {
         match cmd {
             Cmd::Quit => None,

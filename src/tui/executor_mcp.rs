@@ -93,38 +93,53 @@ impl Executor {
                 value,
                 context,
             } => {
-                let hub = self.hub.clone()?;
-                let inbox = self.inbox.clone();
-                tokio::spawn(async move {
-                    let reference_text = match &reference {
-                        super::msg::CompletionTarget::Template(t)
-                        | super::msg::CompletionTarget::Prompt(t) => t.clone(),
-                    };
-                    let target = match reference {
-                        super::msg::CompletionTarget::Template(_) => {
-                            crate::mcp::CompletionRef::Template(&reference_text)
-                        }
-                        super::msg::CompletionTarget::Prompt(_) => {
-                            crate::mcp::CompletionRef::Prompt(&reference_text)
-                        }
-                    };
-                    let values = match hub.server(&server) {
-                        Ok(handle) => handle
-                            .complete(target, &argument, &value, &context)
-                            .await
-                            .unwrap_or_default(),
-                        Err(_) => Vec::new(),
-                    };
-                    let _ = inbox.send(Msg::Completions {
-                        argument,
-                        value,
-                        values,
-                    });
-                });
+                self.complete(server, reference, argument, value, context);
                 None
             }
             _ => None,
         }
+    }
+
+    /// Asks the server for completions of one argument in the background; they come
+    /// back as `Msg::Completions` (none when the server has none or is gone).
+    fn complete(
+        &self,
+        server: String,
+        reference: super::msg::CompletionTarget,
+        argument: String,
+        value: String,
+        context: std::collections::BTreeMap<String, String>,
+    ) {
+        let Some(hub) = self.hub.clone() else {
+            return;
+        };
+        let inbox = self.inbox.clone();
+        tokio::spawn(async move {
+            let reference_text = match &reference {
+                super::msg::CompletionTarget::Template(t)
+                | super::msg::CompletionTarget::Prompt(t) => t.clone(),
+            };
+            let target = match reference {
+                super::msg::CompletionTarget::Template(_) => {
+                    crate::mcp::CompletionRef::Template(&reference_text)
+                }
+                super::msg::CompletionTarget::Prompt(_) => {
+                    crate::mcp::CompletionRef::Prompt(&reference_text)
+                }
+            };
+            let values = match hub.server(&server) {
+                Ok(handle) => handle
+                    .complete(target, &argument, &value, &context)
+                    .await
+                    .unwrap_or_default(),
+                Err(_) => Vec::new(),
+            };
+            let _ = inbox.send(Msg::Completions {
+                argument,
+                value,
+                values,
+            });
+        });
     }
 
     /// Run an MCP request in the background as a call the person made: recorded as

@@ -225,23 +225,9 @@ fn url_lines(state: &State, theme: &Theme, ask: &PendingAsk, url: &UrlAsk, lines
     ));
 }
 
-fn sample_lines(
-    state: &State,
-    theme: &Theme,
-    card: &SampleCard,
-    lines: &mut Lines,
-    footer: &mut Lines,
-) {
-    let provider = format!(
-        "It asks the model ({}{}) to answer:",
-        state.status.provider,
-        if state.status.model.is_empty() {
-            String::new()
-        } else {
-            format!(" · {}", state.status.model)
-        }
-    );
-    lines.push(Line::styled(provider, style(theme, Role::Title)));
+/// What the server asks the model: the system prompt, each message (clipped), the
+/// tools offered and the preferences.
+fn request_lines(theme: &Theme, card: &SampleCard, lines: &mut Lines) {
     let dim = style(theme, Role::Dim);
     if let Some(system) = card.system() {
         lines.push(Line::styled(format!("system: {system}"), dim));
@@ -281,6 +267,27 @@ fn sample_lines(
     if let Some(n) = card.max_tokens() {
         lines.push(Line::styled(format!("max tokens: {n}"), dim));
     }
+}
+
+fn sample_lines(
+    state: &State,
+    theme: &Theme,
+    card: &SampleCard,
+    lines: &mut Lines,
+    footer: &mut Lines,
+) {
+    let provider = format!(
+        "It asks the model ({}{}) to answer:",
+        state.status.provider,
+        if state.status.model.is_empty() {
+            String::new()
+        } else {
+            format!(" · {}", state.status.model)
+        }
+    );
+    lines.push(Line::styled(provider, style(theme, Role::Title)));
+    request_lines(theme, card, lines);
+    let dim = style(theme, Role::Dim);
     lines.push(Line::default());
     let (hints, status): (&[(Action, &str)], Option<Line<'static>>) = match &card.stage {
         SampleStage::Review => (

@@ -32,66 +32,9 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, form: &FormState)
     } else if form.fields.is_empty() {
         lines.push(Line::from(dim("No arguments.".into())));
     }
-    for (i, f) in form
-        .fields
-        .iter()
-        .enumerate()
-        .filter(|_| form.raw.is_none())
-    {
-        let selected = i == form.sel;
-        let marker = if selected { "› " } else { "  " };
-        let name_style = if selected {
-            style(theme, Role::Selection)
-        } else {
-            style(theme, Role::Text)
-        };
-        let choice = !f.enum_values.is_empty() || f.ty == "boolean";
-        // Line breaks (from $EDITOR or a paste) show as ⏎ on the one line.
-        let shown = sanitize_line(&f.value.replace("\r\n", "\n").replace('\n', "⏎"));
-        let value = if choice {
-            format!("‹ {shown} ›")
-        } else if selected {
-            format!("{shown}▏")
-        } else {
-            shown
-        };
-        let mut spans = vec![
-            Span::styled(format!("{marker}{}", sanitize_line(&f.name)), name_style),
-            Span::styled(
-                if f.required { "*" } else { "" },
-                style(theme, Role::Warning),
-            ),
-            dim(format!("  {}  ", sanitize_line(&f.ty))),
-            Span::styled(value, style(theme, Role::FilterMatch)),
-        ];
-        if !f.enum_values.is_empty() && selected {
-            spans.push(dim(format!(
-                "  ({})",
-                sanitize_line(&f.enum_values.join(" | "))
-            )));
-        }
-        lines.push(Line::from(spans));
-        if let Some(d) = f.description.as_ref().filter(|_| selected) {
-            lines.push(Line::from(dim(format!("    {}", sanitize_line(d)))));
-        }
-        if selected && let Some(nested) = nested_fields(form, i) {
-            let editor = state.keymap.hint(Layer::Form, Action::ExternalEditor);
-            lines.push(Line::from(dim(format!(
-                "    fields: {nested}  ({editor} starts from them)"
-            ))));
-        }
-        if selected && !f.suggestions.is_empty() {
-            let shown: Vec<String> = f
-                .suggestions
-                .iter()
-                .take(8)
-                .map(|s| sanitize_line(s))
-                .collect();
-            lines.push(Line::from(vec![
-                dim("    suggestions: ".into()),
-                Span::styled(shown.join(", "), style(theme, Role::FilterMatch)),
-                dim("  (→ takes the first)".into()),
-            ]));
+    if form.raw.is_none() {
+        for i in 0..form.fields.len() {
+            field_lines(state, theme, form, i, &mut lines);
         }
     }
     lines.push(Line::default());
@@ -123,6 +66,77 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, form: &FormState)
             .wrap(Wrap { trim: false }),
         rect,
     );
+}
+
+/// One argument's lines: name (required mark), type, value (a choice between
+/// arrows, the cursor on the selected one), and for the selected field its
+/// description, nested fields and the server's suggestions.
+fn field_lines(
+    state: &State,
+    theme: &Theme,
+    form: &FormState,
+    i: usize,
+    lines: &mut Vec<Line<'static>>,
+) {
+    let Some(f) = form.fields.get(i) else {
+        return;
+    };
+    let dim = |t: String| Span::styled(t, style(theme, Role::Dim));
+    let selected = i == form.sel;
+    let marker = if selected { "› " } else { "  " };
+    let name_style = if selected {
+        style(theme, Role::Selection)
+    } else {
+        style(theme, Role::Text)
+    };
+    let choice = !f.enum_values.is_empty() || f.ty == "boolean";
+    // Line breaks (from $EDITOR or a paste) show as ⏎ on the one line.
+    let shown = sanitize_line(&f.value.replace("\r\n", "\n").replace('\n', "⏎"));
+    let value = if choice {
+        format!("‹ {shown} ›")
+    } else if selected {
+        format!("{shown}▏")
+    } else {
+        shown
+    };
+    let mut spans = vec![
+        Span::styled(format!("{marker}{}", sanitize_line(&f.name)), name_style),
+        Span::styled(
+            if f.required { "*" } else { "" },
+            style(theme, Role::Warning),
+        ),
+        dim(format!("  {}  ", sanitize_line(&f.ty))),
+        Span::styled(value, style(theme, Role::FilterMatch)),
+    ];
+    if !f.enum_values.is_empty() && selected {
+        spans.push(dim(format!(
+            "  ({})",
+            sanitize_line(&f.enum_values.join(" | "))
+        )));
+    }
+    lines.push(Line::from(spans));
+    if let Some(d) = f.description.as_ref().filter(|_| selected) {
+        lines.push(Line::from(dim(format!("    {}", sanitize_line(d)))));
+    }
+    if selected && let Some(nested) = nested_fields(form, i) {
+        let editor = state.keymap.hint(Layer::Form, Action::ExternalEditor);
+        lines.push(Line::from(dim(format!(
+            "    fields: {nested}  ({editor} starts from them)"
+        ))));
+    }
+    if selected && !f.suggestions.is_empty() {
+        let shown: Vec<String> = f
+            .suggestions
+            .iter()
+            .take(8)
+            .map(|s| sanitize_line(s))
+            .collect();
+        lines.push(Line::from(vec![
+            dim("    suggestions: ".into()),
+            Span::styled(shown.join(", "), style(theme, Role::FilterMatch)),
+            dim("  (→ takes the first)".into()),
+        ]));
+    }
 }
 
 /// `days* integer · hourly boolean` for an object field (or an array of objects).
