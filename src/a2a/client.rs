@@ -333,16 +333,9 @@ fn rpc_result(mut response: Value) -> Result<Value, A2aError> {
 }
 
 fn transport(url: &str, error: &reqwest::Error) -> A2aError {
-    let mut message = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(s) = source {
-        message.push_str(": ");
-        message.push_str(&s.to_string());
-        source = s.source();
-    }
     A2aError::Transport {
         url: url.to_owned(),
-        message,
+        message: crate::tls::error_chain(error),
     }
 }
 

@@ -19,14 +19,13 @@ pub fn requested_calls(text: &str) -> Vec<RequestedCall> {
 pub fn parse_line(line: &str) -> Option<RequestedCall> {
     let line = line.trim();
     if let Some(rest) = line.strip_prefix("/call ") {
-        let mut words = split_words(rest).into_iter();
-        let name = words.next().filter(|n| is_tool_name(n))?;
-        let mut arguments = Map::new();
-        for word in words {
-            let (key, value) = word.split_once('=')?;
-            arguments.insert(key.to_owned(), loose_value(value));
-        }
-        return Some(RequestedCall { name, arguments });
+        // The composer's own parser: the same quoting and typing as `/call` typed in
+        // the TUI.
+        let call = crate::tools::parse_call_line(rest).ok()?;
+        return is_tool_name(&call.tool).then(|| RequestedCall {
+            name: call.tool,
+            arguments: call.args,
+        });
     }
     let (name, rest) = line.split_once(char::is_whitespace)?;
     let rest = rest.trim();
@@ -47,53 +46,6 @@ fn is_tool_name(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-}
-
-/// `3` → number, `true` → bool, `[1]` → array, anything else → the string itself.
-fn loose_value(text: &str) -> Value {
-    match serde_json::from_str::<Value>(text) {
-        Ok(v @ (Value::Number(_) | Value::Bool(_) | Value::Array(_) | Value::Object(_))) => v,
-        _ => Value::String(text.to_owned()),
-    }
-}
-
-/// Splits on whitespace; double quotes group words (`content="two words"`).
-fn split_words(text: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut quoted = false;
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                quoted = !quoted;
-                in_word = true;
-            }
-            '\\' if quoted => {
-                if let Some(next) = chars.next() {
-                    word.push(match next {
-                        'n' => '\n',
-                        other => other,
-                    });
-                }
-            }
-            c if c.is_whitespace() && !quoted => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            c => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    words
 }
 
 #[cfg(test)]
@@ -119,6 +71,15 @@ mod tests {
         assert_eq!(
             Value::Object(c.arguments),
             json!({"operation":"write","path":"a.md","content":"two words","n":3})
+        );
+    }
+
+    #[test]
+    fn call_lines_read_json_values_as_the_composer_does() {
+        let c = parse_line(r#"/call notes tags=["x","y"] title="a b" n=null"#).unwrap();
+        assert_eq!(
+            Value::Object(c.arguments),
+            json!({"tags": ["x", "y"], "title": "a b", "n": null})
         );
     }
 

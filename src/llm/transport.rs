@@ -251,7 +251,11 @@ async fn attempt_once(
         .send()
         .await
         .map_err(|e| Failure {
-            error: LlmError::new(LlmErrorKind::Transport, call.provider, error_chain(&e)),
+            error: LlmError::new(
+                LlmErrorKind::Transport,
+                call.provider,
+                crate::tls::error_chain(&e),
+            ),
             retryable: true,
             delay: None,
             shown: false,
@@ -331,16 +335,4 @@ fn request_id(headers: &HeaderMap) -> Option<String> {
     REQUEST_ID_HEADERS
         .iter()
         .find_map(|h| headers.get(*h)?.to_str().ok().map(str::to_owned))
-}
-
-/// The error and its sources, joined (reqwest's top-level message is vague).
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }

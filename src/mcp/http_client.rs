@@ -25,7 +25,7 @@ pub fn streamable_http_client() -> Result<reqwest::Client, String> {
         .pool_max_idle_per_host(0)
         .redirect(Policy::custom(same_origin))
         .build()
-        .map_err(|e| format!("http client: {}", error_chain(&e)))
+        .map_err(|e| format!("http client: {}", crate::tls::error_chain(&e)))
 }
 
 fn same_origin(attempt: Attempt<'_>) -> reqwest::redirect::Action {
@@ -44,15 +44,4 @@ fn same_origin(attempt: Attempt<'_>) -> reqwest::redirect::Action {
     } else {
         attempt.follow()
     }
-}
-
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
 }

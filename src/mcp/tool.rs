@@ -12,12 +12,7 @@ use super::server::ServerHandle;
 use crate::config::AnnotationTrust;
 use crate::tools::{AnnotationHints, Tool, ToolContext, ToolResult, ToolSpec, effect_from_hints};
 
-/// Separates server and tool in a qualified name.
-pub const QUALIFIER: &str = "__";
-
-pub fn qualified_name(server: &str, tool: &str) -> String {
-    format!("{server}{QUALIFIER}{tool}")
-}
+pub use crate::tools::{QUALIFIER, qualified_name};
 
 /// The spec of an MCP tool as the registry sees it.
 pub fn tool_spec(server: &str, tool: &CatalogTool, trust: AnnotationTrust) -> ToolSpec {

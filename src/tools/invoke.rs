@@ -329,13 +329,7 @@ impl Registry {
             run_id: call.ctx.run_id.clone(),
             origin: call.ctx.origin,
             client: call.ctx.asker().map(str::to_owned),
-            server: Some(
-                call.facts
-                    .tool
-                    .split_once("__")
-                    .map_or("builtin", |(server, _)| server)
-                    .to_owned(),
-            ),
+            server: Some(super::server_of(&call.facts.tool).to_owned()),
             tool: call.facts.tool.clone(),
             effect: call.facts.effect,
             args: Value::Object(args.clone()),

@@ -12,6 +12,7 @@ mod hooked;
 mod invoke;
 mod lease;
 mod preflight;
+mod qualified;
 mod registry;
 mod result;
 
@@ -26,6 +27,7 @@ pub use call_line::{CallLine, parse_call_line, parse_value};
 pub use context::ToolContext;
 pub use hints::{AnnotationHints, effect_from_hints};
 pub use invoke::CallOutcome;
+pub use qualified::{QUALIFIER, qualified_name, server_of, split_qualified};
 pub use registry::{InvokeError, Registry};
 pub use result::{ContentBlock, ToolResult, decoded_size, render_blocks, render_blocks_for_stream};
 pub use schema_check::{check as check_schema, skeleton as schema_skeleton};

@@ -176,11 +176,7 @@ pub fn without_session(state: &mut State, error: String) {
 /// A catalog entry for a tool the registry holds. MCP tools are named `SERVER__TOOL`;
 /// the rest are built-ins.
 pub fn tool_entry(spec: &crate::tools::ToolSpec) -> super::state::CatalogEntry {
-    let server = spec
-        .name
-        .split_once("__")
-        .map_or("builtin", |(server, _)| server)
-        .to_string();
+    let server = crate::tools::server_of(&spec.name).to_string();
     let mut facts = Vec::new();
     let effect = if let Some(arg) = &spec.effect_argument {
         let mapping: Vec<String> = spec

@@ -137,7 +137,7 @@ fn hints(tool: &CatalogTool) -> Option<String> {
 pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
     let mut tools: Vec<CatalogEntry> = specs.iter().map(tool_entry).collect();
     for entry in &mut tools {
-        let Some((server, name)) = entry.name.split_once("__") else {
+        let Some((server, name)) = crate::tools::split_qualified(&entry.name) else {
             continue;
         };
         let found = snapshot

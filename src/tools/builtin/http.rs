@@ -191,12 +191,7 @@ fn describe(e: &reqwest::Error) -> HttpError {
         }
         source = cause.source();
     }
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(cause) = source {
-        let _ = write!(text, ": {cause}");
-        source = cause.source();
-    }
+    let mut text = crate::tls::error_chain(e);
     if e.is_timeout() {
         text.push_str(" ([tools.http] timeout_secs)");
     }
