@@ -143,3 +143,252 @@ fn only_the_front_ends_know_the_front_ends() {
         found.join("\n")
     );
 }
+
+
+/// Every relative link in README.md, ARCHITECTURE.md and the book (docs/src/**/*.md)
+/// points at a file that exists, and every `#anchor` at a heading of its target (GitHub's
+/// slugs); docs/src/SUMMARY.md lists every chapter and only chapters that exist; the docs
+/// never cite files users do not have.
+#[test]
+fn docs_links_resolve() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = root.join("docs/src");
+    let mut files = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    markdown_files(&src, &mut files);
+    let shown = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
+    let mut anchors: std::collections::HashMap<PathBuf, Vec<String>> =
+        std::collections::HashMap::new();
+    let mut broken = Vec::new();
+    for file in &files {
+        let text = fs::read_to_string(file).unwrap();
+        for cited in ["STACK.md", "../shared"] {
+            if text.contains(cited) {
+                broken.push(format!("{}: cites {cited}", shown(file)));
+            }
+        }
+        for (line, target) in markdown_links(&text) {
+            let Some((path, anchor)) = local_target(&target) else {
+                continue;
+            };
+            let resolved = if path.is_empty() {
+                file.clone()
+            } else {
+                normalize(&file.parent().unwrap().join(path))
+            };
+            let at = format!("{}:{line}: `{target}`", shown(file));
+            if !resolved.exists() {
+                broken.push(format!("{at}: no file {}", shown(&resolved)));
+            } else if let Some(anchor) = anchor {
+                let headings = anchors.entry(resolved.clone()).or_insert_with(|| {
+                    fs::read_to_string(&resolved)
+                        .map(|t| heading_slugs(&t))
+                        .unwrap_or_default()
+                });
+                if !headings.contains(&anchor) {
+                    broken.push(format!(
+                        "{at}: no heading #{anchor} in {}",
+                        shown(&resolved)
+                    ));
+                }
+            }
+        }
+    }
+    let summary = src.join("SUMMARY.md");
+    let listed: Vec<PathBuf> = markdown_links(&fs::read_to_string(&summary).unwrap())
+        .into_iter()
+        .filter_map(|(_, target)| local_target(&target).map(|(p, _)| normalize(&src.join(p))))
+        .collect();
+    for chapter in &listed {
+        if !chapter.starts_with(&src) || !chapter.is_file() {
+            broken.push(format!(
+                "docs/src/SUMMARY.md lists {}, which is no file under docs/src",
+                shown(chapter)
+            ));
+        }
+    }
+    for chapter in files
+        .iter()
+        .filter(|f| f.starts_with(&src) && **f != summary)
+    {
+        if !listed.contains(chapter) {
+            broken.push(format!(
+                "docs/src/SUMMARY.md does not list {}",
+                shown(chapter)
+            ));
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "broken doc links:\n{}",
+        broken.join("\n")
+    );
+}
+
+fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            markdown_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "md") {
+            out.push(path);
+        }
+    }
+}
+
+/// `path` and `#anchor` of a link to a file of this repository; `None` for a link
+/// elsewhere (`http(s)://`, `mailto:`).
+fn local_target(target: &str) -> Option<(&str, Option<String>)> {
+    if ["http://", "https://", "mailto:"]
+        .iter()
+        .any(|scheme| target.starts_with(scheme))
+    {
+        return None;
+    }
+    Some(match target.split_once('#') {
+        Some((path, anchor)) => (path, Some(anchor.to_string())),
+        None => (target, None),
+    })
+}
+
+/// `a/./b/../c` → `a/c`, without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The text outside fenced code blocks, fenced lines blanked so line numbers stay.
+fn prose_lines(text: &str) -> Vec<&str> {
+    let mut fence: Option<(char, usize)> = None;
+    text.lines()
+        .map(|line| {
+            let trimmed = line.trim_start();
+            let mark = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
+            let run = mark.map_or(0, |c| trimmed.chars().take_while(|x| *x == c).count());
+            match (fence, mark) {
+                (None, Some(c)) if run >= 3 => {
+                    fence = Some((c, run));
+                    ""
+                }
+                (Some((c, n)), Some(m))
+                    if m == c && run >= n && trimmed.trim_end().len() == run * c.len_utf8() =>
+                {
+                    fence = None;
+                    ""
+                }
+                (Some(_), _) => "",
+                (None, _) => line,
+            }
+        })
+        .collect()
+}
+
+/// `(line, target)` of every `[text](target)` and `![alt](target)` outside code (fenced
+/// blocks and inline code spans, which may run over lines within a paragraph).
+fn markdown_links(text: &str) -> Vec<(usize, String)> {
+    // Blank out inline code spans, keeping newlines so line numbers stay.
+    let prose = prose_lines(text).join("\n");
+    let chars: Vec<char> = prose.chars().collect();
+    let mut clean = Vec::with_capacity(chars.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] != '`' {
+            clean.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let run = chars[i..].iter().take_while(|c| **c == '`').count();
+        let mut j = i + run;
+        let mut close = None;
+        while j < chars.len() {
+            if chars[j] == '\n' && chars.get(j + 1) == Some(&'\n') {
+                break; // a code span never crosses a paragraph
+            }
+            if chars[j] == '`' {
+                let n = chars[j..].iter().take_while(|c| **c == '`').count();
+                if n == run {
+                    close = Some(j + n);
+                    break;
+                }
+                j += n;
+            } else {
+                j += 1;
+            }
+        }
+        let end = close.unwrap_or(i + run);
+        clean.extend(
+            chars[i..end]
+                .iter()
+                .map(|c| if *c == '\n' { '\n' } else { ' ' }),
+        );
+        i = end;
+    }
+    let mut links = Vec::new();
+    let mut line = 1;
+    for (k, c) in clean.iter().enumerate() {
+        if *c == '\n' {
+            line += 1;
+        }
+        if *c != ']' || clean.get(k + 1) != Some(&'(') {
+            continue;
+        }
+        let mut depth = 0;
+        let mut target = String::new();
+        for t in &clean[k + 2..] {
+            match t {
+                '(' => depth += 1,
+                ')' if depth == 0 => break,
+                ')' => depth -= 1,
+                '\n' => break,
+                _ => {}
+            }
+            target.push(*t);
+        }
+        let target = target.split_whitespace().next().unwrap_or("");
+        let target = target.trim_start_matches('<').trim_end_matches('>');
+        links.push((line, target.to_string()));
+    }
+    links
+}
+
+/// GitHub's anchors for the headings of a Markdown file: lowercased, spaces to `-`,
+/// punctuation but `-` and `_` dropped, `-1`, `-2` … after a repeated one.
+fn heading_slugs(text: &str) -> Vec<String> {
+    let mut slugs: Vec<String> = Vec::new();
+    for line in prose_lines(text) {
+        let hashes = line.chars().take_while(|c| *c == '#').count();
+        if !(1..=6).contains(&hashes) || !line[hashes..].starts_with(' ') {
+            continue;
+        }
+        let title = line[hashes..].trim().trim_end_matches('#').trim();
+        let base: String = title
+            .to_lowercase()
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                _ => None,
+            })
+            .collect();
+        let mut slug = base.clone();
+        let mut n = 0;
+        while slugs.contains(&slug) {
+            n += 1;
+            slug = format!("{base}-{n}");
+        }
+        slugs.push(slug);
+    }
+    slugs
+}
