@@ -144,7 +144,6 @@ fn only_the_front_ends_know_the_front_ends() {
     );
 }
 
-
 /// Every relative link in README.md, ARCHITECTURE.md and the book (docs/src/**/*.md)
 /// points at a file that exists, and every `#anchor` at a heading of its target (GitHub's
 /// slugs); docs/src/SUMMARY.md lists every chapter and only chapters that exist; the docs
@@ -391,4 +390,191 @@ fn heading_slugs(text: &str) -> Vec<String> {
         slugs.push(slug);
     }
     slugs
+}
+
+/// Which top-level modules each module may import (`crate::X`), lowest layers first.
+/// An import not listed fails, and so does a listed one no longer used, so the table
+/// stays the true picture of ARCHITECTURE.md's layers. `config → hooks, keymap,
+/// policy` is the knot of cross-module validation (config/validate.rs asks those
+/// modules to check their own values); it is to move to the load step above them.
+const ALLOWED: &[(&str, &[&str])] = &[
+    ("catalog_filter", &[]),
+    ("logging", &[]),
+    ("paths", &[]),
+    ("sanitize", &[]),
+    ("sse", &[]),
+    ("theme", &[]),
+    ("tls", &[]),
+    ("config", &["hooks", "keymap", "paths", "policy"]),
+    ("keymap", &["config"]),
+    ("policy", &["config", "paths"]),
+    ("hooks", &["config", "policy"]),
+    ("gate", &["policy"]),
+    ("skills", &["config", "paths"]),
+    ("sandbox", &["config"]),
+    (
+        "tools",
+        &[
+            "config", "gate", "hooks", "paths", "policy", "sanitize", "skills", "tls",
+        ],
+    ),
+    ("a2a", &["sse", "tls"]),
+    ("llm", &["config", "sse", "tls", "tools"]),
+    (
+        "mcp",
+        &[
+            "config", "logging", "paths", "policy", "sandbox", "sanitize", "sse", "tls", "tools",
+        ],
+    ),
+    ("trust", &["config", "llm", "paths", "sanitize"]),
+    (
+        "agent",
+        &[
+            "config", "gate", "hooks", "llm", "mcp", "paths", "policy", "sanitize", "tools",
+        ],
+    ),
+    (
+        "agents",
+        &["a2a", "agent", "config", "gate", "llm", "policy", "tools"],
+    ),
+    (
+        "workbench",
+        &[
+            "agent", "agents", "config", "gate", "hooks", "mcp", "paths", "policy", "tools",
+        ],
+    ),
+    (
+        "serve",
+        &[
+            "agent",
+            "config",
+            "gate",
+            "mcp",
+            "policy",
+            "sse",
+            "tools",
+            "workbench",
+        ],
+    ),
+    (
+        "tui",
+        &[
+            "a2a",
+            "agent",
+            "agents",
+            "catalog_filter",
+            "config",
+            "gate",
+            "keymap",
+            "llm",
+            "logging",
+            "mcp",
+            "paths",
+            "policy",
+            "sandbox",
+            "sanitize",
+            "serve",
+            "theme",
+            "tools",
+            "trust",
+        ],
+    ),
+    (
+        "cli",
+        &[
+            "a2a",
+            "agent",
+            "agents",
+            "config",
+            "gate",
+            "hooks",
+            "keymap",
+            "llm",
+            "logging",
+            "mcp",
+            "paths",
+            "policy",
+            "sandbox",
+            "sanitize",
+            "serve",
+            "theme",
+            "tools",
+            "trust",
+            "tui",
+            "workbench",
+        ],
+    ),
+];
+
+/// The top-level modules `code` (one module's source, comments dropped) imports.
+fn imports_of(code: &str, own: &str) -> std::collections::BTreeSet<String> {
+    let mut found = std::collections::BTreeSet::new();
+    for line in code.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            rest = &rest[at + "crate::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() && name != own {
+                found.insert(name);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_module_imports_only_what_its_layer_allows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut problems = Vec::new();
+    let mut seen = Vec::new();
+    for entry in fs::read_dir(&root).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if name == "lib" || name == "main" {
+            continue;
+        }
+        let mut files = Vec::new();
+        if path.is_dir() {
+            rust_files(&path, &mut files);
+        } else {
+            files.push(path.clone());
+        }
+        let code: String = files
+            .iter()
+            .map(|f| fs::read_to_string(f).unwrap())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let found = imports_of(&code, &name);
+        let Some((_, allowed)) = ALLOWED.iter().find(|(m, _)| *m == name) else {
+            problems.push(format!("src/{name}: not in the table of layers"));
+            continue;
+        };
+        seen.push(name.clone());
+        for import in &found {
+            if !allowed.contains(&import.as_str()) {
+                problems.push(format!(
+                    "src/{name} imports crate::{import}, which its layer does not allow"
+                ));
+            }
+        }
+        for allowed in *allowed {
+            if !found.contains(*allowed) {
+                problems.push(format!(
+                    "src/{name} no longer imports crate::{allowed}: take it out of the table"
+                ));
+            }
+        }
+    }
+    for (module, _) in ALLOWED {
+        if !seen.iter().any(|s| s == module) {
+            problems.push(format!(
+                "the table names src/{module}, which does not exist"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
