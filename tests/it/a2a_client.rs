@@ -1,4 +1,4 @@
-//! The A2A client against the loopback test agent (tests/support/a2a_server) in both
+//! The A2A client against the loopback test agent (tests/it/support/a2a_server) in both
 //! protocol versions: card, send, streamed status, polling, a failed task as a
 //! result, cancel, auth headers.
 #![allow(clippy::unwrap_used)]

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::final_text;
 use serde_json::{Map, Value};
 use switchboard::agent::{
     AgentEvent, Op, Session, SessionHandle, SessionOptions, StepPause, TurnEnd,
@@ -133,17 +134,6 @@ fn results(events: &[AgentEvent]) -> Vec<(CallId, String)> {
             _ => None,
         })
         .collect()
-}
-
-fn final_text(events: &[AgentEvent]) -> String {
-    events
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            AgentEvent::ModelResponse { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .unwrap()
 }
 
 #[tokio::test]

@@ -17,6 +17,7 @@ use switchboard::tools::Registry;
 use switchboard::tools::builtin_specs::fs_spec;
 
 use crate::support::gate::FakeTool;
+use crate::support::trust_folder;
 
 async fn headless(
     task: &str,
@@ -241,13 +242,4 @@ fn an_unknown_provider_or_missing_key_exits_2_naming_the_variable() {
         .args(["run", "--provider", "nope", "hi"])
         .assert()
         .code(exit::PROVIDER_ERROR);
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
-    }
 }

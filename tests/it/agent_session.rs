@@ -18,6 +18,7 @@ use switchboard::policy::{Mode, Policy};
 use switchboard::tools::Registry;
 use switchboard::tools::builtin_specs::fs_spec;
 
+use crate::support::final_text;
 use crate::support::gate::FakeTool;
 
 const READ: &str = r#"fs {"operation":"read","path":"a.txt"}"#;
@@ -65,17 +66,6 @@ fn done_reason(events: &[AgentEvent]) -> (TurnEnd, u32, u32) {
         } => (*reason, *approvals_denied, *failed_calls),
         other => panic!("not done: {other:?}"),
     }
-}
-
-fn final_text(events: &[AgentEvent]) -> String {
-    events
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            AgentEvent::ModelResponse { text, .. } => Some(text.clone()),
-            _ => None,
-        })
-        .unwrap()
 }
 
 fn tool_results(events: &[AgentEvent]) -> Vec<(bool, String)> {

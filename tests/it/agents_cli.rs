@@ -11,6 +11,7 @@ use assert_cmd::Command;
 use serde_json::{Value, json};
 
 use crate::support;
+use crate::support::trust_folder;
 
 struct Env {
     dir: tempfile::TempDir,
@@ -258,13 +259,4 @@ fn audit_arguments_lets_the_task_and_outputs_into_the_trace() {
         .find(|l| l["event"] == "step_finished")
         .unwrap();
     assert_eq!(step["output"], "answer one");
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
-    }
 }

@@ -7,8 +7,9 @@
 #![allow(clippy::unwrap_used)]
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use crate::support::write;
 use assert_cmd::Command;
 use tempfile::TempDir;
 
@@ -61,11 +62,6 @@ impl Sandbox {
             String::from_utf8(out.stderr).unwrap(),
         )
     }
-}
-
-fn write(path: &Path, text: &str) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, text).unwrap();
 }
 
 const GOOD: &str = "[servers.a]\ncommand = \"a\"\n[servers.b]\nurl = \"http://b\"\n\

@@ -4,7 +4,6 @@
 //! post_tool_use context reaches the result.
 #![allow(clippy::unwrap_used)]
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -17,12 +16,7 @@ use switchboard::tools::builtin_specs::fs_spec;
 use switchboard::tools::{CallOutcome, Registry, Scope};
 
 use crate::support::gate::{FakeTool, args, ctx};
-
-fn script(dir: &Path, name: &str, body: &str) {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
+use crate::support::script;
 
 /// A registry whose `fs` is a fake tool, with `hooks` (TOML) run in `dir`, auditing to
 /// `dir/audit.jsonl`.

@@ -2,7 +2,6 @@
 //! MCP server and its `--misbehave` modes.
 #![allow(clippy::unwrap_used)]
 
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -10,6 +9,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 use crate::support::mcp::SERVER_BIN;
+use crate::support::trust_folder;
 
 struct Env {
     dir: tempfile::TempDir,
@@ -412,14 +412,5 @@ fn session_audit_and_log_files_are_created_owner_only() {
             &std::fs::metadata(&file).unwrap().permissions(),
         );
         assert_eq!(mode & 0o777, 0o600, "{}", file.display());
-    }
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
     }
 }

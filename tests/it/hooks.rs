@@ -3,20 +3,13 @@
 //! and matchers, the stdin object, and config errors at file:line:col.
 #![allow(clippy::unwrap_used)]
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
+use crate::support::script;
 use serde_json::{Value, json};
 use switchboard::config::parse_str;
 use switchboard::hooks::{HookDecision, HookEvent, HookInput, Hooks};
 use switchboard::policy::Verdict;
-
-/// Writes an executable `/bin/sh` script `name` into `dir`.
-fn script(dir: &Path, name: &str, body: &str) {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
 
 fn hooks(toml: &str) -> Hooks {
     let config = parse_str(toml, Path::new("t.toml")).unwrap();

@@ -3,7 +3,6 @@
 //! request state echoed; the round limit.
 #![allow(clippy::unwrap_used)]
 
-
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

@@ -3,19 +3,12 @@
 //! and the person's reconnect list again at once.
 #![allow(clippy::unwrap_used)]
 
-
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use switchboard::mcp::catalog::ListKind;
 use switchboard::mcp::{CallContext, HubSnapshot, McpHub, ServerStatus};
 
+use crate::support::mcp::args;
 use crate::support::mcp::{hub_with, settled, stdio_config, wait_snapshot};
-
-fn args(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(map) => map,
-        other => panic!("not an object: {other}"),
-    }
-}
 
 async fn call(hub: &McpHub, tool: &str, a: Value) {
     let _ = hub

@@ -8,6 +8,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 use crate::support::mcp::SERVER_BIN;
+use crate::support::trust_folder;
 
 struct Env {
     dir: tempfile::TempDir,
@@ -320,15 +321,6 @@ fn streamable_http_server_from_the_cli() {
         env.stdout(&["call", "web", "echo", "-a", "text=over http"], 0),
         "over http\n"
     );
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
-    }
 }
 
 /// Sandboxed stdio servers (Landlock): the same probe server run sandboxed and not.

@@ -2,11 +2,11 @@
 //! `--elicit` answering servers that ask.
 #![allow(clippy::unwrap_used)]
 
-
 use assert_cmd::Command;
 use serde_json::Value;
 
 use crate::support::mcp::SERVER_BIN;
+use crate::support::trust_folder;
 
 fn env(extra: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -167,13 +167,4 @@ fn null_for_an_optional_argument_passes_the_schema_check() {
         1,
     );
     assert!(err.contains("invalid argument"), "{err}");
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
-    }
 }

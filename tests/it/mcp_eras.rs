@@ -3,30 +3,19 @@
 //! calls, reads, prompts, completion, progress, logging) in each.
 #![allow(clippy::unwrap_used)]
 
-
-use serde_json::{Map, Value, json};
-use switchboard::config::{ProtocolChoice, ServerConfig};
+use serde_json::{Map, json};
+use switchboard::config::ProtocolChoice;
 use switchboard::mcp::{CallContext, McpEvent, McpHub, ServerStatus};
 use switchboard::tools::ContentBlock;
 
+use crate::support::mcp::args;
+use crate::support::mcp::speaking;
 use crate::support::mcp::{HttpServer, assert_ready, hub_with, settled, stdio_config, url_config};
 
 const ERAS: [(ProtocolChoice, &str); 2] = [
     (ProtocolChoice::V2025, "2025-11-25"),
     (ProtocolChoice::V2026, "2026-07-28"),
 ];
-
-fn args(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(map) => map,
-        other => panic!("not an object: {other}"),
-    }
-}
-
-fn speaking(mut config: ServerConfig, protocol: ProtocolChoice) -> ServerConfig {
-    config.protocol = Some(protocol);
-    config
-}
 
 async fn era_of(hub: &McpHub, name: &str) -> String {
     let snap = settled(hub).await;

@@ -1,22 +1,15 @@
 //! Misbehaving servers, timeouts, limits, staleness, cancellation and reconnects.
 #![allow(clippy::unwrap_used)]
 
-
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use switchboard::mcp::listing::list_all;
 use switchboard::mcp::{CallContext, LimitKind, Limits, ListKind, McpError, ServerStatus};
 use tokio_util::sync::CancellationToken;
 
+use crate::support::mcp::args;
 use crate::support::mcp::{SETTLE, assert_ready, hub_with, settled, stdio_config};
-
-fn args(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(map) => map,
-        other => panic!("not an object: {other}"),
-    }
-}
 
 fn failed_with(snapshot: &switchboard::mcp::HubSnapshot, name: &str) -> String {
     match &snapshot.server(name).unwrap().status {

@@ -3,20 +3,14 @@
 
 use crate::support;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 use switchboard::mcp::{CallContext, McpError, McpEvent, ServerStatus, TransportKind};
 use switchboard::tools::ContentBlock;
 
+use crate::support::mcp::args;
 use crate::support::mcp::{
     HttpServer, assert_ready, hub_with, settled, stdio_config, url_config, wait_snapshot,
 };
-
-fn args(v: Value) -> Map<String, Value> {
-    match v {
-        Value::Object(map) => map,
-        other => panic!("not an object: {other}"),
-    }
-}
 
 async fn check_full_catalog_and_calls(hub: &switchboard::mcp::McpHub, name: &str) {
     let snap = settled(hub).await;

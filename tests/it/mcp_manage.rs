@@ -4,8 +4,9 @@
 #![allow(clippy::unwrap_used)]
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use crate::support::write;
 use assert_cmd::Command;
 use tempfile::TempDir;
 
@@ -64,11 +65,6 @@ impl Sandbox {
         assert_eq!(code, 0, "{args:?}: {stderr}");
         stdout
     }
-}
-
-fn write(path: &Path, text: &str) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, text).unwrap();
 }
 
 const COMMENTED: &str = "# my switchboard\n\

@@ -4,12 +4,12 @@
 //! no token value in the state files.
 #![allow(clippy::unwrap_used)]
 
-
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 use std::process::Output;
 
 use crate::support::oauth::{Fake, browser_script};
+use crate::support::trust_folder;
 
 struct Env {
     dir: tempfile::TempDir,
@@ -326,14 +326,5 @@ async fn a_new_authorization_server_drops_the_old_tokens() {
         for token in &fake.state().issued {
             assert!(!content.contains(token.as_str()), "old token kept");
         }
-    }
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
     }
 }

@@ -3,13 +3,13 @@
 //! refused at listing and the catalog says which and why (never dropped silently).
 #![allow(clippy::unwrap_used)]
 
-
 use serde_json::{Map, Value, json};
 use switchboard::config::ProtocolChoice;
 use switchboard::mcp::{CallContext, McpHub};
 use switchboard::tools::ContentBlock;
 
 use crate::support::mcp::{HttpServer, assert_ready, hub_with, settled, url_config};
+use crate::support::trust_folder;
 
 fn hub(server: &HttpServer, protocol: ProtocolChoice) -> McpHub {
     let mut config = url_config(&server.url);
@@ -101,13 +101,4 @@ fn servers_json_and_catalog_name_the_refused_tool_and_why() {
         ),
         "{text}"
     );
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
-    }
 }

@@ -4,7 +4,6 @@
 //! streams are cancelled first, or an rmcp server would not see its input end).
 #![allow(clippy::unwrap_used)]
 
-
 use std::path::Path;
 use std::time::{Duration, Instant};
 

@@ -3,21 +3,16 @@
 //! and list changes refresh the catalog over Streamable HTTP in 2026-07-28 too.
 #![allow(clippy::unwrap_used)]
 
-
 use std::time::Duration;
 
 use serde_json::{Map, json};
-use switchboard::config::{ProtocolChoice, ServerConfig};
+use switchboard::config::ProtocolChoice;
 use switchboard::mcp::{CallContext, McpEvent, McpHub};
 
+use crate::support::mcp::speaking;
 use crate::support::mcp::{
     HttpServer, assert_ready, hub_with, settled, stdio_config, url_config, wait_snapshot,
 };
-
-fn speaking(mut config: ServerConfig, protocol: ProtocolChoice) -> ServerConfig {
-    config.protocol = Some(protocol);
-    config
-}
 
 async fn touch(hub: &McpHub, uri: &str) {
     touch_with(hub, json!({"uri": uri})).await;

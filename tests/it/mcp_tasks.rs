@@ -14,6 +14,7 @@ use switchboard::config::{McpConfig, ProtocolChoice};
 use switchboard::mcp::{CallContext, ElicitMode, HeadlessAsker, HubOptions, McpEvent, McpHub};
 
 use crate::support::mcp::{HttpServer, assert_ready, settled, stdio_config};
+use crate::support::trust_folder;
 
 fn hub(protocol: ProtocolChoice) -> McpHub {
     let mut config = stdio_config(&["--asking"]);
@@ -236,13 +237,4 @@ async fn a_task_whose_server_does_not_come_back_fails_saying_so() {
         "{err}"
     );
     hub.shutdown().await;
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
-    }
 }

@@ -7,9 +7,9 @@
 //! level any client asked for, each client still getting only its own level.
 #![allow(clippy::unwrap_used, clippy::expect_used, deprecated)] // logging: deprecated in 2026-07-28
 
-
 use std::time::Duration;
 
+use crate::support::serve::{Env, HttpGateway, SWITCHBOARD, args, client_config, is_error, text};
 use rmcp::model::{
     CallToolRequestParams, ClientConfig, ClientRequest, LoggingLevel,
     LoggingMessageNotificationParam, ProgressNotificationParam, Request, ServerResult,
@@ -19,7 +19,6 @@ use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use crate::support::serve::{Env, HttpGateway, SWITCHBOARD, args, client_config, is_error, text};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 /// One notification the client heard.

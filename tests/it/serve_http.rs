@@ -7,11 +7,11 @@
 
 use crate::support;
 
-use serde_json::json;
 use crate::support::serve::{
     Env, HttpGateway, call, http_client, http_client_2026, http_client_2026_with_token,
     http_client_with_token, is_error, raw_post, text,
 };
+use serde_json::json;
 
 #[tokio::test]
 async fn both_generations_list_and_call_through_the_gate() {

@@ -3,13 +3,12 @@
 //! and budgets, bad input answered with JSON-RPC errors, a client leaving mid-call.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-
 use std::process::Stdio;
 use std::time::Duration;
 
+use crate::support::serve::{Env, args, call, is_error, text};
 use rmcp::model::{CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams};
 use serde_json::{Value, json};
-use crate::support::serve::{Env, args, call, is_error, text};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 #[tokio::test]

@@ -4,10 +4,11 @@
 //! audit line. The last test runs the real `switchboard run` binary.
 #![allow(clippy::unwrap_used)]
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use crate::support::script;
+use crate::support::trust_folder;
 use assert_cmd::Command;
 use serde_json::Value;
 use switchboard::agent::headless::{exit, run_headless};
@@ -21,12 +22,6 @@ use switchboard::llm::scripted_script::ScriptedTurn;
 use switchboard::llm::{ChatRequest, LlmStream, Message, Provider, ScriptedProvider};
 use switchboard::policy::{AuditLog, Mode, Policy};
 use switchboard::tools::Registry;
-
-fn script(dir: &Path, name: &str, body: &str) {
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
 
 /// The scripted provider, remembering every request it was sent.
 struct Recording {
@@ -278,13 +273,4 @@ fn switchboard_run_runs_the_session_hooks_and_exits_7_when_blocked() {
         .map(|l| l["hook_event"].clone())
         .collect();
     assert_eq!(events, ["session_start", "user_prompt_submit"]);
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
-    }
 }

@@ -8,6 +8,7 @@ use crate::support;
 
 use std::sync::Arc;
 
+use crate::support::trust_folder;
 use assert_cmd::Command;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_rustls::TlsAcceptor;
@@ -115,14 +116,5 @@ fn an_untrusted_certificate_or_no_trust_store_is_an_error_not_a_panic() {
         assert_eq!(out.status.code(), Some(3), "{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
         assert!(!stderr.contains("CryptoProvider"), "{stderr}");
-    }
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
     }
 }

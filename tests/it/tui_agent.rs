@@ -5,6 +5,8 @@
 use crate::support;
 use std::sync::Arc;
 
+use crate::support::tui::ev;
+use crate::support::tui::gate;
 use serde_json::json;
 use switchboard::agent::{AgentEvent, Op, StepPause, TurnEnd};
 use switchboard::gate::{Answer, CallEnd, CallId, GateEvent, Ruling};
@@ -24,10 +26,6 @@ fn state() -> State {
     let mut s = support::tui::booted();
     s.chat.clear();
     s
-}
-
-fn ev(s: &mut State, e: AgentEvent) {
-    update(s, Msg::Agent(Box::new(e)));
 }
 
 use crate::support::tui::shot;
@@ -118,10 +116,6 @@ fn request_call(s: &mut State, id: &str, tool: &str) {
             origin: Origin::Model,
         },
     );
-}
-
-fn gate(s: &mut State, e: GateEvent) -> Vec<Cmd> {
-    update(s, Msg::Agent(Box::new(AgentEvent::Gate(e))))
 }
 
 fn started_at_gate(s: &mut State, id: &str) {

@@ -3,6 +3,7 @@
 
 use crate::support;
 
+use crate::support::tui::gate;
 use serde_json::json;
 use switchboard::agent::AgentEvent;
 use switchboard::gate::{
@@ -37,10 +38,6 @@ fn request(id: u64, tool: &str, effect: ToolEffect) -> ApprovalRequest {
         always_rule: "fs(write:docs/notes.md)".into(),
         session_grant: "fs write calls".into(),
     }
-}
-
-fn gate(s: &mut State, e: GateEvent) -> Vec<Cmd> {
-    update(s, Msg::Agent(Box::new(AgentEvent::Gate(e))))
 }
 
 fn arrive(s: &mut State, r: ApprovalRequest) {
@@ -312,7 +309,10 @@ fn snapshots() {
     );
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
     update(&mut s, key('a'));
-    insta::assert_snapshot!("approval_always_shows_rule", support::tui::shot(&s, 100, 30));
+    insta::assert_snapshot!(
+        "approval_always_shows_rule",
+        support::tui::shot(&s, 100, 30)
+    );
 
     let mut s = state();
     let mut long = request(1, "http", ToolEffect::Write);

@@ -5,6 +5,7 @@
 
 use crate::support;
 
+use crate::support::tui::typed;
 use serde_json::{Value, json};
 use switchboard::keymap::{Key, KeyCode, Layer};
 use switchboard::mcp::{
@@ -55,12 +56,6 @@ fn asked_form(schema: Value) -> State {
 
 fn key(s: &mut State, code: KeyCode) -> Vec<Cmd> {
     update(s, Msg::Key(Key::plain(code)))
-}
-
-fn typed(s: &mut State, text: &str) {
-    for c in text.chars() {
-        update(s, Msg::Key(Key::char(c)));
-    }
 }
 
 fn answer(cmds: &[Cmd]) -> Answer {

@@ -8,6 +8,7 @@ use crate::support;
 
 use std::collections::BTreeMap;
 
+use crate::support::tui::type_line;
 use switchboard::agent::{AgentEvent, EventSink};
 use switchboard::gate::{ApprovalDecision, GateEvent};
 use switchboard::keymap::{Key, KeyCode};
@@ -34,11 +35,6 @@ async fn pump(
         seen.push(event.clone());
         exec.handle(Msg::Agent(Box::new(event)));
     }
-}
-
-fn type_line(exec: &mut Executor, line: &str) {
-    exec.handle(Msg::Paste(line.into()));
-    exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
 }
 
 fn statuses(state: &State) -> Vec<CardStatus> {

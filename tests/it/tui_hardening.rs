@@ -4,7 +4,7 @@
 //! resume picker, and the wait for servers still connecting.
 #![allow(clippy::unwrap_used)]
 
-
+use crate::support::tui::{shot, state};
 use switchboard::agent::{AgentEvent, Op};
 use switchboard::keymap::{Key, KeyCode, Mods};
 use switchboard::tools::ToolEffect;
@@ -13,7 +13,6 @@ use switchboard::tui::state::{
     CatalogEntry, ChatKind, Overlay, Pane, ServerRow, ServerStatus, State,
 };
 use switchboard::tui::{Cmd, Msg, update};
-use crate::support::tui::{shot, state};
 
 fn send(s: &mut State, line: &str) -> Vec<Cmd> {
     update(s, Msg::Paste(line.into()));

@@ -4,9 +4,9 @@
 //! copies the URL, Esc cancels; a stored login shows in the server's details.
 #![allow(clippy::unwrap_used)]
 
-
 use std::sync::Arc;
 
+use crate::support::tui::{booted, shot};
 use switchboard::keymap::{Key, KeyCode};
 use switchboard::mcp::oauth::LoginSummary;
 use switchboard::mcp::{HubSnapshot, ServerSnapshot, ServerStatus as Hub, TransportKind};
@@ -15,7 +15,6 @@ use switchboard::tui::login::{LoginMsg, LoginPhase, LoginView};
 use switchboard::tui::msg::Cmd;
 use switchboard::tui::state::{NoticeLevel, Overlay, Pane, ServerStatus, State};
 use switchboard::tui::{Msg, update};
-use crate::support::tui::{booted, shot};
 
 fn hub(status: Hub, login: Option<LoginSummary>) -> HubSnapshot {
     let mut snap = ServerSnapshot::new(

@@ -3,7 +3,7 @@
 //! note and tells the gate (`Cmd::SetMode`).
 #![allow(clippy::unwrap_used)]
 
-
+use crate::support::tui::{shot, state};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use switchboard::keymap::{Key, KeyCode};
@@ -11,7 +11,6 @@ use switchboard::policy::Mode;
 use switchboard::theme::ThemeSet;
 use switchboard::tui::state::{ChatEntry, ChatKind, Pane, State};
 use switchboard::tui::{Cmd, Msg, update};
-use crate::support::tui::{shot, state};
 
 fn shift_tab(s: &mut State) -> Vec<Cmd> {
     update(s, Msg::Key(Key::plain(KeyCode::BackTab)))

@@ -2,7 +2,6 @@
 //! terminal in cooked mode — also when it panics.
 #![allow(clippy::unwrap_used)]
 
-
 use std::time::{Duration, Instant};
 
 use crate::support::pty::{spawn, spawn_with};

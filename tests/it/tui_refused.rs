@@ -3,9 +3,9 @@
 //! dropped without a word — and lists kept from cache by their `ttlMs`.
 #![allow(clippy::unwrap_used)]
 
-
 use std::sync::Arc;
 
+use crate::support::tui::{booted, shot};
 use switchboard::keymap::{Key, KeyCode};
 use switchboard::mcp::catalog::{CatalogSnapshot, ListKind};
 use switchboard::mcp::freshness::ListFreshness;
@@ -13,7 +13,6 @@ use switchboard::mcp::{HubSnapshot, ServerSnapshot, ServerStatus as Hub, Transpo
 use switchboard::tui::hub_view::server_rows;
 use switchboard::tui::state::Pane;
 use switchboard::tui::{Msg, update};
-use crate::support::tui::{booted, shot};
 
 #[test]
 fn server_details_list_refused_tools_with_the_reason() {

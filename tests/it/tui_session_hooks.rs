@@ -4,16 +4,13 @@
 
 use crate::support;
 
+use crate::support::tui::ev;
+use crate::support::tui::shot;
 use switchboard::agent::{AgentEvent, TurnEnd};
 use switchboard::keymap::{Key, KeyCode};
 use switchboard::llm::Usage;
 use switchboard::tui::state::{ChatKind, State};
 use switchboard::tui::{Msg, update};
-use crate::support::tui::shot;
-
-fn ev(s: &mut State, e: AgentEvent) {
-    update(s, Msg::Agent(Box::new(e)));
-}
 
 fn sent(text: &str) -> State {
     let mut s = support::tui::booted();

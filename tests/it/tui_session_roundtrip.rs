@@ -8,9 +8,9 @@ use crate::support;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::support::tui::type_line;
 use switchboard::agent::{AgentEvent, Op, Session, SessionOptions, SessionStore};
 use switchboard::gate::ApprovalBroker;
-use switchboard::keymap::{Key, KeyCode};
 use switchboard::llm::{Message, ScriptedProvider};
 use switchboard::policy::{Mode, Origin, Policy};
 use switchboard::tools::Registry;
@@ -18,11 +18,6 @@ use switchboard::tools::builtin_specs::fs_spec;
 use switchboard::tui::cards::{CardKind, CardStatus};
 use switchboard::tui::executor::Executor;
 use switchboard::tui::{Msg, State};
-
-fn type_line(exec: &mut Executor, line: &str) {
-    exec.handle(Msg::Paste(line.into()));
-    exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
-}
 
 fn cards(state: &State) -> Vec<(String, Origin, CardKind, CardStatus)> {
     state

@@ -8,6 +8,7 @@ use crate::support;
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
+use crate::support::tui::typed;
 use serde_json::{Value, json};
 use switchboard::keymap::{Key, KeyCode, Layer};
 use switchboard::mcp::wire::{Direction, HttpFacts, Side, WireEntry, WireLog};
@@ -110,12 +111,6 @@ fn steady(entries: Vec<Arc<WireEntry>>) -> Vec<Arc<WireEntry>> {
 
 fn key(s: &mut State, code: KeyCode) -> Vec<Cmd> {
     update(s, Msg::Key(Key::plain(code)))
-}
-
-fn typed(s: &mut State, text: &str) {
-    for c in text.chars() {
-        update(s, Msg::Key(Key::char(c)));
-    }
 }
 
 /// A state holding the recorded messages, the view open.

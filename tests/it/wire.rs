@@ -11,6 +11,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 use crate::support::mcp::{HttpServer, SERVER_BIN};
+use crate::support::trust_folder;
 
 fn env(config: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -413,14 +414,5 @@ async fn authed_client(url: &str, token: &str, name: &str, modern: bool) -> supp
         client.serve_with_lifecycle(transport, mode).await.unwrap()
     } else {
         client.serve(transport).await.unwrap()
-    }
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
     }
 }

@@ -1,6 +1,6 @@
 //! Shared helpers for provider tests: endpoints with a recording sleeper, stream
 //! collection and assembly.
-#![allow(dead_code, clippy::unwrap_used)]
+#![allow(clippy::unwrap_used)]
 
 use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};

@@ -1,12 +1,13 @@
 //! Shared helpers for the MCP tests: the test server binary and configs for it.
-#![allow(dead_code, clippy::unwrap_used)]
+#![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use switchboard::config::ServerConfig;
+use serde_json::{Map, Value};
+use switchboard::config::{ProtocolChoice, ServerConfig};
 use switchboard::mcp::{HubSnapshot, McpHub, ServerStatus};
 
 pub const SERVER_BIN: &str = env!("CARGO_BIN_EXE_switchboard-test-mcp-server");
@@ -116,4 +117,18 @@ pub fn assert_ready(snapshot: &HubSnapshot, name: &str) {
         "{name}: {:?}",
         server.status
     );
+}
+
+/// `v`, a JSON object, as tool arguments.
+pub fn args(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(map) => map,
+        other => panic!("not an object: {other}"),
+    }
+}
+
+/// `config`, speaking `protocol`.
+pub fn speaking(mut config: ServerConfig, protocol: ProtocolChoice) -> ServerConfig {
+    config.protocol = Some(protocol);
+    config
 }

@@ -2,7 +2,7 @@
 //! `/mcp` (JSON responses; bearer tokens checked), protected resource metadata,
 //! authorization server metadata, registration, an `/authorize` that redirects at
 //! once with a code, and a token endpoint for codes and refresh tokens.
-#![allow(clippy::unwrap_used, dead_code)]
+#![allow(clippy::unwrap_used)]
 
 use std::sync::{Arc, Mutex};
 

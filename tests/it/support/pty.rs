@@ -1,6 +1,6 @@
 //! The real binary in a real pseudo-terminal, for the TUI tests that need the whole
 //! program (its terminal handling, its servers, its login).
-#![allow(clippy::unwrap_used, dead_code)]
+#![allow(clippy::unwrap_used)]
 
 use std::io::{Read, Write};
 use std::path::Path;

@@ -1,7 +1,6 @@
 //! Shared by the serve tests: a config directory with the test server behind
 //! switchboard, and rmcp clients of `switchboard serve`.
 #![allow(
-    dead_code,
     clippy::unwrap_used,
     clippy::needless_pass_by_value,
     clippy::items_after_statements,
@@ -10,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::trust_folder;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
     ProtocolVersion,
@@ -107,6 +107,8 @@ impl Env {
 
 /// `switchboard serve --http ADDR` in a workspace; killed on drop.
 pub struct HttpGateway {
+    /// Held so the gateway lives as long as this (`kill_on_drop`).
+    #[allow(dead_code)]
     pub child: tokio::process::Child,
     /// The URL it printed first on stderr.
     pub url: String,
@@ -131,7 +133,8 @@ impl HttpGateway {
         Self { child, url }
     }
 
-    /// The URL with the host replaced by 127.0.0.1 (for a bind on 0.0.0.0).
+    /// The URL with the host replaced by 127.0.0.1 (for a bind on 0.0.0.0). Unused today.
+    #[allow(dead_code)]
     pub fn loopback_url(&self) -> String {
         let port = self
             .url
@@ -294,13 +297,4 @@ pub fn text(result: &CallToolResult) -> String {
 
 pub fn is_error(result: &CallToolResult) -> bool {
     wire(result)["isError"] == json!(true)
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-pub fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
-    }
 }

@@ -1,11 +1,16 @@
 //! Shared helpers for the TUI tests.
-#![allow(dead_code, clippy::unwrap_used)]
+#![allow(clippy::unwrap_used)]
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use switchboard::agent::AgentEvent;
+use switchboard::gate::GateEvent;
+use switchboard::keymap::{Key, KeyCode};
 use switchboard::theme::ThemeSet;
+use switchboard::tui::executor::Executor;
 use switchboard::tui::state::State;
 use switchboard::tui::ui::render;
+use switchboard::tui::{Cmd, Msg, update};
 
 /// The whole screen at `w`×`h` with the default theme, as text (for snapshots).
 pub fn shot(state: &State, w: u16, h: u16) -> String {
@@ -104,4 +109,27 @@ pub fn zero_durations(state: &mut State) {
     (state.chat.iter_mut())
         .filter_map(|e| e.card.as_mut())
         .for_each(zero);
+}
+
+/// Feeds the agent event `e` to `update`.
+pub fn ev(s: &mut State, e: AgentEvent) {
+    update(s, Msg::Agent(Box::new(e)));
+}
+
+/// Feeds the gate event `e` to `update`.
+pub fn gate(s: &mut State, e: GateEvent) -> Vec<Cmd> {
+    update(s, Msg::Agent(Box::new(AgentEvent::Gate(e))))
+}
+
+/// Types `text`, one key per character.
+pub fn typed(s: &mut State, text: &str) {
+    for c in text.chars() {
+        update(s, Msg::Key(Key::char(c)));
+    }
+}
+
+/// Pastes `line` into the executor and presses Enter.
+pub fn type_line(exec: &mut Executor, line: &str) {
+    exec.handle(Msg::Paste(line.into()));
+    exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
 }

@@ -5,7 +5,7 @@
 //! `hang…` works until cancelled, `input…` asks for input, `reply…` answers with a
 //! message instead of a task, anything else completes with the artifact `echo: TEXT`.
 //! Every request's method and headers are logged for assertions.
-#![allow(dead_code, clippy::unwrap_used)]
+#![allow(clippy::unwrap_used)]
 
 use std::collections::HashMap;
 use std::convert::Infallible;
