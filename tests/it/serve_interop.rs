@@ -1,15 +1,15 @@
 //! A client nobody here wrote: the python `mcp` SDK (pinned, installed by .ci/run into
 //! target/interop/py-mcp-venv) against `switchboard serve --stdio` and `--http`, with the
 //! reference server-everything behind it: the lists match the catalog, a read call
-//! works, a write is refused headless with the rule named. Runs only with
-//! SWITCHBOARD_INTEROP=1.
+//! works, a write is refused headless with the rule named. Ignored unless asked for
+//! (`cargo test -- --include-ignored`, as .ci/run does).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-
 
 use std::path::PathBuf;
 
-use serde_json::Value;
 use crate::support::serve::{Env, HttpGateway, SWITCHBOARD};
+use crate::support::trust_folder;
+use serde_json::Value;
 
 /// Keep in step with .ci/run.
 const MCP_SDK_VERSION: &str = "2.3.0";
@@ -18,20 +18,16 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The venv's python and server-everything, when interop tests run.
-fn peers() -> Option<(PathBuf, PathBuf)> {
-    if std::env::var("SWITCHBOARD_INTEROP").as_deref() != Ok("1") {
-        eprintln!("skipped: set SWITCHBOARD_INTEROP=1 (mcp {MCP_SDK_VERSION}, see .ci/run)");
-        return None;
-    }
+/// The venv's python and server-everything.
+fn peers() -> (PathBuf, PathBuf) {
     let python = root().join("target/interop/py-mcp-venv/bin/python");
     let everything = root()
         .join("target/interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     assert!(
         python.exists() && everything.exists(),
-        "run .ci/run to install the peers"
+        "run .ci/run to install the peers (mcp {MCP_SDK_VERSION})"
     );
-    Some((python, everything))
+    (python, everything)
 }
 
 fn env_with(everything: &std::path::Path) -> Env {
@@ -93,29 +89,18 @@ fn check(answer: &Value) {
 }
 
 #[tokio::test]
+#[ignore = "needs SWITCHBOARD_INTEROP peers"]
 async fn the_python_sdk_uses_serve_over_stdio() {
-    let Some((python, everything)) = peers() else {
-        return;
-    };
+    let (python, everything) = peers();
     let env = env_with(&everything);
     check(&python_client(&env, &python, &[SWITCHBOARD, "serve", "--stdio"]).await);
 }
 
 #[tokio::test]
+#[ignore = "needs SWITCHBOARD_INTEROP peers"]
 async fn the_python_sdk_uses_serve_over_http() {
-    let Some((python, everything)) = peers() else {
-        return;
-    };
+    let (python, everything) = peers();
     let env = env_with(&everything);
     let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
     check(&python_client(&env, &python, &[gateway.url.as_str()]).await);
-}
-
-/// The folder's `switchboard.toml` stands for the person's own config in these tests:
-/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
-fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
-    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
-    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
-        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
-    }
 }
