@@ -1,0 +1,187 @@
+//! The hub in both protocol generations against the test server: the handshake each
+//! `protocol` choice makes, the era it reports, and everything the hub does (lists,
+//! calls, reads, prompts, completion, progress, logging) in each.
+#![allow(clippy::unwrap_used)]
+
+use serde_json::{Map, json};
+use switchboard::config::ProtocolChoice;
+use switchboard::mcp::{CallContext, McpEvent, McpHub, ServerStatus};
+use switchboard::tools::ContentBlock;
+
+use crate::support::mcp::args;
+use crate::support::mcp::speaking;
+use crate::support::mcp::{HttpServer, assert_ready, hub_with, settled, stdio_config, url_config};
+
+const ERAS: [(ProtocolChoice, &str); 2] = [
+    (ProtocolChoice::V2025, "2025-11-25"),
+    (ProtocolChoice::V2026, "2026-07-28"),
+];
+
+async fn era_of(hub: &McpHub, name: &str) -> String {
+    let snap = settled(hub).await;
+    assert_ready(&snap, name);
+    let info = snap.server(name).unwrap().info.clone().unwrap();
+    assert_eq!(info.name, "switchboard-test");
+    info.era.to_owned()
+}
+
+/// Everything the hub does, once, on server `t`.
+async fn everything_works(hub: &McpHub, era: &str) {
+    let snap = settled(hub).await;
+    let catalog = &snap.server("t").unwrap().catalog;
+    assert_eq!(catalog.tools.len(), 12, "{era}: 4 per page, 3 pages");
+    assert_eq!(catalog.resources.len(), 12, "{era}");
+    assert_eq!(catalog.prompts.len(), 12, "{era}");
+    assert!(catalog.errors.is_empty(), "{era}: {:?}", catalog.errors);
+
+    let r = hub
+        .call_tool(
+            "t",
+            "add",
+            args(json!({"a": 2, "b": 3})),
+            None,
+            CallContext::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.structured, Some(json!({"sum": 5.0})), "{era}");
+    let read = hub.read_resource("t", "test://text/3").await.unwrap();
+    assert!(
+        matches!(&read.contents[0], ContentBlock::EmbeddedResource { text: Some(t), .. } if t == "contents of test://text/3"),
+        "{era}"
+    );
+    let prompt = hub
+        .get_prompt("t", "greet", args(json!({"name": "Ada"})))
+        .await
+        .unwrap();
+    assert!(
+        matches!(&prompt.messages[0].content, ContentBlock::Text { text } if text == "Hi Ada!"),
+        "{era}"
+    );
+    let values = hub
+        .server("t")
+        .unwrap()
+        .complete(
+            switchboard::mcp::CompletionRef::Prompt("greet"),
+            "name",
+            "al",
+            &std::collections::BTreeMap::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(values, ["alpha"], "{era}");
+
+    // Progress and logs arrive as events; the log level holds in both eras
+    // (logging/setLevel in a session, `_meta` on each request without one).
+    assert_eq!(hub.set_log_level("warning").await.unwrap(), ["t"]);
+    let mut events = hub.events();
+    hub.call_tool("t", "log", Map::new(), None, CallContext::default())
+        .await
+        .unwrap();
+    hub.call_tool(
+        "t",
+        "slow",
+        args(json!({"millis": 150})),
+        None,
+        CallContext::default(),
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let (mut levels, mut progress) = (Vec::new(), 0);
+    while let Ok(event) = events.try_recv() {
+        match event {
+            McpEvent::Log { level, .. } => levels.push(level),
+            McpEvent::Progress { request, .. } if request == "slow" => progress += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(levels, ["warning", "error"], "{era}");
+    assert!(progress >= 1, "{era}: progress {progress}");
+
+    // Cancelling a call fails it at once.
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let ctx = CallContext {
+        cancel: Some(cancel.clone()),
+        ..CallContext::default()
+    };
+    let call = hub.call_tool("t", "slow", args(json!({"millis": 5000})), None, ctx);
+    let (result, ()) = tokio::join!(call, async {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        cancel.cancel();
+    });
+    let err = result.unwrap_err().to_string();
+    assert!(err.contains("mcp_call_failed: cancelled"), "{era}: {err}");
+}
+
+#[tokio::test]
+async fn each_era_over_stdio_does_everything() {
+    for (protocol, era) in ERAS {
+        let hub = hub_with(&[("t", speaking(stdio_config(&[]), protocol))]);
+        assert_eq!(era_of(&hub, "t").await, era);
+        everything_works(&hub, era).await;
+        hub.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn each_era_over_streamable_http_does_everything() {
+    for (protocol, era) in ERAS {
+        let server = HttpServer::start("http");
+        let hub = hub_with(&[("t", speaking(url_config(&server.url), protocol))]);
+        assert_eq!(era_of(&hub, "t").await, era);
+        everything_works(&hub, era).await;
+        hub.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn auto_prefers_2026_and_falls_back_to_initialize() {
+    let hub = hub_with(&[
+        ("new", stdio_config(&[])),
+        ("old", stdio_config(&["--protocol", "2025-11-25"])),
+        ("only-new", stdio_config(&["--protocol", "2026-07-28"])),
+    ]);
+    assert_eq!(era_of(&hub, "new").await, "2026-07-28");
+    assert_eq!(era_of(&hub, "only-new").await, "2026-07-28");
+    let snap = settled(&hub).await;
+    let old = snap.server("old").unwrap().info.clone().unwrap();
+    assert_eq!(old.era, "2025-11-25");
+    assert_eq!(
+        old.protocol_version, "2025-11-25",
+        "initialize offers 2025-11-25, never 2026-07-28"
+    );
+    hub.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_pinned_era_the_server_lacks_fails_the_handshake() {
+    let hub = hub_with(&[
+        (
+            "want-new",
+            speaking(
+                stdio_config(&["--protocol", "2025-11-25"]),
+                ProtocolChoice::V2026,
+            ),
+        ),
+        (
+            "want-old",
+            speaking(
+                stdio_config(&["--protocol", "2026-07-28"]),
+                ProtocolChoice::V2025,
+            ),
+        ),
+    ]);
+    let snap = settled(&hub).await;
+    for name in ["want-new", "want-old"] {
+        let status = &snap.server(name).unwrap().status;
+        let ServerStatus::Failed { error, .. } = status else {
+            panic!("{name}: {status:?}");
+        };
+        assert!(
+            error.to_string().starts_with("mcp_handshake_failed"),
+            "{name}: {error}"
+        );
+    }
+    hub.shutdown().await;
+}

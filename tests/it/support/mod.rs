@@ -1,0 +1,52 @@
+//! Helpers shared by the test modules, compiled once.
+#![allow(clippy::unwrap_used)]
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::Path;
+
+use switchboard::agent::AgentEvent;
+
+pub mod a2a_server;
+pub mod builtin;
+pub mod gate;
+pub mod llm;
+pub mod mcp;
+pub mod oauth;
+pub mod pty;
+pub mod serve;
+pub mod tui;
+
+/// The folder's `switchboard.toml` stands for the person's own config in these tests:
+/// trusted as it is, as `switchboard trust --yes` would (`state`: the state home).
+pub fn trust_folder(cwd: &std::path::Path, state: &std::path::Path) {
+    let dirs = switchboard::paths::Dirs::new(cwd, cwd.join(".config"), state, cwd.join(".share"));
+    if let Ok(mut loaded) = switchboard::trust::Loaded::read(&dirs, None, &[]) {
+        loaded.answer(switchboard::trust::Answer::Trust).unwrap();
+    }
+}
+
+/// Writes an executable `/bin/sh` script `name` into `dir`.
+pub fn script(dir: &Path, name: &str, body: &str) {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// The text of the last model response among `events`.
+pub fn final_text(events: &[AgentEvent]) -> String {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            AgentEvent::ModelResponse { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap()
+}
+
+/// Writes `text` to `path`, creating its parent directories.
+pub fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}

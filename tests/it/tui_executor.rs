@@ -1,0 +1,143 @@
+//! The runtime seam: `update` and the executor with a real gate (a fake tool behind
+//! it). Commands run in the order `update` returned them, every gate event reaches
+//! the UI once (on the session's route), and an abort with three pending approvals
+//! leaves three aborted cards.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use std::collections::BTreeMap;
+
+use crate::support::tui::type_line;
+use switchboard::agent::{AgentEvent, EventSink};
+use switchboard::gate::{ApprovalDecision, GateEvent};
+use switchboard::keymap::{Key, KeyCode};
+use switchboard::policy::{Mode, Policy};
+use switchboard::tools::builtin_specs::fs_spec;
+use switchboard::tui::boot::tool_entry;
+use switchboard::tui::cards::CardStatus;
+use switchboard::tui::executor::Executor;
+use switchboard::tui::{Msg, State};
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+
+/// Feeds what the session's route delivered into the executor until `done` holds.
+async fn pump(
+    exec: &mut Executor,
+    route: &mut UnboundedReceiver<AgentEvent>,
+    seen: &mut Vec<AgentEvent>,
+    done: impl Fn(&State) -> bool,
+) {
+    while !done(exec.state()) {
+        let event = tokio::time::timeout(std::time::Duration::from_secs(5), route.recv())
+            .await
+            .expect("the route went quiet")
+            .unwrap();
+        seen.push(event.clone());
+        exec.handle(Msg::Agent(Box::new(event)));
+    }
+}
+
+fn statuses(state: &State) -> Vec<CardStatus> {
+    state
+        .chat
+        .iter()
+        .filter_map(|e| e.card.as_ref().map(|c| c.status))
+        .collect()
+}
+
+#[tokio::test]
+async fn abort_with_three_pending_approvals_marks_three_cards_aborted() {
+    let (registry, tool) =
+        support::gate::registry_with(Policy::new(Mode::Ask), true, fs_spec()).await;
+    let (tx, mut route) = unbounded_channel();
+    let (inbox, _inbox_rx) = unbounded_channel();
+    let mut state = support::tui::state();
+    state.chat.clear();
+    state.catalog.tools = registry.specs().iter().map(tool_entry).collect();
+    let mut exec = Executor::new(state, registry.clone(), EventSink::new(tx, None), inbox);
+    for path in ["a.md", "b.md", "c.md"] {
+        type_line(
+            &mut exec,
+            &format!("/call fs operation=write path={path} content=x"),
+        );
+    }
+    let mut seen = Vec::new();
+    pump(&mut exec, &mut route, &mut seen, |s| s.approvals.len() == 3).await;
+    assert_eq!(statuses(exec.state()), vec![CardStatus::WaitingApproval; 3]);
+    assert_eq!(registry.broker().pending().len(), 3);
+
+    // Esc at the pane: three decisions, executed first to last.
+    exec.handle(Msg::Key(Key::plain(KeyCode::Esc)));
+    pump(&mut exec, &mut route, &mut seen, |s| {
+        statuses(s).iter().all(|c| !c.is_open())
+    })
+    .await;
+    assert_eq!(statuses(exec.state()), vec![CardStatus::Aborted; 3]);
+    assert_eq!(tool.calls(), 0);
+    let resolved: Vec<String> = seen
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Gate(GateEvent::ApprovalResolved {
+                call_id,
+                decision: ApprovalDecision::Abort,
+                ..
+            }) => Some(call_id.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(resolved, ["manual-1", "manual-2", "manual-3"], "FIFO");
+
+    // Exactly once: one started and one finished event per call.
+    let mut counts: BTreeMap<(String, &str), usize> = BTreeMap::new();
+    for e in &seen {
+        if let AgentEvent::Gate(g) = e {
+            let kind = match g {
+                GateEvent::ToolCallStarted { .. } => "started",
+                GateEvent::ApprovalRequested(_) => "asked",
+                GateEvent::ApprovalResolved { .. } => "resolved",
+                GateEvent::ToolCallFinished { .. } => "finished",
+            };
+            *counts.entry((g.call_id().to_string(), kind)).or_default() += 1;
+        }
+    }
+    assert_eq!(counts.len(), 12, "{counts:?}");
+    assert!(counts.values().all(|n| *n == 1), "{counts:?}");
+}
+
+#[tokio::test]
+async fn a_manual_call_records_request_gate_events_and_result_in_order() {
+    let (registry, tool) =
+        support::gate::registry_with(Policy::new(Mode::FullAuto), true, fs_spec()).await;
+    let (tx, mut route) = unbounded_channel();
+    let (inbox, _inbox_rx) = unbounded_channel();
+    let mut state = support::tui::state();
+    state.catalog.tools = registry.specs().iter().map(tool_entry).collect();
+    let mut exec = Executor::new(state, registry, EventSink::new(tx, None), inbox);
+    type_line(&mut exec, "/call fs operation=read path=README.md");
+    let mut seen = Vec::new();
+    pump(&mut exec, &mut route, &mut seen, |s| {
+        s.chat
+            .iter()
+            .any(|e| e.card.as_ref().is_some_and(|c| c.result.is_some()))
+    })
+    .await;
+    assert_eq!(tool.calls(), 1);
+    let kinds: Vec<&str> = seen
+        .iter()
+        .map(|e| match e {
+            AgentEvent::ToolCallRequested { .. } => "requested",
+            AgentEvent::Gate(GateEvent::ToolCallStarted { .. }) => "started",
+            AgentEvent::Gate(GateEvent::ToolCallFinished { .. }) => "finished",
+            AgentEvent::ToolResult { .. } => "result",
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(kinds, ["requested", "started", "finished", "result"]);
+    let card = exec.state().chat.last().unwrap().card.clone().unwrap();
+    assert_eq!(card.status, CardStatus::Ok);
+    assert_eq!(card.result.as_deref(), Some("fs ran\n"));
+    assert_eq!(
+        card.decided.as_deref(),
+        Some("mode full-auto: read calls run")
+    );
+}

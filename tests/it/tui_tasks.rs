@@ -1,0 +1,173 @@
+//! The Tasks view: a call the real test server turns into a task shows there (status,
+//! server, tool, age, poll interval) as the hub follows it; Enter asks the server
+//! again (the result once done), `x` cancels it — in both protocol generations.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use switchboard::agent::EventSink;
+use switchboard::config::{Config, ProtocolChoice};
+use switchboard::keymap::{Key, KeyCode, Layer};
+use switchboard::mcp::{McpEvent, TaskView};
+use switchboard::paths::Dirs;
+use switchboard::policy::Mode;
+use switchboard::tui::executor::Executor;
+use switchboard::tui::{Msg, State, update};
+use switchboard::workbench::{Workbench, WorkbenchOptions};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+fn view(status: &str, message: Option<&str>) -> TaskView {
+    TaskView {
+        server: "build".into(),
+        task_id: "task-7".into(),
+        status: status.into(),
+        status_message: message.map(str::to_owned),
+        ttl_ms: Some(600_000),
+        poll_interval_ms: Some(500),
+        wire: serde_json::Value::Null,
+    }
+}
+
+#[test]
+fn the_view_lists_tasks_and_its_keys_ask_the_server() {
+    let mut s: State = support::tui::state();
+    s.clock_ms = 1_000;
+    update(
+        &mut s,
+        Msg::TaskSeen {
+            tool: "run_suite".into(),
+            view: Box::new(view("working", Some("40% done"))),
+        },
+    );
+    let mut other = view("completed", None);
+    other.task_id = "task-3".into();
+    other.server = "docs".into();
+    update(
+        &mut s,
+        Msg::TaskSeen {
+            tool: "render\x1b[2J".into(),
+            view: Box::new(other),
+        },
+    );
+    s.clock_ms = 73_000;
+    update(&mut s, Msg::Key(Key::plain(KeyCode::F(5))));
+    assert_eq!(s.layer(), Layer::Tasks);
+    insta::assert_snapshot!("tasks_view", support::tui::shot(&s, 100, 30));
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('x'))),
+        [switchboard::tui::Cmd::CancelTask {
+            server: "build".into(),
+            task_id: "task-7".into()
+        }]
+    );
+    update(&mut s, Msg::Key(Key::plain(KeyCode::Down)));
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::plain(KeyCode::Enter))),
+        [switchboard::tui::Cmd::GetTask {
+            server: "docs".into(),
+            task_id: "task-3".into()
+        }]
+    );
+    // A later poll updates the row in place.
+    update(
+        &mut s,
+        Msg::TaskAnswer {
+            view: Some(Box::new(view("cancelled", None))),
+            text: Ok("task task-7 on build: cancel sent".into()),
+        },
+    );
+    assert_eq!(s.tasks.len(), 2);
+    assert_eq!(s.tasks[0].status, "cancelled");
+    assert_eq!(s.tasks[0].tool, "run_suite");
+    update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
+    assert!(s.overlay.is_none());
+    update(&mut s, Msg::Paste("/tasks".into()));
+    update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
+    assert_eq!(s.layer(), Layer::Tasks);
+}
+
+/// Runs `long_task` from the TUI's executor against the real test server; hub task
+/// events reach the view as the event loop passes them.
+async fn follow(protocol: ProtocolChoice) {
+    let era = protocol.as_str();
+    let dir = tempfile::tempdir().unwrap();
+    let dirs = Dirs::new(dir.path(), dir.path(), dir.path(), dir.path());
+    let mut config = Config::default();
+    let mut server = support::mcp::stdio_config(&["--asking"]);
+    server.protocol = Some(protocol);
+    config.servers.insert("t".into(), server);
+    let options = WorkbenchOptions {
+        interactive: true,
+        mode: Some(Mode::FullAuto),
+        ..WorkbenchOptions::default()
+    };
+    let workbench = Workbench::start(&config, &dirs, options).await.unwrap();
+    workbench.settle().await;
+    let mut events = workbench.hub.events();
+    let (tx, mut route) = tokio::sync::mpsc::unbounded_channel();
+    let (inbox, mut inbox_rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut state = support::tui::state();
+    state.catalog.tools = workbench
+        .registry
+        .specs()
+        .iter()
+        .map(switchboard::tui::boot::tool_entry)
+        .collect();
+    let mut exec = Executor::new(
+        state,
+        Arc::clone(&workbench.registry),
+        EventSink::new(tx, None),
+        inbox,
+    )
+    .with_hub(workbench.hub.clone());
+    exec.handle(Msg::Paste("/call t__long_task {\"millis\": 300}".into()));
+    exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
+    let note = |s: &State| s.chat.iter().any(|e| e.text.contains("completed"));
+    let mut asked = false;
+    while !note(exec.state()) {
+        // Once the task has finished, ask the server for it from the view.
+        if !asked
+            && exec
+                .state()
+                .tasks
+                .first()
+                .is_some_and(|t| t.status == "completed")
+        {
+            exec.handle(Msg::Key(Key::plain(KeyCode::F(5))));
+            exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
+            asked = true;
+        }
+        tokio::select! {
+            Some(e) = route.recv() => { exec.handle(Msg::Agent(Box::new(e))); }
+            Some(m) = inbox_rx.recv() => { exec.handle(m); }
+            Ok(event) = events.recv() => {
+                if let McpEvent::Task { tool, view } = event {
+                    exec.handle(Msg::TaskSeen { tool, view });
+                }
+            }
+            () = tokio::time::sleep(WAIT) => panic!("{era}: stuck: {:?} {:?}", exec.state().tasks, exec.state().chat),
+        }
+    }
+    let row = &exec.state().tasks[0];
+    assert_eq!(
+        (row.server.as_str(), row.tool.as_str()),
+        ("t", "long_task"),
+        "{era}"
+    );
+    let text = exec.state().chat.last().unwrap().text.clone();
+    assert!(
+        text.starts_with(&format!("task {} on t: completed", row.task_id)),
+        "{era}: {text}"
+    );
+    workbench.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_task_is_followed_and_fetched_from_the_view_in_both_eras() {
+    follow(ProtocolChoice::V2026).await;
+    follow(ProtocolChoice::V2025).await;
+}
