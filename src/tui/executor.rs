@@ -243,12 +243,7 @@ impl Executor {
             .session_ops
             .as_ref()
             .is_some_and(|ops| ops.send(op).is_ok());
-        (!sent).then(|| {
-            Msg::Agent(Box::new(AgentEvent::Error {
-                run_id: None,
-                message: "the agent session has stopped; restart switchboard".into(),
-            }))
-        })
+        (!sent).then(|| Msg::Failed("the agent session has stopped; restart switchboard".into()))
     }
 
     fn load_theme(&mut self, name: String) -> Msg {
@@ -279,21 +274,18 @@ impl Executor {
             self.state.status.step_mode,
             self.state.session_id.as_deref(),
         );
-        Some(Msg::Agent(Box::new(match started {
+        Some(match started {
             Ok((handle, _)) => {
                 self.session_ops = Some(handle.ops.clone());
                 self.recorder = handle.recorder.clone();
                 self.new_session = Some(handle);
-                AgentEvent::Notice {
+                Msg::Agent(Box::new(AgentEvent::Notice {
                     run_id: None,
                     message: "Switched; the conversation continues with the new model.".into(),
-                }
+                }))
             }
-            Err(e) => AgentEvent::Error {
-                run_id: None,
-                message: e,
-            },
-        })))
+            Err(e) => Msg::Failed(e),
+        })
     }
 
     fn list_sessions(&self) -> Msg {
@@ -317,7 +309,7 @@ impl Executor {
     /// Starts the saved session `id` (same provider and model) in place of this one.
     fn resume(&mut self, id: &str) -> Msg {
         let Some(recipe) = &self.recipe else {
-            return error_msg("no session can be resumed here".into());
+            return Msg::Failed("no session can be resumed here".into());
         };
         let choice = crate::llm::ProviderChoice {
             name: Some(self.state.status.provider.clone())
@@ -331,8 +323,8 @@ impl Executor {
                 self.new_session = Some(handle);
                 Msg::Resumed(Box::new(loaded))
             }
-            Ok((_, None)) => error_msg(format!("session {id} was not found")),
-            Err(e) => error_msg(e),
+            Ok((_, None)) => Msg::Failed(format!("session {id} was not found")),
+            Err(e) => Msg::Failed(e),
         }
     }
 
@@ -376,13 +368,6 @@ impl Executor {
                 .collect(),
         )
     }
-}
-
-fn error_msg(message: String) -> Msg {
-    Msg::Agent(Box::new(AgentEvent::Error {
-        run_id: None,
-        message,
-    }))
 }
 
 /// Forgets a finished call's token.

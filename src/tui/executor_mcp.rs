@@ -17,10 +17,7 @@ impl Executor {
             Cmd::Disable(name) => {
                 let result = self.hub.as_ref().map(|hub| hub.disable(&name));
                 match result {
-                    Some(Err(e)) => Some(Msg::Agent(Box::new(AgentEvent::Error {
-                        run_id: None,
-                        message: format!("disable {name}: {e}"),
-                    }))),
+                    Some(Err(e)) => Some(Msg::Failed(format!("disable {name}: {e}"))),
                     _ => None,
                 }
             }
@@ -31,10 +28,7 @@ impl Executor {
                         tracing::info!("reconnecting {name}");
                         None
                     }
-                    Some(Err(e)) => Some(Msg::Agent(Box::new(AgentEvent::Error {
-                        run_id: None,
-                        message: format!("reconnect {name}: {e}"),
-                    }))),
+                    Some(Err(e)) => Some(Msg::Failed(format!("reconnect {name}: {e}"))),
                     None => None,
                 }
             }

@@ -21,6 +21,10 @@ pub enum Msg {
     /// Something happened in the session or at the tool gate (one route: the
     /// session's sink).
     Agent(Box<AgentEvent>),
+    /// Something the UI itself asked for failed (a server could not be disabled, the
+    /// session is gone, a saved session was not found): said in the transcript. Not
+    /// an agent event: no session produced it.
+    Failed(String),
     /// The session grants now.
     Grants(Vec<GrantView>),
     /// A read or a call the person made returned these contents (its text arrives as

@@ -63,6 +63,7 @@ fn absorb(state: &mut State, msg: Msg) {
             }
         }
         Msg::Contents(last) => state.last_contents = Some(*last),
+        Msg::Failed(message) => state.chat.push(ChatEntry::new(ChatKind::Error, message)),
         Msg::Saved(result) => {
             let (kind, text) = match result {
                 Ok(text) => (ChatKind::Note, text),
@@ -150,6 +151,7 @@ fn absorb_reports(state: &mut State, msg: Msg) {
         | Msg::Tick(_)
         | Msg::Edited(_)
         | Msg::Contents(_)
+        | Msg::Failed(_)
         | Msg::Saved(_)
         | Msg::ServeClients(_)
         | Msg::Servers { .. }

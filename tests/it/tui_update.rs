@@ -405,3 +405,18 @@ fn v_in_the_logs_pane_raises_the_level_shown() {
     assert_eq!(run(&mut s, [key('v')]), asked("debug"));
     assert_eq!(s.visible_logs().len(), 4, "back to everything");
 }
+
+#[test]
+fn a_ui_failure_is_an_error_line_and_not_an_agent_event() {
+    let mut s = state();
+    s.waiting_for_servers = true;
+    let before = s.clone();
+    let cmds = update(&mut s, Msg::Failed("disable t: no such server".into()));
+    assert!(cmds.is_empty());
+    let mut expected = before;
+    expected
+        .chat
+        .push(ChatEntry::new(ChatKind::Error, "disable t: no such server"));
+    // No session produced it: the wait for servers is not ended by it.
+    assert_eq!(s, expected);
+}
