@@ -100,10 +100,30 @@ pub fn tree_sample(pid: u32) -> Option<Sample> {
     Some(total)
 }
 
-/// One process's sample, from `/proc/PID/stat`.
+/// One process's sample: its CPU time from `/proc/PID/stat` (every thread's), asleep
+/// only when every thread is. The process line shows the main thread's state alone;
+/// a worker thread that is running or waiting for a CPU (`R`) is work going on,
+/// however long a loaded machine keeps it waiting — its ticks may not move, but it is
+/// not idle.
 fn stat(pid: u32) -> Option<Sample> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    parse_stat(&text)
+    let mut sample = parse_stat(&text)?;
+    sample.asleep &= threads_asleep(pid);
+    Some(sample)
+}
+
+/// Whether every thread of `pid` is in interruptible sleep (a thread gone meanwhile
+/// counts as asleep).
+fn threads_asleep(pid: u32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return true;
+    };
+    tasks.flatten().all(|task| {
+        std::fs::read_to_string(task.path().join("stat"))
+            .ok()
+            .and_then(|text| parse_stat(&text))
+            .is_none_or(|thread| thread.asleep)
+    })
 }
 
 /// The fields after the command name (which may hold spaces and parentheses): the
@@ -138,6 +158,14 @@ fn children(pid: u32) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_process_with_a_running_thread_is_not_asleep() {
+        // This thread is running the test: the process is not idle, whatever its
+        // main thread is doing.
+        assert!(!threads_asleep(std::process::id()));
+        assert!(!stat(std::process::id()).unwrap().asleep);
+    }
 
     #[test]
     fn a_stat_line_is_read_past_a_command_with_spaces_and_parentheses() {

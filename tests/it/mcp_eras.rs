@@ -8,9 +8,9 @@ use switchboard::config::ProtocolChoice;
 use switchboard::mcp::{CallContext, McpEvent, McpHub, ServerStatus};
 use switchboard::tools::ContentBlock;
 
-use crate::support::mcp::args;
 use crate::support::mcp::speaking;
 use crate::support::mcp::{HttpServer, assert_ready, hub_with, settled, stdio_config, url_config};
+use crate::support::mcp::{args, events_until, logged};
 
 const ERAS: [(ProtocolChoice, &str); 2] = [
     (ProtocolChoice::V2025, "2025-11-25"),
@@ -87,9 +87,16 @@ async fn everything_works(hub: &McpHub, era: &str) {
     )
     .await
     .unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    // The log tool's last message is an error; the slow call reports progress.
+    let seen = events_until(&mut events, |seen| {
+        logged(seen, "error")
+            && seen
+                .iter()
+                .any(|e| matches!(e, McpEvent::Progress { request, .. } if request == "slow"))
+    })
+    .await;
     let (mut levels, mut progress) = (Vec::new(), 0);
-    while let Ok(event) = events.try_recv() {
+    for event in seen {
         match event {
             McpEvent::Log { level, .. } => levels.push(level),
             McpEvent::Progress { request, .. } if request == "slow" => progress += 1,
@@ -105,10 +112,17 @@ async fn everything_works(hub: &McpHub, era: &str) {
         cancel: Some(cancel.clone()),
         ..CallContext::default()
     };
+    let mut events = hub.events();
     let call = hub.call_tool("t", "slow", args(json!({"millis": 5000})), None, ctx);
-    let (result, ()) = tokio::join!(call, async {
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let (result, _) = tokio::join!(call, async {
+        // Cancelled once the server is working on it (its first progress).
+        let seen = events_until(&mut events, |seen| {
+            seen.iter()
+                .any(|e| matches!(e, McpEvent::Progress { request, .. } if request == "slow"))
+        })
+        .await;
         cancel.cancel();
+        seen
     });
     let err = result.unwrap_err().to_string();
     assert!(err.contains("mcp_call_failed: cancelled"), "{era}: {err}");

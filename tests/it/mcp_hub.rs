@@ -266,10 +266,12 @@ async fn logged_levels(hub: &switchboard::mcp::McpHub) -> Vec<String> {
     hub.call_tool("t", "log", Map::new(), None, CallContext::default())
         .await
         .unwrap();
-    // The notifications precede the response; give the event fan-out a moment.
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    // The tool logs debug, info, warning, error in that order: once the error is
+    // in, whatever the level let through is too.
+    let seen =
+        support::mcp::events_until(&mut events, |seen| support::mcp::logged(seen, "error")).await;
     let mut levels = Vec::new();
-    while let Ok(event) = events.try_recv() {
+    for event in seen {
         if let McpEvent::Log { level, .. } = event {
             levels.push(level);
         }

@@ -132,3 +132,32 @@ pub fn speaking(mut config: ServerConfig, protocol: ProtocolChoice) -> ServerCon
     config.protocol = Some(protocol);
     config
 }
+
+/// Events from `events` until `done` says the wanted ones are in (10 s at most):
+/// a server's notifications precede its response on the wire, but reach the hub's
+/// event fan-out on their own schedule, so a test waits for them rather than for a
+/// moment.
+pub async fn events_until(
+    events: &mut tokio::sync::broadcast::Receiver<switchboard::mcp::McpEvent>,
+    mut done: impl FnMut(&[switchboard::mcp::McpEvent]) -> bool,
+) -> Vec<switchboard::mcp::McpEvent> {
+    use tokio::sync::broadcast::error::RecvError;
+    let mut seen = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while !done(&seen) {
+        match tokio::time::timeout_at(deadline, events.recv()).await {
+            Ok(Ok(event)) => seen.push(event),
+            Ok(Err(RecvError::Lagged(_))) => {}
+            Ok(Err(RecvError::Closed)) | Err(_) => {
+                panic!("the wanted events did not come; seen: {seen:?}")
+            }
+        }
+    }
+    seen
+}
+
+/// Whether `seen` holds a log message at `level`.
+pub fn logged(seen: &[switchboard::mcp::McpEvent], level: &str) -> bool {
+    seen.iter()
+        .any(|e| matches!(e, switchboard::mcp::McpEvent::Log { level: l, .. } if l == level))
+}
