@@ -96,14 +96,20 @@ pub fn named_ones_apply(
     server: Option<&str>,
     provider: Option<&str>,
 ) -> Result<(), i32> {
+    let server = server.filter(|n| !config.servers.contains_key(*n));
+    let provider = provider.filter(|n| !config.providers.contains_key(*n));
+    if server.is_none() && provider.is_none() {
+        // Everything named is configured: no need to read the left-out files again.
+        return Ok(());
+    }
     let withheld = loaded.withheld();
-    if let Some(name) = server.filter(|n| !config.servers.contains_key(*n))
+    if let Some(name) = server
         && let Some(file) = withheld.server(name)
     {
         eprintln!("{}", trust::withheld_error("server", name, file));
         return Err(exit::USAGE);
     }
-    if let Some(name) = provider.filter(|n| !config.providers.contains_key(*n))
+    if let Some(name) = provider
         && let Some(file) = withheld.provider(name)
     {
         eprintln!("{}", trust::withheld_error("provider", name, file));

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use toml::Table;
 
 use super::error::ConfigError;
-use super::load::{decode_str, parse_str};
+use super::load::decode_str;
 use super::merge::{Reach, merge};
 use super::model::Config;
 use super::validate::validate;
@@ -93,15 +93,6 @@ impl Layers {
             ConfigError::at(&layer.path, &layer.text, 0..0, String::new(), message, None)
         })
     }
-
-    /// The file a single-file reader would have used: `--config`, else the project's,
-    /// else the user's.
-    pub fn top(&self) -> Option<&Layer> {
-        self.explicit
-            .as_ref()
-            .or(self.project.as_ref())
-            .or(self.user.as_ref())
-    }
 }
 
 fn existing(path: &Path) -> Option<PathBuf> {
@@ -109,7 +100,7 @@ fn existing(path: &Path) -> Option<PathBuf> {
 }
 
 /// Reads and decodes one file (shape only).
-pub fn read_layer(path: &Path, origin: CandidateOrigin) -> Result<Layer, ConfigError> {
+fn read_layer(path: &Path, origin: CandidateOrigin) -> Result<Layer, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
         path: path.to_path_buf(),
         source,
@@ -124,15 +115,6 @@ pub fn read_layer(path: &Path, origin: CandidateOrigin) -> Result<Layer, ConfigE
         config,
         set,
     })
-}
-
-/// Parses and validates one file alone (`config check PATH`, editors).
-pub fn check_file(path: &Path) -> Result<Config, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    parse_str(&text, path)
 }
 
 #[cfg(test)]

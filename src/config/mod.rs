@@ -29,7 +29,7 @@ mod validate;
 pub use agent::{DEFAULT_MAX_STEPS, DEFAULT_MAX_TOOL_RESULT_CHARS, SystemPromptError};
 pub use error::{ConfigError, ErrorKind, Located, line_column};
 pub use key_path::KeyPath;
-pub use layers::{Layer, Layers, check_file, read_layer};
+pub use layers::{Layer, Layers};
 pub use load::{LoadedConfig, decode_str, find_source, load, parse_str};
 pub use locate::SourceMap;
 pub use model::*;

@@ -113,26 +113,35 @@ async fn a_non_loopback_bind_needs_a_token_and_checks_it() {
     );
 
     let env = Env::new("[serve]\ntoken_env = \"SB_SERVE_TOKEN\"\n");
-    let gateway = HttpGateway::start(&env, "0.0.0.0:0", &[("SB_SERVE_TOKEN", "s3cret")]).await;
+    let said = token_gate(&env, "SB_SERVE_TOKEN", "s3cret").await;
+    assert!(said.contains("SB_SERVE_TOKEN"), "{said}");
+}
+
+/// On a non-loopback bind with `var` holding `token`: no token and a wrong one get
+/// 401, the right one 200; and with `var` unset the gateway refuses to start (exit 1).
+/// Returns what it said then.
+async fn token_gate(env: &Env, var: &str, token: &str) -> String {
+    let gateway = HttpGateway::start(env, "0.0.0.0:0", &[(var, token)]).await;
     let port = gateway.port();
     assert_eq!(raw_post(port, &[]).await, 401);
     assert_eq!(
         raw_post(port, &[("Authorization", "Bearer wrong")]).await,
         401
     );
+    let bearer = format!("Bearer {token}");
     assert_eq!(
-        raw_post(port, &[("Authorization", "Bearer s3cret")]).await,
+        raw_post(port, &[("Authorization", bearer.as_str())]).await,
         200
     );
     // A token variable that is named but not set refuses to start.
     let unset = env
         .command(&["serve", "--http", "127.0.0.1:0"])
-        .env_remove("SB_SERVE_TOKEN")
+        .env_remove(var)
         .output()
         .await
         .unwrap();
     assert_eq!(unset.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&unset.stderr).contains("SB_SERVE_TOKEN"));
+    String::from_utf8_lossy(&unset.stderr).into_owned()
 }
 
 const CI: &str = "[policy]\nmode = \"ask\"\n[serve.clients.ci]\nmode = \"full-auto\"\ntoken_env = \"SB_CI_TOKEN\"\n";
@@ -169,25 +178,7 @@ async fn only_the_client_token_gives_a_client_its_policy() {
 #[tokio::test]
 async fn a_client_token_alone_opens_a_non_loopback_bind_and_must_be_set() {
     let env = Env::new(CI);
-    let gateway = HttpGateway::start(&env, "0.0.0.0:0", &[("SB_CI_TOKEN", "ci-s3cret")]).await;
-    let port = gateway.port();
-    assert_eq!(raw_post(port, &[]).await, 401);
-    assert_eq!(
-        raw_post(port, &[("Authorization", "Bearer wrong")]).await,
-        401
-    );
-    assert_eq!(
-        raw_post(port, &[("Authorization", "Bearer ci-s3cret")]).await,
-        200
-    );
-    let unset = env
-        .command(&["serve", "--http", "127.0.0.1:0"])
-        .env_remove("SB_CI_TOKEN")
-        .output()
-        .await
-        .unwrap();
-    assert_eq!(unset.status.code(), Some(1));
-    let said = String::from_utf8_lossy(&unset.stderr);
+    let said = token_gate(&env, "SB_CI_TOKEN", "ci-s3cret").await;
     assert!(
         said.contains("[serve.clients.ci] token_env") && said.contains("SB_CI_TOKEN"),
         "{said}"
