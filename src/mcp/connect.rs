@@ -17,6 +17,7 @@ use tokio::process::ChildStderr;
 use super::client::ClientSide;
 use super::endpoint::{Endpoint, TransportKind};
 use super::error::{McpError, untrusted};
+use super::input_closed::InputClosed;
 use super::limits::Limits;
 use super::refusal_tap::RefusalTap;
 use super::snapshot::McpEvent;
@@ -26,13 +27,23 @@ use crate::config::ProtocolChoice;
 
 pub type Service = RunningService<RoleClient, ClientSide>;
 
+/// How long after cancelling rmcp may take to close a stdio server's input: it
+/// drains in-flight answers for up to two seconds first.
+const INPUT_CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// How long a failed sandboxed start waits for the launcher's stderr to end.
 const LAST_WORDS: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// A live connection, and the child's process id for stdio servers.
+/// A live connection, and the child process for stdio servers.
 pub struct Connected {
     pub service: Service,
+    pub child: Option<StdioChild>,
+}
+
+/// A stdio server's process: its id, and the signal that its input is closed.
+pub struct StdioChild {
     pub pid: Option<u32>,
+    pub input_closed: Arc<tokio::sync::Notify>,
 }
 
 /// How the handshake goes for a protocol choice: `auto` probes with `server/discover`
@@ -234,12 +245,19 @@ async fn connect_stdio(
         .map_err(|e| handshake(&server, format!("cannot start {program:?}: {e}")))?;
     let reader =
         pipe.map(|pipe| tokio::spawn(read_stderr(pipe, client.clone(), Arc::clone(stderr))));
-    let pid = transport.id();
+    let child = StdioChild {
+        pid: transport.id(),
+        input_closed: Arc::new(tokio::sync::Notify::new()),
+    };
+    let transport = InputClosed::new(transport, Arc::clone(&child.input_closed));
     match client
         .serve_with_lifecycle(tap(transport, wire), mode)
         .await
     {
-        Ok(service) => Ok(Connected { service, pid }),
+        Ok(service) => Ok(Connected {
+            service,
+            child: Some(child),
+        }),
         Err(e) => {
             // A sandbox that could not be set up says why on stderr as the launcher
             // exits: wait (briefly) for that line.
@@ -297,7 +315,10 @@ async fn connect_remote(
         return client
             .serve_with_lifecycle(tap(transport, wire), mode)
             .await
-            .map(|service| Connected { service, pid: None })
+            .map(|service| Connected {
+                service,
+                child: None,
+            })
             .map_err(|e| handshake(&server, untrusted(&e.to_string(), 300)));
     }
     let probe_headers = headers.clone();
@@ -329,7 +350,10 @@ async fn connect_remote(
         client.serve_with_lifecycle(transport, mode).await
     };
     match served {
-        Ok(service) => Ok(Connected { service, pid: None }),
+        Ok(service) => Ok(Connected {
+            service,
+            child: None,
+        }),
         Err(e) => {
             if let Some(challenge) = e.auth_challenge() {
                 return Err(super::error::needs_login(&server, challenge));
@@ -344,14 +368,25 @@ async fn connect_remote(
 /// The stdio shutdown sequence of the MCP spec: close the connection (stdin), give
 /// the server time to exit while it is still working ([`super::exit_watch`]), SIGTERM
 /// it once it idles or that time is up, and wait for the end up to `close_timeout`
-/// (rmcp kills the child after that).
+/// (rmcp kills the child after that). The watch starts once the input is closed
+/// ([`InputClosed`]): before that the server has not been asked to exit.
 pub async fn close<F: std::future::Future>(
     cancel: rmcp::service::RunningServiceCancellationToken,
     mut done: std::pin::Pin<&mut F>,
-    pid: Option<u32>,
+    child: Option<&StdioChild>,
     limits: &Limits,
 ) {
     cancel.cancel();
+    let Some(child) = child else {
+        let _ = tokio::time::timeout(limits.close_timeout, done).await;
+        return;
+    };
+    tokio::select! {
+        _ = done.as_mut() => return,
+        () = child.input_closed.notified() => {}
+        () = tokio::time::sleep(INPUT_CLOSE_LIMIT) => {}
+    }
+    let pid = child.pid;
     let mut watch = super::exit_watch::ExitWatch::new(pid);
     loop {
         if tokio::time::timeout(super::exit_watch::POLL, done.as_mut())

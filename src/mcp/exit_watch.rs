@@ -59,26 +59,37 @@ impl ExitWatch {
     pub fn give_up(&mut self) -> bool {
         let now = Instant::now();
         let waited = now.duration_since(self.started);
-        if waited >= BUSY_GRACE {
-            return true;
-        }
         match self.look(now) {
-            None => waited >= UNKNOWN_GRACE,
-            Some(since) => now.duration_since(since) >= IDLE_WINDOW,
+            Seen::Unknown => waited >= UNKNOWN_GRACE,
+            Seen::Busy => waited >= BUSY_GRACE,
+            Seen::IdleSince(since) => waited >= BUSY_GRACE || now - since >= IDLE_WINDOW,
         }
     }
 
-    /// Takes a sample; returns since when the tree has been idle, if it is.
-    fn look(&mut self, now: Instant) -> Option<Instant> {
-        let sample = self.pid.and_then(tree_sample)?;
+    /// Takes a sample and compares it with the steady one.
+    fn look(&mut self, now: Instant) -> Seen {
+        let Some(sample) = self.pid.and_then(tree_sample) else {
+            return Seen::Unknown;
+        };
         match self.steady {
-            Some((last, since)) if last == sample => sample.asleep.then_some(since),
+            Some((last, since)) if last == sample && sample.asleep => Seen::IdleSince(since),
+            Some((last, _)) if last == sample => Seen::Busy,
             _ => {
                 self.steady = Some((sample, now));
-                None
+                Seen::Busy
             }
         }
     }
+}
+
+/// What a look at the server found.
+enum Seen {
+    /// No process to look at (not Linux, or already gone).
+    Unknown,
+    /// Using the CPU, or a thread is running or waiting for a CPU.
+    Busy,
+    /// No CPU used and every process asleep, since then.
+    IdleSince(Instant),
 }
 
 /// The CPU ticks and sleep state of `pid` and its descendants (at most 64 processes).

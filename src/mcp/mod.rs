@@ -19,6 +19,7 @@ mod http_client;
 mod http_failure;
 mod hub;
 mod input;
+mod input_closed;
 mod limits;
 pub mod listing;
 pub mod oauth;

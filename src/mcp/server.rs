@@ -398,7 +398,7 @@ async fn wait_or_command(
 /// the connection ends.
 async fn serve(
     handle: &Arc<ServerHandle>,
-    Connected { service, pid }: Connected,
+    Connected { service, child }: Connected,
     snap: &mut ServerSnapshot,
     commands: &mut mpsc::UnboundedReceiver<Command>,
     events: &broadcast::Sender<McpEvent>,
@@ -427,7 +427,7 @@ async fn serve(
             let cancel = service.cancellation_token();
             let done = service.waiting();
             tokio::pin!(done);
-            close(cancel, done.as_mut(), pid, &handle.limits).await;
+            close(cancel, done.as_mut(), child.as_ref(), &handle.limits).await;
             return Ended::NeedsLogin(login);
         }
     };
@@ -478,7 +478,7 @@ async fn serve(
                 }
                 stop => {
                     handle.end_streams(list_changes.take()).await;
-                    close(cancel, done.as_mut(), pid, &handle.limits).await;
+                    close(cancel, done.as_mut(), child.as_ref(), &handle.limits).await;
                     break match stop {
                         Some(Command::Reconnect) => Ended::Reconnect,
                         Some(Command::Disable) => Ended::Disabled,
