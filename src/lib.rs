@@ -19,6 +19,7 @@ pub mod policy;
 pub mod sandbox;
 pub mod sanitize;
 pub mod serve;
+pub mod settings;
 pub mod skills;
 pub mod sse;
 pub mod theme;

@@ -314,7 +314,7 @@ fn import(cli: &Cli, dirs: &Dirs, file: &Path, print: bool) -> Result<String, St
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(format!("{}: {e}", target.display())),
     };
-    let current = config::parse_str(&existing, &target).map_err(|e| e.to_string())?;
+    let current = crate::settings::parse_str(&existing, &target).map_err(|e| e.to_string())?;
     let clashes: Vec<&str> = imported
         .servers
         .keys()
@@ -338,7 +338,7 @@ fn import(cli: &Cli, dirs: &Dirs, file: &Path, print: bool) -> Result<String, St
         file.display(),
         imported.format
     );
-    config::parse_str(&text, &target)
+    crate::settings::parse_str(&text, &target)
         .map_err(|e| format!("the imported servers do not validate: {e}"))?;
     if let Some(dir) = target.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;

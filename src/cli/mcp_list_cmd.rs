@@ -35,7 +35,7 @@ fn servers(
             return Err(exit::USAGE);
         }
     };
-    match config::parse_str(&text, &path) {
+    match crate::settings::parse_str(&text, &path) {
         Ok(config) => Ok((config, Some(path))),
         Err(e) => {
             eprintln!("{e}");

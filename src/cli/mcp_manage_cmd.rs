@@ -271,14 +271,14 @@ fn edit_file(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (String::new(), false),
         Err(e) => return usage(&format!("{}: {e}", path.display())),
     };
-    if let Err(e) = config::parse_str(&text, &path) {
+    if let Err(e) = crate::settings::parse_str(&text, &path) {
         return usage(&format!("{e}\n(the file must load before it is edited)"));
     }
     let (edited, done) = match change(&text) {
         Ok(ok) => ok,
         Err(e) => return usage(&format!("{}: {}", path.display(), safe(&e.to_string()))),
     };
-    let checked = config::parse_str(&edited, &path).map_err(|e| e.to_string());
+    let checked = crate::settings::parse_str(&edited, &path).map_err(|e| e.to_string());
     if let Err(message) = checked.and_then(|c| refusals(&c, check, &path, &edited)) {
         return usage(&format!("{message}\n{} was not changed", path.display()));
     }

@@ -15,7 +15,7 @@ use super::error::ConfigError;
 use super::load::decode_str;
 use super::merge::{Reach, merge};
 use super::model::Config;
-use super::validate::validate;
+use super::validate::{PartCheck, validate};
 use crate::paths::{CandidateOrigin, Dirs};
 
 /// One config file, read and decoded.
@@ -43,11 +43,16 @@ pub struct Layers {
 
 impl Layers {
     /// Reads the layers: with `explicit`, that file alone (it must exist); else the
-    /// user's file and the project's, each when it exists.
-    pub fn read(dirs: &Dirs, explicit: Option<&Path>) -> Result<Self, ConfigError> {
+    /// user's file and the project's, each when it exists. Each is validated, with
+    /// `parts` checking what other modules own.
+    pub fn read(
+        dirs: &Dirs,
+        explicit: Option<&Path>,
+        parts: PartCheck<'_>,
+    ) -> Result<Self, ConfigError> {
         if let Some(path) = explicit {
             let layer = read_layer(&dirs.cwd.join(path), CandidateOrigin::Explicit)?;
-            validate(&layer.config, &layer.path, &layer.text)?;
+            validate(&layer.config, &layer.path, &layer.text, parts)?;
             return Ok(Self {
                 explicit: Some(layer),
                 ..Self::default()
@@ -57,7 +62,7 @@ impl Layers {
             .map(|p| read_layer(&p, CandidateOrigin::User))
             .transpose()?;
         if let Some(user) = &user {
-            validate(&user.config, &user.path, &user.text)?;
+            validate(&user.config, &user.path, &user.text, parts)?;
         }
         let project = existing(&dirs.cwd.join(crate::paths::PROJECT_CONFIG_FILE))
             .map(|p| read_layer(&p, CandidateOrigin::Project))
@@ -71,7 +76,7 @@ impl Layers {
             // The whole project, trusted or not, must make sense on top of the user's
             // file: `config check` and the trust list speak of all of it.
             let merged = layers.config(Reach::Full)?;
-            validate(&merged, &project.path, &project.text)?;
+            validate(&merged, &project.path, &project.text, parts)?;
         }
         Ok(layers)
     }
@@ -120,6 +125,7 @@ fn read_layer(path: &Path, origin: CandidateOrigin) -> Result<Layer, ConfigError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::no_part_checks;
 
     fn dirs(root: &Path) -> Dirs {
         let cwd = root.join("work");
@@ -147,7 +153,7 @@ mod tests {
             "default_provider = \"work\"\n",
         )
         .unwrap();
-        let layers = Layers::read(&d, None).unwrap();
+        let layers = Layers::read(&d, None, &no_part_checks).unwrap();
         let full = layers.config(Reach::Full).unwrap();
         assert_eq!(full.default_provider.as_deref(), Some("work"));
         let cosmetic = layers.config(Reach::Cosmetic).unwrap();
@@ -158,7 +164,9 @@ mod tests {
             "default_provider = \"wrok\"\n",
         )
         .unwrap();
-        let err = Layers::read(&d, None).unwrap_err().to_string();
+        let err = Layers::read(&d, None, &no_part_checks)
+            .unwrap_err()
+            .to_string();
         assert!(
             err.starts_with(&format!("{}:1:", d.cwd.join("switchboard.toml").display())),
             "{err}"
@@ -166,7 +174,9 @@ mod tests {
         assert!(err.contains("did you mean `work`"), "{err}");
 
         std::fs::write(d.user_config_file(), "[polcy]\n").unwrap();
-        let err = Layers::read(&d, None).unwrap_err().to_string();
+        let err = Layers::read(&d, None, &no_part_checks)
+            .unwrap_err()
+            .to_string();
         assert!(
             err.starts_with(&d.user_config_file().display().to_string()),
             "{err}"
@@ -179,9 +189,9 @@ mod tests {
         let d = dirs(tmp.path());
         std::fs::write(d.user_config_file(), "[servers.u]\ncommand = \"u\"\n").unwrap();
         std::fs::write(d.cwd.join("x.toml"), "[servers.x]\ncommand = \"x\"\n").unwrap();
-        let layers = Layers::read(&d, Some(Path::new("x.toml"))).unwrap();
+        let layers = Layers::read(&d, Some(Path::new("x.toml")), &no_part_checks).unwrap();
         let config = layers.config(Reach::Full).unwrap();
         assert_eq!(config.servers.keys().collect::<Vec<_>>(), ["x"]);
-        assert!(Layers::read(&d, Some(Path::new("nope.toml"))).is_err());
+        assert!(Layers::read(&d, Some(Path::new("nope.toml")), &no_part_checks).is_err());
     }
 }

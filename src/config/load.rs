@@ -5,7 +5,7 @@ use std::path::Path;
 use super::decode;
 use super::error::{ConfigError, ErrorKind};
 use super::model::Config;
-use super::validate::validate;
+use super::validate::{PartCheck, no_part_checks, validate};
 use crate::paths::{CandidateOrigin, ConfigCandidate, Dirs};
 
 /// A parsed, validated configuration and where it came from.
@@ -48,10 +48,17 @@ pub fn find_source(dirs: &Dirs, explicit: Option<&Path>) -> Option<ConfigCandida
         .find(|c| c.origin == CandidateOrigin::Explicit || c.path.is_file())
 }
 
-/// Parse and validate config `text`; `path` is only used in error messages.
+/// Parse and validate config `text` by config's own rules; `path` is only used in
+/// error messages. The front ends parse through `crate::settings::parse_str`, which
+/// also checks policy rules, hooks and key bindings.
 pub fn parse_str(text: &str, path: &Path) -> Result<Config, ConfigError> {
+    parse_checked(text, path, &no_part_checks)
+}
+
+/// As [`parse_str`], with `parts` checking what other modules own.
+pub fn parse_checked(text: &str, path: &Path, parts: PartCheck<'_>) -> Result<Config, ConfigError> {
     let config = decode_str(text, path)?;
-    validate(&config, path, text)?;
+    validate(&config, path, text, parts)?;
     Ok(config)
 }
 

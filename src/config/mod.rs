@@ -30,10 +30,11 @@ pub use agent::{DEFAULT_MAX_STEPS, DEFAULT_MAX_TOOL_RESULT_CHARS, SystemPromptEr
 pub use error::{ConfigError, ErrorKind, Located, line_column};
 pub use key_path::KeyPath;
 pub use layers::{Layer, Layers};
-pub use load::{LoadedConfig, decode_str, find_source, load, parse_str};
+pub use load::{LoadedConfig, decode_str, find_source, load, parse_checked, parse_str};
 pub use locate::SourceMap;
 pub use model::*;
 pub use serve::{DEFAULT_MAX_MESSAGE_BYTES, ServeClientConfig, ServeConfig};
 pub use validate::{
-    BUILTIN_PROVIDER, CONFIRM_DELETE, POLICY_MODES, SERVER_TRANSPORTS, TOOL_EFFECTS, is_aws_region,
+    BUILTIN_PROVIDER, CONFIRM_DELETE, POLICY_MODES, PartCheck, PartProblem, SERVER_TRANSPORTS,
+    TOOL_EFFECTS, is_aws_region, no_part_checks,
 };

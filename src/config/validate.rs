@@ -25,8 +25,33 @@ pub const SERVER_TRANSPORTS: &[&str] = &["stdio", "http", "sse"];
 /// The offline provider, available without a `[providers.scripted]` table.
 pub const BUILTIN_PROVIDER: &str = "scripted";
 
-/// Check `config` (parsed from `text`, the content of `path`).
-pub fn validate(config: &Config, path: &Path, text: &str) -> Result<(), ConfigError> {
+/// A problem in a part of the config that another module reads (policy rules, hooks,
+/// key bindings), found by that module: where, which key, what, and a hint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartProblem {
+    pub span: Range<usize>,
+    pub key: String,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// Checks the parts of a config that other modules own. The load step above config
+/// supplies it (`crate::settings`), so config depends on none of those modules.
+pub type PartCheck<'c> = &'c dyn Fn(&Config) -> Vec<PartProblem>;
+
+/// No checks beyond config's own.
+pub fn no_part_checks(_: &Config) -> Vec<PartProblem> {
+    Vec::new()
+}
+
+/// Check `config` (parsed from `text`, the content of `path`), with `parts` checking
+/// what other modules own.
+pub fn validate(
+    config: &Config,
+    path: &Path,
+    text: &str,
+    parts: PartCheck<'_>,
+) -> Result<(), ConfigError> {
     let Ok(map) = SourceMap::parse(text) else {
         // `text` parsed once already; nothing to locate against otherwise.
         return Ok(());
@@ -42,7 +67,9 @@ pub fn validate(config: &Config, path: &Path, text: &str) -> Result<(), ConfigEr
     check_mcp(config, &map, &mut report);
     check_tools(config, &map, &mut report);
     super::serve::check(config, &map, &mut report);
-    check_rules_and_keys(config, &mut report);
+    for p in parts(config) {
+        report(p.span, p.key, p.message, p.hint);
+    }
     super::agents::check_agents(config, &map, &mut report);
     match problems
         .into_iter()
@@ -50,26 +77,6 @@ pub fn validate(config: &Config, path: &Path, text: &str) -> Result<(), ConfigEr
     {
         Some(first) => Err(first),
         None => Ok(()),
-    }
-}
-
-/// Policy rules, hooks and key bindings are parsed by their own modules; their errors
-/// carry the value's span.
-fn check_rules_and_keys(config: &Config, report: &mut Report<'_>) {
-    if let Err(errors) = crate::policy::Policy::from_config(&config.policy) {
-        for e in errors {
-            report(e.span, e.key, e.message, None);
-        }
-    }
-    if let Err(errors) = crate::hooks::Hooks::from_config(&config.hooks) {
-        for e in errors {
-            report(e.span, e.key, e.message, e.hint);
-        }
-    }
-    if let Err(errors) = crate::keymap::Keymap::with_overrides(&config.ui.keys) {
-        for e in errors {
-            report(e.span, e.key, e.message, e.hint);
-        }
     }
 }
 

@@ -87,7 +87,7 @@ impl Loaded {
         explicit: Option<&Path>,
         mcp_configs: &[PathBuf],
     ) -> Result<Self, ConfigError> {
-        let layers = Layers::read(dirs, explicit)?;
+        let layers = crate::settings::read_layers(dirs, explicit)?;
         let store = TrustStore::open(store_path(dirs));
         let mut files = Vec::new();
         if let Some(project) = &layers.project {

@@ -69,7 +69,7 @@ async fn world(
         std::fs::write(&path, body).unwrap();
         toml = toml.replace(&format!("@{name}"), &path.display().to_string());
     }
-    let config = switchboard::config::parse_str(&toml, Path::new("t.toml")).unwrap();
+    let config = switchboard::settings::parse_str(&toml, Path::new("t.toml")).unwrap();
     let audit = dir.path().join("audit.jsonl");
     let broker = Arc::new(ApprovalBroker::new(interactive));
     let registry = Arc::new(

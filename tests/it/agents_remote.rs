@@ -33,7 +33,7 @@ async fn world(server: &Server) -> World {
         "[agents.far]\nkind = \"a2a\"\nurl = \"{}\"\nheaders = {{ Authorization = \"Bearer tok\" }}\n",
         server.url
     );
-    let config = switchboard::config::parse_str(&toml, Path::new("t.toml")).unwrap();
+    let config = switchboard::settings::parse_str(&toml, Path::new("t.toml")).unwrap();
     let audit = dir.path().join("audit.jsonl");
     let broker = Arc::new(ApprovalBroker::new(false));
     let registry = Arc::new(

@@ -405,11 +405,15 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("sse", &[]),
     ("theme", &[]),
     ("tls", &[]),
-    ("config", &["hooks", "keymap", "paths", "policy"]),
+    ("config", &["paths"]),
     ("keymap", &["config"]),
     ("policy", &["config", "paths"]),
     ("hooks", &["config", "policy"]),
     ("gate", &["policy"]),
+    (
+        "settings",
+        &["config", "hooks", "keymap", "paths", "policy"],
+    ),
     ("skills", &["config", "paths"]),
     ("sandbox", &["config"]),
     (
@@ -426,7 +430,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "config", "logging", "paths", "policy", "sandbox", "sanitize", "sse", "tls", "tools",
         ],
     ),
-    ("trust", &["config", "llm", "paths", "sanitize"]),
+    ("trust", &["config", "llm", "paths", "sanitize", "settings"]),
     (
         "agent",
         &[
@@ -497,6 +501,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "sandbox",
             "sanitize",
             "serve",
+            "settings",
             "theme",
             "tools",
             "trust",

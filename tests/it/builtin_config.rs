@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use switchboard::config::{Config, parse_str};
+use switchboard::config::Config;
+use switchboard::settings::parse_str;
 
 fn error(toml: &str) -> String {
     parse_str(toml, Path::new("c.toml"))

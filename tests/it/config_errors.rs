@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use switchboard::config::{ConfigError, ErrorKind, parse_str};
+use switchboard::config::{ConfigError, ErrorKind};
+use switchboard::settings::parse_str;
 
 fn error(text: &str) -> ConfigError {
     parse_str(text, Path::new("switchboard.toml")).unwrap_err()
@@ -257,7 +258,7 @@ fn other_modules_report_through_at() {
 #[test]
 fn invalid_policy_rule_is_located() {
     let text = "[policy]\nallow = [\"fs(write:\"]\n";
-    let err = switchboard::config::parse_str(text, std::path::Path::new("sb.toml")).unwrap_err();
+    let err = switchboard::settings::parse_str(text, std::path::Path::new("sb.toml")).unwrap_err();
     let msg = err.to_string();
     assert!(msg.starts_with("sb.toml:2:10: `policy.allow[0]`"), "{msg}");
 }
@@ -265,7 +266,7 @@ fn invalid_policy_rule_is_located() {
 #[test]
 fn conflicting_key_binding_is_located() {
     let text = "[ui.keys]\nhelp = \"q\"\n";
-    let err = switchboard::config::parse_str(text, std::path::Path::new("sb.toml")).unwrap_err();
+    let err = switchboard::settings::parse_str(text, std::path::Path::new("sb.toml")).unwrap_err();
     let msg = err.to_string();
     assert!(
         msg.starts_with("sb.toml:2:8: `ui.keys.help`: key q is bound to both"),

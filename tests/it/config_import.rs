@@ -169,7 +169,7 @@ fn emitted_toml_is_a_valid_config_with_the_same_servers() {
     ] {
         let i = import(rel);
         let toml = to_toml(&i.servers);
-        let config = switchboard::config::parse_str(&toml, Path::new("imported.toml"))
+        let config = switchboard::settings::parse_str(&toml, Path::new("imported.toml"))
             .unwrap_or_else(|e| panic!("{rel}: {e}\n{toml}"));
         assert_eq!(config.servers, i.servers, "{rel}");
     }

@@ -6,8 +6,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use switchboard::config::{AnnotationTrust, Config, KeyBindingSpec, ProviderKind, load, parse_str};
+use switchboard::config::{AnnotationTrust, Config, KeyBindingSpec, ProviderKind, load};
 use switchboard::paths::{CandidateOrigin, Dirs};
+use switchboard::settings::parse_str;
 use tempfile::TempDir;
 
 fn fixture(name: &str) -> PathBuf {

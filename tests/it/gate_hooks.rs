@@ -8,10 +8,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use switchboard::config::parse_str;
 use switchboard::gate::ApprovalBroker;
 use switchboard::hooks::Hooks;
 use switchboard::policy::{AuditLog, DecidedBy, Mode, Policy, RuleList};
+use switchboard::settings::parse_str;
 use switchboard::tools::builtin_specs::fs_spec;
 use switchboard::tools::{CallOutcome, Registry, Scope};
 

@@ -10,7 +10,6 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use switchboard::agent::headless::run_headless;
 use switchboard::agent::{AgentEvent, Session, SessionOptions};
-use switchboard::config::parse_str;
 use switchboard::gate::{ApprovalBroker, ApprovalDecision, GateEvent};
 use switchboard::hooks::Hooks;
 use switchboard::llm::scripted_script::{ScriptedCall, ScriptedTurn};
@@ -18,6 +17,7 @@ use switchboard::llm::{ChatRequest, LlmStream, Provider, ScriptedProvider};
 use switchboard::policy::{
     AuditLog, CallFacts, DecidedBy, GrantScope, Mode, Policy, RuleList, SessionGrants, Verdict,
 };
+use switchboard::settings::parse_str;
 use switchboard::tools::builtin_specs::fs_spec;
 use switchboard::tools::{CallOutcome, Registry, Scope, ToolEffect};
 

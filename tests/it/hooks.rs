@@ -7,9 +7,9 @@ use std::path::Path;
 
 use crate::support::script;
 use serde_json::{Value, json};
-use switchboard::config::parse_str;
 use switchboard::hooks::{HookDecision, HookEvent, HookInput, Hooks};
 use switchboard::policy::Verdict;
+use switchboard::settings::parse_str;
 
 fn hooks(toml: &str) -> Hooks {
     let config = parse_str(toml, Path::new("t.toml")).unwrap();

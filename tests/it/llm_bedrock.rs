@@ -11,12 +11,12 @@ use aws_smithy_eventstream::frame::write_message_to;
 use aws_smithy_types::event_stream::{Header, HeaderValue, Message as Frame};
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
-use switchboard::config::parse_str;
 use switchboard::llm::{
     AwsCredentials, BedrockAuth, BedrockProvider, ChatRequest, FinishReason, LlmErrorKind, Message,
     Provider, ProviderChoice, RetryPolicy, SigV4Signer, ToolDeclaration, Usage,
     provider_from_config, sign_request,
 };
+use switchboard::settings::parse_str;
 use wiremock::matchers::{body_string_contains, method, path};
 use wiremock::{Mock, MockServer, Request, ResponseTemplate};
 

@@ -6,11 +6,11 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use switchboard::config::parse_str;
 use switchboard::llm::{
     ChatRequest, CohereProvider, FinishReason, LlmErrorKind, Message, Provider, ProviderChoice,
     RetryPolicy, ToolDeclaration, Usage, provider_from_config,
 };
+use switchboard::settings::parse_str;
 use wiremock::matchers::{body_string_contains, header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

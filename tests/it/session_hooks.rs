@@ -15,12 +15,12 @@ use switchboard::agent::headless::{exit, run_headless};
 use switchboard::agent::session_hooks::MAX_STOP_CONTINUATIONS;
 use switchboard::agent::transcript::messages_from_events;
 use switchboard::agent::{AgentEvent, Session, SessionOptions};
-use switchboard::config::parse_str;
 use switchboard::gate::{ApprovalBroker, ApprovalDecision};
 use switchboard::hooks::Hooks;
 use switchboard::llm::scripted_script::ScriptedTurn;
 use switchboard::llm::{ChatRequest, LlmStream, Message, Provider, ScriptedProvider};
 use switchboard::policy::{AuditLog, Mode, Policy};
+use switchboard::settings::parse_str;
 use switchboard::tools::Registry;
 
 /// The scripted provider, remembering every request it was sent.

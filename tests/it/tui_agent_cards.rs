@@ -26,7 +26,7 @@ use crate::support::a2a_server::{Options, Server};
 /// The booted state for `toml` (agents registered, described), on the Agents tab,
 /// and the command that reads the remote cards.
 async fn booted(toml: &str) -> (State, Arc<Registry>, Option<Cmd>) {
-    let config = switchboard::config::parse_str(toml, Path::new("t.toml")).unwrap();
+    let config = switchboard::settings::parse_str(toml, Path::new("t.toml")).unwrap();
     let broker = Arc::new(ApprovalBroker::new(false));
     let registry = Arc::new(Registry::new(Policy::new(Mode::Ask), broker));
     switchboard::agents::register_agents(&registry, &config, Path::new(".")).await;

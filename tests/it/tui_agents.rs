@@ -15,7 +15,7 @@ use switchboard::tui::state::{CatalogTab, Overlay, Pane};
 use switchboard::tui::{Msg, update};
 
 async fn with_agents(toml: &str) -> switchboard::tui::state::State {
-    let config = switchboard::config::parse_str(toml, Path::new("t.toml")).unwrap();
+    let config = switchboard::settings::parse_str(toml, Path::new("t.toml")).unwrap();
     let broker = Arc::new(ApprovalBroker::new(false));
     let registry = Arc::new(Registry::new(Policy::new(Mode::Ask), broker));
     switchboard::agents::register_agents(&registry, &config, Path::new(".")).await;

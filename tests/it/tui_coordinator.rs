@@ -40,7 +40,7 @@ async fn executor(
             path.display()
         );
     }
-    let config = switchboard::config::parse_str(&toml, Path::new("t.toml")).unwrap();
+    let config = switchboard::settings::parse_str(&toml, Path::new("t.toml")).unwrap();
     let (registry, _fs) =
         support::gate::registry_with(Policy::new(Mode::FullAuto), true, fs_spec()).await;
     switchboard::agents::register_agents(&registry, &config, dir).await;

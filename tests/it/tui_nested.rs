@@ -33,7 +33,7 @@ async fn nested_run() -> State {
         "[providers.sub]\nkind = \"scripted\"\nscript = \"{}\"\n\n[agents.scout]\nprovider = \"sub\"\n",
         sub.display()
     );
-    let config = switchboard::config::parse_str(&toml, Path::new("t.toml")).unwrap();
+    let config = switchboard::settings::parse_str(&toml, Path::new("t.toml")).unwrap();
     let broker = Arc::new(ApprovalBroker::new(false));
     let registry = Arc::new(Registry::new(Policy::new(Mode::FullAuto), broker));
     let fs = support::gate::FakeTool::new(switchboard::tools::builtin_specs::fs_spec());
@@ -89,7 +89,7 @@ async fn a_hook_denial_shows_on_the_card_with_the_hooks_reason() {
     .unwrap();
     std::fs::set_permissions(&check, std::fs::Permissions::from_mode(0o755)).unwrap();
     let toml = "[[hooks.pre_tool_use]]\nmatcher = \"fs\"\ncommand = [\"./check.sh\"]\n";
-    let config = switchboard::config::parse_str(toml, Path::new("t.toml")).unwrap();
+    let config = switchboard::settings::parse_str(toml, Path::new("t.toml")).unwrap();
     let hooks = switchboard::hooks::Hooks::from_config(&config.hooks)
         .unwrap()
         .with_cwd(dir.path());
@@ -123,7 +123,7 @@ async fn the_approval_pane_names_the_sub_agent_that_asks() {
         "[providers.sub]\nkind = \"scripted\"\nscript = \"{}\"\n\n[agents.scout]\nprovider = \"sub\"\nscope = \"full\"\n",
         sub.display()
     );
-    let config = switchboard::config::parse_str(&toml, Path::new("t.toml")).unwrap();
+    let config = switchboard::settings::parse_str(&toml, Path::new("t.toml")).unwrap();
     let broker = Arc::new(ApprovalBroker::new(true));
     let registry = Arc::new(Registry::new(Policy::new(Mode::Ask), Arc::clone(&broker)));
     let fs = Arc::new(support::gate::FakeTool::new(

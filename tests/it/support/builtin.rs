@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
-use switchboard::config::{Config, parse_str};
+use switchboard::config::Config;
 use switchboard::gate::ApprovalBroker;
 use switchboard::paths::Dirs;
 use switchboard::policy::{Mode, Policy};
+use switchboard::settings::parse_str;
 use switchboard::tools::builtin::{BuiltinSummary, register_builtins};
 use switchboard::tools::{Origin, Registry, Tool, ToolContext, ToolResult};
 use tempfile::TempDir;
