@@ -30,7 +30,7 @@ async fn run(client: &A2aClient, text: &str) -> (switchboard::a2a::Outcome, Vec<
     .unwrap();
     drop(tx);
     let mut updates = Vec::new();
-    while let Some(u) = rx.recv().await {
+    while let Some(u) = crate::support::within(rx.recv()).await {
         updates.push(u);
     }
     (outcome, updates)

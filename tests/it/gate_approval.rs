@@ -45,7 +45,7 @@ impl Listener {
 
     /// The next approval request (other events are kept in `seen`).
     async fn recv(&mut self) -> Option<ApprovalRequest> {
-        while let Some(event) = self.rx.recv().await {
+        while let Some(event) = crate::support::within(self.rx.recv()).await {
             self.seen.push(event.clone());
             if let GateEvent::ApprovalRequested(request) = event {
                 return Some(request);
@@ -83,7 +83,7 @@ async fn interactive() -> (Arc<Registry>, Arc<FakeTool>, Listener) {
 async fn ask_then_approve_runs_the_tool_and_reports_each_step_once() {
     let (registry, tool, mut requests) = interactive().await;
     let call = write_call_in(&registry, requests.ctx("turn-1"));
-    let req = requests.recv().await.unwrap();
+    let req = crate::support::within(requests.recv()).await.unwrap();
     assert_eq!(req.tool, "fs");
     assert_eq!(req.call_id, CallId::new("turn-1-call"));
     assert_eq!(req.server.as_deref(), Some("builtin"));
@@ -140,7 +140,7 @@ async fn ask_then_approve_runs_the_tool_and_reports_each_step_once() {
 async fn deny_with_reason_reaches_the_model() {
     let (registry, tool, mut requests) = interactive().await;
     let call = write_call_in(&registry, requests.ctx("turn-1"));
-    let req = requests.recv().await.unwrap();
+    let req = crate::support::within(requests.recv()).await.unwrap();
     let reason = Some("docs are frozen until Friday".to_owned());
     registry
         .broker()
@@ -166,7 +166,7 @@ async fn cancel_aborts_pending_approvals_and_the_tool_never_runs() {
     let second = write_call_in(&registry, requests.ctx("turn-1").with_cancel(turn.clone()));
     let other = write_call_in(&registry, requests.ctx("turn-2"));
     for _ in 0..3 {
-        requests.recv().await.unwrap();
+        crate::support::within(requests.recv()).await.unwrap();
     }
     turn.cancel();
     for call in [first, second] {
@@ -226,7 +226,7 @@ async fn cancelling_a_running_call_reports_cancelled() {
 async fn dropping_the_waiting_call_withdraws_the_request() {
     let (registry, _tool, mut requests) = interactive().await;
     let call = write_call_in(&registry, requests.ctx("turn-1"));
-    requests.recv().await.unwrap();
+    crate::support::within(requests.recv()).await.unwrap();
     call.abort();
     let _ = call.await;
     assert!(registry.broker().pending().is_empty());
@@ -236,7 +236,7 @@ async fn dropping_the_waiting_call_withdraws_the_request() {
 async fn session_approval_is_remembered_and_revocable() {
     let (registry, tool, mut requests) = interactive().await;
     let call = write_call_in(&registry, requests.ctx("turn-1"));
-    let req = requests.recv().await.unwrap();
+    let req = crate::support::within(requests.recv()).await.unwrap();
     registry.broker().decide(req.id, ApprovalDecision::Session);
     assert!(!result(call.await.unwrap()).is_error);
     // the second write runs without asking, decided by the grant
@@ -252,7 +252,7 @@ async fn session_approval_is_remembered_and_revocable() {
     assert_eq!(grants.len(), 1);
     assert!(registry.grants().revoke(grants[0].id));
     let again = write_call_in(&registry, requests.ctx("turn-3"));
-    let req = requests.recv().await.unwrap();
+    let req = crate::support::within(requests.recv()).await.unwrap();
     registry.broker().decide(req.id, ApprovalDecision::Once);
     assert!(!result(again.await.unwrap()).is_error);
 }
@@ -270,7 +270,7 @@ async fn always_appends_the_rule_to_the_config() {
         .unwrap();
     let mut requests = Listener::new();
     let call = write_call_in(&registry, requests.ctx("turn-1"));
-    let req = requests.recv().await.unwrap();
+    let req = crate::support::within(requests.recv()).await.unwrap();
     registry.broker().decide(req.id, ApprovalDecision::Always);
     assert!(!result(call.await.unwrap()).is_error);
     let text = std::fs::read_to_string(&path).unwrap();

@@ -389,6 +389,8 @@ async fn a_start_gate_holds_the_connections_until_it_opens() {
             ..HubOptions::default()
         },
     );
+    // An absence: nothing to wait for, so a window in which a gate that does not
+    // hold would have let the server start (it starts in well under this).
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     let snap = hub.snapshot();
     let t = snap.server("t").unwrap();

@@ -80,7 +80,7 @@ async fn python_sdk_elicitation_in_both_eras() {
         // As the TUI answers: through a ChannelAsker, with what the person typed.
         let (asker, mut asks) = ChannelAsker::new();
         let front = tokio::spawn(async move {
-            let request = asks.recv().await.unwrap();
+            let request = crate::support::within(asks.recv()).await.unwrap();
             assert!(matches!(&request.ask, Ask::Elicit(e) if e.message == "Who are you?"));
             let mut content = Map::new();
             content.insert("name".into(), "Grace".into());

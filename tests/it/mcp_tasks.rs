@@ -182,7 +182,8 @@ async fn a_task_is_followed_across_a_reconnect_to_its_result() {
             tokio::spawn(async move { call(&calling, json!({"millis": 1500}), false).await });
         // Once the task is being polled, the connection is dropped under it.
         let task_id = loop {
-            if let McpEvent::Task { view, .. } = events.recv().await.unwrap()
+            if let McpEvent::Task { view, .. } =
+                crate::support::within(events.recv()).await.unwrap()
                 && view.status == "working"
             {
                 break view.task_id;
@@ -224,7 +225,10 @@ async fn a_task_whose_server_does_not_come_back_fails_saying_so() {
     let calling = hub.clone();
     let running =
         tokio::spawn(async move { call(&calling, json!({"millis": 60000}), false).await });
-    while !matches!(events.recv().await.unwrap(), McpEvent::Task { .. }) {}
+    while !matches!(
+        crate::support::within(events.recv()).await.unwrap(),
+        McpEvent::Task { .. }
+    ) {}
     // Disabled: it will not connect again by itself, so the call stops waiting.
     hub.disable("t").unwrap();
     let err = tokio::time::timeout(std::time::Duration::from_secs(30), running)

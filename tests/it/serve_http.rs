@@ -198,7 +198,7 @@ async fn a_client_gone_mid_call_cancels_the_call_upstream() {
         ("Mcp-Name", "t__slow"),
     ];
     let connection = support::serve::raw_send(gateway.port(), &headers, SLOW_2026).await;
-    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    assert!(support::serve::wait_until_running(&env.cancelled_marker()).await);
     drop(connection);
     assert!(support::serve::wait_for_marker(&env.cancelled_marker()).await);
     // The gateway serves on.
@@ -243,7 +243,7 @@ async fn a_session_client_gone_mid_call_cancels_the_call_upstream() {
     );
     let slow = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t__slow","arguments":{"millis":60000,"progress":false}}}"#;
     let connection = support::serve::raw_send(port, &headers, slow).await;
-    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    assert!(support::serve::wait_until_running(&env.cancelled_marker()).await);
     drop(connection);
     assert!(support::serve::wait_for_marker(&env.cancelled_marker()).await);
 }

@@ -305,20 +305,15 @@ async fn a_client_gone_mid_call_cancels_the_call_upstream() {
     let mut raw = Raw::start(&env);
     raw.initialize().await;
     raw.send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t__slow","arguments":{"millis":60000,"progress":false}}}"#).await;
-    // The call is running upstream once the server has it; then the client goes away.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Once the call is running upstream, the client goes away.
+    assert!(crate::support::serve::wait_until_running(&env.cancelled_marker()).await);
     drop(raw.stdin);
     let status = tokio::time::timeout(Duration::from_secs(60), raw.child.wait())
         .await
         .expect("serve exits when its client leaves")
         .unwrap();
     assert!(status.success(), "{status}");
-    let marker = env.cancelled_marker();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while !marker.exists() && tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "cancelled");
+    assert!(crate::support::serve::wait_for_marker(&env.cancelled_marker()).await);
 }
 
 #[tokio::test]

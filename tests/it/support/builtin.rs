@@ -169,7 +169,7 @@ pub async fn next_request(
     rx: &mut tokio::sync::mpsc::UnboundedReceiver<switchboard::gate::GateEvent>,
 ) -> switchboard::gate::ApprovalRequest {
     loop {
-        match rx.recv().await {
+        match crate::support::within(rx.recv()).await {
             Some(switchboard::gate::GateEvent::ApprovalRequested(r)) => return r,
             Some(_) => {}
             None => panic!("no approval request"),

@@ -50,3 +50,13 @@ pub fn write(path: &Path, text: &str) {
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(path, text).unwrap();
 }
+
+/// How long a test waits for one event before it fails instead of hanging.
+pub const EVENT_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// `future`'s output, or a failed test when it takes longer than [`EVENT_DEADLINE`].
+pub async fn within<F: std::future::Future>(future: F) -> F::Output {
+    tokio::time::timeout(EVENT_DEADLINE, future)
+        .await
+        .unwrap_or_else(|_| panic!("nothing within {EVENT_DEADLINE:?}"))
+}

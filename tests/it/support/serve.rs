@@ -248,9 +248,19 @@ pub async fn raw_send(port: u16, headers: &[(&str, &str)], body: &str) -> tokio:
 
 /// Waits (a hang guard) for the test server's `cancelled` marker.
 pub async fn wait_for_marker(path: &Path) -> bool {
+    wait_for_mark(path, "cancelled").await
+}
+
+/// Waits (30 s at most) until the test server's `slow` has started running.
+pub async fn wait_until_running(path: &Path) -> bool {
+    wait_for_mark(path, "running").await
+}
+
+/// Waits (30 s at most) until the file at `path` holds `mark`.
+async fn wait_for_mark(path: &Path, mark: &str) -> bool {
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
     while tokio::time::Instant::now() < deadline {
-        if std::fs::read_to_string(path).is_ok_and(|s| s == "cancelled") {
+        if std::fs::read_to_string(path).is_ok_and(|s| s == mark) {
             return true;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;

@@ -1,5 +1,6 @@
-//! `slow`: sleeps in 50 ms steps, reporting progress, until done or cancelled (then
-//! writes `cancelled` to the file named by `SWITCHBOARD_TEST_CANCELLED`, if set).
+//! `slow`: sleeps in 50 ms steps, reporting progress, until done or cancelled. With
+//! `SWITCHBOARD_TEST_CANCELLED=FILE` it writes `running` to FILE as it starts and
+//! `cancelled` when cancelled, so tests wait for events instead of moments.
 
 use std::time::Duration;
 
@@ -24,6 +25,9 @@ pub async fn slow(
         .unwrap_or(true);
     let token = context.meta.get_progress_token();
     let steps = millis / 50;
+    if let Ok(path) = std::env::var("SWITCHBOARD_TEST_CANCELLED") {
+        let _ = std::fs::write(path, "running");
+    }
     for step in 0..steps {
         tokio::select! {
             () = context.ct.cancelled() => {
