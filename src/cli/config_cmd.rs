@@ -308,7 +308,7 @@ fn import(cli: &Cli, dirs: &Dirs, file: &Path, print: bool) -> Result<String, St
         return Ok(toml);
     }
     // The person's own file (or `--config`): a project's would need trusting again.
-    let target = super::mcp_manage_cmd::target(cli, dirs, None);
+    let target = super::mcp::target(cli, dirs, None);
     let existing = match std::fs::read_to_string(&target) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),

@@ -261,14 +261,7 @@ pub async fn start(
     dirs: &Dirs,
     mode: Option<Mode>,
 ) -> Result<Workbench, i32> {
-    start_with_login(
-        cli,
-        config,
-        dirs,
-        mode,
-        super::mcp_login_cmd::headless_login(),
-    )
-    .await
+    start_with_login(cli, config, dirs, mode, super::mcp::headless_login()).await
 }
 
 /// As [`start`], with the given login prompt (none: servers that ask for a login

@@ -12,9 +12,7 @@ mod completions;
 mod config_cmd;
 mod declarations;
 mod hooks_cmd;
-mod mcp_list_cmd;
-mod mcp_login_cmd;
-mod mcp_manage_cmd;
+mod mcp;
 mod mcp_session;
 mod policy_cmd;
 mod prompt_cmd;
@@ -193,7 +191,7 @@ pub enum Command {
     /// Manage the configured MCP servers (add, add-json, list, get, remove, enable,
     /// disable) and their OAuth logins (login, logout, auth-status).
     #[command(subcommand)]
-    Mcp(mcp_login_cmd::McpCommand),
+    Mcp(mcp::McpCommand),
     /// Print shell completions.
     Completions {
         /// bash, zsh, fish, elvish or powershell
@@ -230,7 +228,7 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::Task(ref cmd)) => task_cmd::run(&cli, cmd),
         Some(Command::A2a(ref args)) => a2a_cmd::run(args),
         Some(Command::Hooks(ref cmd)) => hooks_cmd::run(&cli, cmd),
-        Some(Command::Mcp(ref cmd)) => mcp_login_cmd::run(&cli, cmd),
+        Some(Command::Mcp(ref cmd)) => mcp::run(&cli, cmd),
         Some(Command::Trust(ref args)) => {
             trust_cmd::run(&cli, args);
             Ok(())

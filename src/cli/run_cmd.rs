@@ -105,7 +105,7 @@ pub fn run(cli: &Cli, args: &RunArgs) -> color_eyre::Result<()> {
             wire,
             always_file: source,
             asker: Some(super::mcp_session::headless_asker(cli)),
-            login: super::mcp_login_cmd::headless_login_without_paste(),
+            login: super::mcp::headless_login_without_paste(),
             ..WorkbenchOptions::default()
         };
         let workbench = match Workbench::start(&config, &dirs, options).await {

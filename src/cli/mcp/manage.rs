@@ -1,16 +1,15 @@
 //! `switchboard mcp add | add-json | remove | enable | disable`: edit `[servers.NAME]`
 //! in the config file in place (comments and layout kept, see `config::edit`), refuse
 //! what the config loader would refuse with its `file:line:col` errors, and write the
-//! file atomically only when the edited text loads. `list` and `get` are in
-//! `mcp_list_cmd`.
+//! file atomically only when the edited text loads. `list` and `get` are in `list`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::Cli;
-use super::mcp_session::{exit, print, safe};
+use crate::cli::Cli;
+use crate::cli::mcp_session::{exit, print, safe};
 use crate::config::{self, ServerConfig, edit, import};
 use crate::paths::Dirs;
 
@@ -149,11 +148,9 @@ pub fn run(cli: &Cli, command: &ManageCommand) {
                     .map(|t| (t, format!("{what} server {}", safe(name))))
             })
         }
-        ManageCommand::List { json, scope } => {
-            super::mcp_list_cmd::list(cli, &dirs, scope.scope, *json)
-        }
+        ManageCommand::List { json, scope } => super::list::list(cli, &dirs, scope.scope, *json),
         ManageCommand::Get { name, json, scope } => {
-            super::mcp_list_cmd::get(cli, &dirs, name, scope.scope, *json)
+            super::list::get(cli, &dirs, name, scope.scope, *json)
         }
     };
     if code != exit::OK {

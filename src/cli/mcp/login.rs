@@ -7,53 +7,11 @@ use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 use std::sync::Arc;
 
-use clap::Subcommand;
 use tokio::sync::{Mutex, mpsc};
 
-use super::Cli;
-use super::mcp_session::{exit, load_config_naming, print, run_to_exit, safe};
+use crate::cli::mcp_session::{exit, print, safe};
 use crate::config::{Config, ServerConfig};
 use crate::mcp::oauth::{self, FileCredentialStore, LoginPrompt, LoginTarget};
-use crate::paths::Dirs;
-
-#[derive(Debug, Subcommand)]
-pub enum McpCommand {
-    /// Log in to an HTTP server that asks for OAuth (opens the browser; over SSH,
-    /// paste the final redirect URL or the code).
-    Login {
-        /// The `[servers.NAME]` key.
-        name: String,
-    },
-    /// Forget a server's stored OAuth tokens.
-    Logout { name: String },
-    /// Per server: not needed, logged in (issuer, scopes, expiry) or needs login.
-    AuthStatus,
-    #[command(flatten)]
-    Manage(super::mcp_manage_cmd::ManageCommand),
-}
-
-pub fn run(cli: &Cli, command: &McpCommand) -> color_eyre::Result<()> {
-    if let McpCommand::Manage(manage) = command {
-        super::mcp_manage_cmd::run(cli, manage);
-        return Ok(());
-    }
-    run_to_exit(async {
-        let named = match command {
-            McpCommand::Login { name } | McpCommand::Logout { name } => Some(name.as_str()),
-            _ => None,
-        };
-        let (config, _) = match load_config_naming(cli, &Dirs::from_env(), named, None) {
-            Ok(c) => c,
-            Err(code) => return code,
-        };
-        match command {
-            McpCommand::Login { name } => login(&config, name).await,
-            McpCommand::Logout { name } => logout(&config, name),
-            McpCommand::AuthStatus => auth_status(&config).await,
-            McpCommand::Manage(_) => exit::OK,
-        }
-    })
-}
 
 /// The server's URL, or the exit status after saying why there is none.
 fn http_server<'a>(config: &'a Config, name: &str) -> Result<(&'a ServerConfig, &'a str), i32> {
@@ -71,7 +29,7 @@ fn http_server<'a>(config: &'a Config, name: &str) -> Result<(&'a ServerConfig, 
     Err(exit::USAGE)
 }
 
-async fn login(config: &Config, name: &str) -> i32 {
+pub(super) async fn login(config: &Config, name: &str) -> i32 {
     let (server, url) = match http_server(config, name) {
         Ok(s) => s,
         Err(code) => return code,
@@ -95,7 +53,7 @@ async fn login(config: &Config, name: &str) -> i32 {
     }
 }
 
-fn logout(config: &Config, name: &str) -> i32 {
+pub(super) fn logout(config: &Config, name: &str) -> i32 {
     let url = match http_server(config, name) {
         Ok((_, url)) => url,
         Err(code) => return code,
@@ -111,7 +69,7 @@ fn logout(config: &Config, name: &str) -> i32 {
     exit::OK
 }
 
-async fn auth_status(config: &Config) -> i32 {
+pub(super) async fn auth_status(config: &Config) -> i32 {
     if config.servers.is_empty() {
         print("no MCP servers configured\n");
     }

@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::Cli;
-use super::mcp_manage_cmd::{Scope, target};
-use super::mcp_session::{self, exit, print, run_to_exit_code, safe};
-use super::servers_cmd::{server_json, status_detail};
+use super::manage::{Scope, target};
+use crate::cli::Cli;
+use crate::cli::mcp_session::{self, exit, print, run_to_exit_code, safe};
+use crate::cli::servers_cmd::{server_json, status_detail};
 use crate::config::{self, Config, ServerConfig, import};
 use crate::mcp::{Endpoint, ServerStatus};
 use crate::paths::Dirs;
