@@ -462,35 +462,77 @@ async fn serve(
     let cancel = service.cancellation_token();
     let done = service.waiting();
     tokio::pin!(done);
+    // A command taken from the queue while gathering refreshes, still to handle
+    // (`Some(None)`: the queue closed).
+    let mut next: Option<Option<Command>> = None;
     let ended = loop {
-        tokio::select! {
-            quit = &mut done => break Ended::Crashed(match quit {
-                Ok(reason) => format!("{reason:?}").to_lowercase(),
-                Err(e) => e.to_string(),
-            }),
-            command = commands.recv() => match command {
-                Some(Command::Refresh(kind)) => {
-                    let mut catalog = CatalogSnapshot::clone(&snap.catalog);
+        let command = if let Some(command) = next.take() {
+            command
+        } else {
+            tokio::select! {
+                quit = &mut done => break Ended::Crashed(match quit {
+                    Ok(reason) => format!("{reason:?}").to_lowercase(),
+                    Err(e) => e.to_string(),
+                }),
+                command = commands.recv() => command,
+            }
+        };
+        match command {
+            Some(Command::Refresh(kind)) => {
+                let (kinds, after) = gather_refreshes(kind, commands).await;
+                next = after;
+                let mut catalog = CatalogSnapshot::clone(&snap.catalog);
+                for kind in kinds {
                     let _ = refresh_list(&peer, handle, kind, &mut catalog).await;
-                    snap.catalog = Arc::new(catalog);
-                    handle.publish(snap);
-                    emit(snap.catalog.revision);
                 }
-                stop => {
-                    handle.end_streams(list_changes.take()).await;
-                    close(cancel, done.as_mut(), child.as_ref(), &handle.limits).await;
-                    break match stop {
-                        Some(Command::Reconnect) => Ended::Reconnect,
-                        Some(Command::Disable) => Ended::Disabled,
-                        _ => Ended::Shutdown,
-                    };
-                }
-            },
+                snap.catalog = Arc::new(catalog);
+                handle.publish(snap);
+                emit(snap.catalog.revision);
+            }
+            stop => {
+                handle.end_streams(list_changes.take()).await;
+                close(cancel, done.as_mut(), child.as_ref(), &handle.limits).await;
+                break match stop {
+                    Some(Command::Reconnect) => Ended::Reconnect,
+                    Some(Command::Disable) => Ended::Disabled,
+                    _ => Ended::Shutdown,
+                };
+            }
         }
     };
     handle.set_live(None);
     handle.end_subscriptions(list_changes);
     ended
+}
+
+/// How long `list_changed` notifications are gathered before listing again: a server
+/// that announces a burst of changes is listed once per list, not once per
+/// notification. Lists run one at a time, so a notification that arrives during a
+/// list marks that list for one more.
+const LIST_DEBOUNCE: Duration = Duration::from_millis(50);
+
+/// The lists to refresh: `first` and every other refresh queued within
+/// [`LIST_DEBOUNCE`], each once. A command that is not a refresh ends the gathering
+/// and is handed back (`Some(None)`: the queue closed).
+async fn gather_refreshes(
+    first: ListKind,
+    commands: &mut mpsc::UnboundedReceiver<Command>,
+) -> (Vec<ListKind>, Option<Option<Command>>) {
+    let mut kinds = vec![first];
+    let until = tokio::time::Instant::now() + LIST_DEBOUNCE;
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep_until(until) => return (kinds, None),
+            command = commands.recv() => match command {
+                Some(Command::Refresh(kind)) => {
+                    if !kinds.contains(&kind) {
+                        kinds.push(kind);
+                    }
+                }
+                other => return (kinds, Some(other)),
+            },
+        }
+    }
 }
 
 #[allow(deprecated)] // logging/setLevel: deprecated in 2026-07-28, used by most servers

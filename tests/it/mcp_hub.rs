@@ -162,6 +162,56 @@ async fn remote_errors_tool_errors_and_content_kinds() {
     hub.shutdown().await;
 }
 
+/// How many `tools/list` requests the test server has answered (`SWITCHBOARD_TEST_LISTED`).
+fn lists_in(path: &std::path::Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |s| s.lines().count())
+}
+
+#[tokio::test]
+async fn a_burst_of_list_changed_is_listed_at_most_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let listed = dir.path().join("listed");
+    let mut config = stdio_config(&[]);
+    config.env.insert(
+        "SWITCHBOARD_TEST_LISTED".into(),
+        listed.display().to_string(),
+    );
+    let hub = hub_with(&[("t", config)]);
+    assert_ready(&settled(&hub).await, "t");
+    let first = lists_in(&listed);
+    assert_eq!(first, 1, "the first listing");
+    hub.call_tool(
+        "t",
+        "add_tool",
+        args(json!({"times": 5})),
+        None,
+        CallContext::default(),
+    )
+    .await
+    .unwrap();
+    // Until the count has stood still for a while (each list takes milliseconds);
+    // one notification per list would make six.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut last = (lists_in(&listed), tokio::time::Instant::now());
+    while tokio::time::Instant::now() < deadline
+        && (last.0 == first || last.1.elapsed() < std::time::Duration::from_millis(500))
+    {
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        let now = lists_in(&listed);
+        if now != last.0 {
+            last = (now, tokio::time::Instant::now());
+        }
+    }
+    let relisted = last.0 - first;
+    assert!(
+        (1..=2).contains(&relisted),
+        "listed {relisted} times after 5 notifications"
+    );
+    let snap = hub.snapshot();
+    assert!(snap.server("t").unwrap().catalog.tool("extra").is_some());
+    hub.shutdown().await;
+}
+
 #[tokio::test]
 async fn list_changed_refreshes_the_catalog() {
     let hub = hub_with(&[("t", stdio_config(&[]))]);

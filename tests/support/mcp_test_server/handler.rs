@@ -164,6 +164,18 @@ impl ServerHandler for TestServer {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        // One line per listing: its first page.
+        if let (Ok(path), None) = (
+            std::env::var("SWITCHBOARD_TEST_LISTED"),
+            cursor(request.as_ref()),
+        ) {
+            use std::io::Write as _;
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path);
+            let _ = file.and_then(|mut f| f.write_all(b"tools/list\n"));
+        }
         let mut tools = data::tools(self.extra_tool.load(Ordering::SeqCst));
         if self.asking {
             tools.extend(crate::asking::tools());

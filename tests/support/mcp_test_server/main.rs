@@ -26,7 +26,8 @@
 //! `probes` adds the tools a sandbox test uses: `probe_write`, `probe_read` (a
 //! relative path is under the temp dir), `probe_connect` (TCP to 127.0.0.1) and
 //! `probe_env`; each answers `ok` or `error: …` (`probe_env`: the variable names).
-//! With `SWITCHBOARD_TEST_STARTED=FILE` it writes `started` to FILE as it starts.
+//! With `SWITCHBOARD_TEST_STARTED=FILE` it writes `started` to FILE as it starts;
+//! with `SWITCHBOARD_TEST_LISTED=FILE` it appends a line to FILE per `tools/list` listing (first page).
 
 mod asking;
 mod data;

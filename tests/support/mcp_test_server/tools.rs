@@ -69,7 +69,11 @@ impl TestServer {
             }
             "add_tool" => {
                 self.extra_tool.store(true, Ordering::SeqCst);
-                let _ = context.peer.notify_tool_list_changed().await;
+                // `times`: announce it that many times in a burst (a re-list storm).
+                let times = arg(request, "times").and_then(Value::as_u64).unwrap_or(1);
+                for _ in 0..times {
+                    let _ = context.peer.notify_tool_list_changed().await;
+                }
                 let _ = crate::subs::BUS.send(crate::subs::Change::Tools);
                 json!({"content": [{"type": "text", "text": "added extra"}]})
             }
