@@ -290,7 +290,7 @@ async fn run_screen(
             .unwrap_or_else(|| dirs.default_log_file()),
         prefs_file: Some(dirs.ui_prefs_file()),
         startup: (cli.resume.as_deref() == Some(""))
-            .then_some(tui::Cmd::OpenSessions)
+            .then(|| tui::SessionCmd::OpenSessions.into())
             .into_iter()
             .chain(read_cards)
             .collect(),

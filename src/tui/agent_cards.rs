@@ -1,6 +1,6 @@
 //! The cards of remote (`kind = "a2a"`) agents, for the catalog's Agents tab. They
 //! are read in the background once the TUI starts ([`start`] returns
-//! `Cmd::ReadAgentCards`; the executor answers with one `Msg::AgentCard` per agent),
+//! `ServerCmd::ReadAgentCards`; the executor answers with one `Msg::AgentCard` per agent),
 //! so a slow or absent agent never holds up the first frame; until then the entry
 //! says it is reading, and a card that could not be read says why.
 
@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use super::msg::{Cmd, Msg};
+use super::msg::{Cmd, Msg, ServerCmd};
 use super::state::State;
 use crate::a2a::AgentCard;
 use crate::config::{AgentDef, AgentKind, Config};
@@ -42,10 +42,13 @@ pub fn start(state: &mut State, config: &Config) -> Option<Cmd> {
             .cards
             .insert(tool.clone(), RemoteCard::Reading);
     }
-    Some(Cmd::ReadAgentCards {
-        agents,
-        timeout: CARD_TIMEOUT,
-    })
+    Some(
+        ServerCmd::ReadAgentCards {
+            agents,
+            timeout: CARD_TIMEOUT,
+        }
+        .into(),
+    )
 }
 
 /// A card was read (or not) for the agent tool `tool`.

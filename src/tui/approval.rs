@@ -4,7 +4,7 @@ use crate::gate::{ApprovalDecision, ApprovalRequest};
 use crate::keymap::{Action, Key, KeyCode};
 use crate::tools::ToolEffect;
 
-use super::msg::{Cmd, Handled};
+use super::msg::{Cmd, GateCmd, Handled, SessionCmd};
 use super::state::State;
 
 /// Where the person is in answering the front request.
@@ -56,10 +56,13 @@ fn answer(state: &mut State, decision: ApprovalDecision) -> Vec<Cmd> {
     let Some(front) = state.approvals.pop_front() else {
         return Vec::new();
     };
-    vec![Cmd::Decide {
-        id: front.request.id,
-        decision,
-    }]
+    vec![
+        GateCmd::Decide {
+            id: front.request.id,
+            decision,
+        }
+        .into(),
+    ]
 }
 
 /// Abort: every waiting call aborts (each card says so when the gate reports it), and
@@ -68,14 +71,17 @@ fn abort_all(state: &mut State) -> Vec<Cmd> {
     let mut cmds: Vec<Cmd> = state
         .approvals
         .drain(..)
-        .map(|p| Cmd::Decide {
-            id: p.request.id,
-            decision: ApprovalDecision::Abort,
+        .map(|p| {
+            GateCmd::Decide {
+                id: p.request.id,
+                decision: ApprovalDecision::Abort,
+            }
+            .into()
         })
         .collect();
     if let Some(run_id) = state.turn.clone() {
         state.step_pause = None;
-        cmds.push(Cmd::Op(crate::agent::Op::Interrupt { run_id }));
+        cmds.push(SessionCmd::Op(crate::agent::Op::Interrupt { run_id }).into());
     }
     cmds
 }

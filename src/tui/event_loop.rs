@@ -15,8 +15,8 @@ use crate::mcp::McpHub;
 use crate::theme::{Theme, ThemeSet};
 use crate::tools::Registry;
 
+use super::executor::mcp_msg;
 use super::executor::{Executor, log_line};
-use super::executor_mcp::mcp_msg;
 use super::input::to_msg;
 use super::msg::{Cmd, Msg};
 use super::state::{NoticeLevel, State};

@@ -10,7 +10,7 @@ use crate::policy::Origin;
 
 use super::approval;
 use super::cards::{CardKind, CardStatus, ToolCard};
-use super::msg::Cmd;
+use super::msg::{Cmd, FileCmd, GateCmd};
 use super::state::{ChatEntry, ChatKind, State, TailScroll};
 
 pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
@@ -222,9 +222,9 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
                 }
             }
             // A call may have added a session grant or changed memory files.
-            let mut cmds = vec![Cmd::RefreshGrants];
+            let mut cmds = vec![GateCmd::RefreshGrants.into()];
             if tool == "memory" {
-                cmds.push(Cmd::ListMemory);
+                cmds.push(FileCmd::ListMemory.into());
             }
             return cmds;
         }

@@ -3,7 +3,7 @@
 
 use crate::keymap::Action;
 
-use super::msg::{Cmd, Handled};
+use super::msg::{Cmd, FileCmd, Handled};
 use super::state::{Overlay, State};
 
 /// A skill as the Skills pane lists it.
@@ -46,7 +46,7 @@ pub fn open(state: &mut State, kind: BrowseKind) -> Vec<Cmd> {
         scroll: 0,
     });
     match kind {
-        BrowseKind::Memory => vec![Cmd::ListMemory],
+        BrowseKind::Memory => vec![FileCmd::ListMemory.into()],
         BrowseKind::Skills => Vec::new(),
     }
 }
@@ -84,7 +84,7 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
             if kind == BrowseKind::Memory
                 && let Some((path, _)) = state.library.memory_files.get(sel)
             {
-                cmds.push(Cmd::ReadMemory(path.clone()));
+                cmds.push(FileCmd::ReadMemory(path.clone()).into());
             }
         }
         Some(other) => return Handled::Unhandled(other),

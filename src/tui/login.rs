@@ -6,7 +6,7 @@
 
 use crate::keymap::{Action, Key, KeyCode};
 
-use super::msg::{Cmd, Handled};
+use super::msg::{Cmd, Handled, LoginCmd, ServerCmd, UiCmd};
 use super::state::{NoticeLevel, Overlay, ServerStatus, State};
 
 /// Where a login is.
@@ -70,7 +70,7 @@ pub fn start(state: &mut State, server: &str) -> Vec<Cmd> {
         phase: LoginPhase::Starting,
         pasted: String::new(),
     }));
-    vec![Cmd::Login(server.to_owned())]
+    vec![LoginCmd::Start(server.to_owned()).into()]
 }
 
 /// `l` in the Servers pane: log in to the selected server when it asks for it, or
@@ -122,7 +122,7 @@ pub fn on_msg(state: &mut State, msg: LoginMsg) -> Vec<Cmd> {
                 }
                 // Issuer, scopes and expiry are in the server's details (Enter).
                 state.notice(NoticeLevel::Info, format!("logged in to {server}"));
-                return vec![Cmd::Reconnect(server)];
+                return vec![ServerCmd::Reconnect(server).into()];
             }
             Err(reason) => match view.filter(|v| v.server == server) {
                 Some(view) => view.phase = LoginPhase::Failed(reason),
@@ -146,7 +146,7 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
             state.overlay = None;
             if running {
                 state.notice(NoticeLevel::Warn, format!("login to {server} cancelled"));
-                return vec![Cmd::CancelLogin].into();
+                return vec![LoginCmd::Cancel.into()].into();
             }
         }
         Some(Action::Activate) => {
@@ -154,14 +154,14 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
             if !text.is_empty() && matches!(view.phase, LoginPhase::Waiting { .. }) {
                 view.pasted.clear();
                 view.phase = LoginPhase::Exchanging;
-                return vec![Cmd::LoginPaste(text)].into();
+                return vec![LoginCmd::Paste(text).into()].into();
             }
         }
         Some(Action::CopyUrl) => {
             if let LoginPhase::Waiting { url, .. } = &view.phase {
                 let url = url.clone();
                 state.notice(NoticeLevel::Info, "authorization URL copied (OSC 52)");
-                return vec![Cmd::CopyText(url)].into();
+                return vec![UiCmd::CopyText(url).into()].into();
             }
         }
         Some(other) => return Handled::Unhandled(other),

@@ -3,7 +3,7 @@
 
 use crate::keymap::Action;
 
-use super::msg::Cmd;
+use super::msg::{Cmd, ServerCmd};
 use super::state::{LOG_CAPACITY, LogLevel, LogLine, Pane, State, TailScroll};
 
 /// A new line: kept (the oldest goes past the capacity), the view stays put.
@@ -28,7 +28,7 @@ pub fn cycle_level(state: &mut State) -> Vec<Cmd> {
     };
     state.log_level = level;
     state.logs_scroll = TailScroll(0);
-    vec![Cmd::SetServerLogLevel(wire.into())]
+    vec![ServerCmd::SetLogLevel(wire.into()).into()]
 }
 
 /// Scrolling the log lines.

@@ -16,11 +16,6 @@ pub mod editor;
 pub mod event_loop;
 pub mod events;
 pub mod executor;
-mod executor_ask;
-mod executor_calls;
-mod executor_login;
-mod executor_mcp;
-mod executor_wire;
 pub mod form;
 pub mod frame_cache;
 pub mod help;
@@ -58,6 +53,8 @@ pub mod wire;
 pub mod words;
 
 pub use event_loop::{TuiOptions, run_async};
-pub use msg::{Cmd, Msg};
+pub use msg::{
+    AskCmd, CallCmd, Cmd, FileCmd, GateCmd, LoginCmd, Msg, ServerCmd, SessionCmd, UiCmd,
+};
 pub use state::State;
 pub use update::update;

@@ -1,13 +1,13 @@
 //! Permission modes switched live: Shift+Tab cycles read-only → ask → auto-edit →
 //! full-auto; `/mode NAME` and the palette choose any of them, plan too. The status
 //! bar shows the mode, each switch leaves a note in the transcript, and the gate
-//! hears it as `Cmd::SetMode` (calls decided from then on; plan's read-only scope
+//! hears it as `GateCmd::SetMode` (calls decided from then on; plan's read-only scope
 //! and note start with the next turn).
 
 use crate::config::suggest;
 use crate::policy::Mode;
 
-use super::msg::Cmd;
+use super::msg::{Cmd, GateCmd};
 use super::state::{ChatEntry, ChatKind, State, TailScroll};
 
 /// The mode in force, as the status bar shows it (`ask` if it names none).
@@ -26,7 +26,7 @@ pub fn set(state: &mut State, mode: Mode) -> Vec<Cmd> {
     state.status.policy_mode = mode.to_string();
     state.chat.push(ChatEntry::new(ChatKind::Note, note(mode)));
     state.chat_scroll = TailScroll(0);
-    vec![Cmd::SetMode(mode)]
+    vec![GateCmd::SetMode(mode).into()]
 }
 
 fn note(mode: Mode) -> String {

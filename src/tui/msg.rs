@@ -174,8 +174,38 @@ impl From<Vec<Cmd>> for Handled {
 
 /// Work for the executor, done in the order `update` returned it. `update` never
 /// does IO itself.
+///
+/// Commands come in groups by what they act on; each group is done by one
+/// exhaustive `match` in `executor/<group>.rs`, so a new command that no executor
+/// handles does not compile. What answers each command (a `Msg` back into `update`,
+/// at once or from the background through the inbox) is said on the group.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cmd {
+    /// The terminal and the desktop (`executor/ui.rs`).
+    Ui(UiCmd),
+    /// Local files: results, the wire capture, memories (`executor/files.rs`).
+    Files(FileCmd),
+    /// The agent session and the saved sessions (`executor/session.rs`).
+    Session(SessionCmd),
+    /// The tool gate's own state: mode, approvals, grants (`executor/gate.rs`).
+    Gate(GateCmd),
+    /// Calls the person makes, each with its card (`executor/calls.rs`).
+    Call(CallCmd),
+    /// The peers outside a call: MCP servers and remote agents
+    /// (`executor/servers.rs`).
+    Server(ServerCmd),
+    /// Answers to servers' questions (`executor/ask.rs`).
+    Ask(AskCmd),
+    /// The OAuth login started from the TUI (`executor/login.rs`).
+    Login(LoginCmd),
+}
+
+/// The terminal and the desktop. Answers: `LoadTheme` → `Msg::ThemeApplied`,
+/// `EditExternally` → `Msg::Edited` (the event loop runs the editor); `OpenUrl` →
+/// `Msg::Log` only when the page could not be opened; the others answer nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UiCmd {
+    /// Leave (the event loop sees `State::quit`).
     Quit,
     /// Load a theme by name and use it; answers with `Msg::ThemeApplied`.
     LoadTheme(String),
@@ -183,18 +213,43 @@ pub enum Cmd {
     SetMouseCapture(bool),
     /// Remember the theme and mouse setting for the next run.
     RememberUi,
-    /// Decide calls in this permission mode from now on (Shift+Tab, `/mode`).
-    SetMode(crate::policy::Mode),
+    /// Edit the form's current value in `$VISUAL` / `$EDITOR` (answers `Msg::Edited`);
+    /// `suffix` hints the syntax (`.json`).
+    EditExternally { text: String, suffix: String },
+    /// Open a web page in the browser (a URL elicitation, when the person asks).
+    OpenUrl(String),
+    /// Put text on the terminal's clipboard (OSC 52).
+    CopyText(String),
+}
+
+/// Local files. Answers: `SaveContents` → `Msg::Saved`, `ExportWire` →
+/// `Msg::WireExported`, `ListMemory` → `Msg::MemoryFiles`, `ReadMemory` →
+/// `Msg::MemoryFile`; all at once.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileCmd {
+    /// Write item `item` (1-based) of the last contents to `path` (`/save`, `/save!`).
+    SaveContents {
+        blocks: Vec<crate::tools::ContentBlock>,
+        item: usize,
+        path: String,
+        overwrite: bool,
+    },
+    /// Write these captured messages to a new JSONL file (answers `Msg::WireExported`).
+    ExportWire(Vec<std::sync::Arc<crate::mcp::wire::WireEntry>>),
+    /// List the memory directory (answers `Msg::MemoryFiles`).
+    ListMemory,
+    /// Read one memory file (answers `Msg::MemoryFile`).
+    ReadMemory(String),
+}
+
+/// The agent session and the saved sessions. Answers: `Op` → `Msg::Failed` only
+/// when the session has stopped (the session itself answers with `Msg::Agent`);
+/// `SwitchProvider` → `Msg::Agent` (a notice) or `Msg::Failed`; `OpenSessions` and
+/// `ListSessions` → `Msg::SessionList`; `Resume` → `Msg::Resumed` or `Msg::Failed`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SessionCmd {
     /// Tell the agent session something (a user turn, step signals, interrupts).
     Op(crate::agent::Op),
-    /// Answer a pending approval.
-    Decide {
-        id: ApprovalId,
-        decision: ApprovalDecision,
-    },
-    RevokeGrant(GrantId),
-    /// Ask for the session grants (answers `Msg::Grants`).
-    RefreshGrants,
     /// Start a new session with another provider and/or model; the conversation
     /// carries over (`/model`, the palette).
     SwitchProvider {
@@ -207,16 +262,38 @@ pub enum Cmd {
     ListSessions,
     /// Reopen a saved session in place of the current one (answers `Msg::Resumed`).
     Resume(String),
-    /// Reconnect an MCP server now (also enables a disabled one).
-    Reconnect(String),
-    /// Log in to an HTTP server that asks for OAuth (answers with `Msg::Login`).
-    Login(String),
-    /// What the person pasted into the login overlay (redirect URL or code).
-    LoginPaste(String),
-    /// Stop the running login.
-    CancelLogin,
-    /// Close an MCP server's connection and keep it off until enabled.
-    Disable(String),
+}
+
+/// The tool gate's own state. Answers: `RevokeGrant` and `RefreshGrants` →
+/// `Msg::Grants`; `SetMode` and `Decide` answer nothing (the decided call's gate
+/// events arrive as `Msg::Agent`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum GateCmd {
+    /// Decide calls in this permission mode from now on (Shift+Tab, `/mode`).
+    SetMode(crate::policy::Mode),
+    /// Answer a pending approval.
+    Decide {
+        id: ApprovalId,
+        decision: ApprovalDecision,
+    },
+    RevokeGrant(GrantId),
+    /// Ask for the session grants (answers `Msg::Grants`).
+    RefreshGrants,
+}
+
+/// Calls the person makes, through the gate or to a server, each recorded on the
+/// session's sink: they answer with `Msg::Agent` (`ToolCallRequested` /
+/// `RequestStarted`, the gate's events, `ToolResult` / `RequestFinished`) from the
+/// background; `CallTool` and `ReadResource` also with `Msg::Contents`.
+/// `CancelCalls` answers nothing (the cancelled calls end as `Msg::Agent`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallCmd {
+    /// Call a tool through the gate, on the person's behalf (`/call`, a form).
+    CallTool {
+        call_id: CallId,
+        tool: String,
+        args: Map<String, Value>,
+    },
     /// Run agents with the coordinator (`/agents a,b --mode pipeline TASK`); one card
     /// for the run, each agent's call nested under it.
     RunAgents {
@@ -224,33 +301,12 @@ pub enum Cmd {
         plan: crate::agents::Plan,
         task: String,
     },
-    /// Read these remote agents' cards in the background, each within `timeout`
-    /// (answers one `Msg::AgentCard` each).
-    ReadAgentCards {
-        agents: Vec<(String, crate::config::AgentDef)>,
-        timeout: std::time::Duration,
-    },
     /// Read a resource (`/read SERVER URI`); its card shows the text.
     ReadResource {
         call_id: CallId,
         server: String,
         uri: String,
     },
-    /// Write item `item` (1-based) of the last contents to `path` (`/save`, `/save!`).
-    SaveContents {
-        blocks: Vec<crate::tools::ContentBlock>,
-        item: usize,
-        path: String,
-        overwrite: bool,
-    },
-    /// Edit the form's current value in `$VISUAL` / `$EDITOR` (answers `Msg::Edited`);
-    /// `suffix` hints the syntax (`.json`).
-    EditExternally {
-        text: String,
-        suffix: String,
-    },
-    /// Ask the MCP servers for this log level and above (`logging/setLevel`).
-    SetServerLogLevel(String),
     /// Render a prompt (`/prompt SERVER NAME k=v …`).
     GetPrompt {
         call_id: CallId,
@@ -258,10 +314,25 @@ pub enum Cmd {
         name: String,
         args: Map<String, Value>,
     },
-    /// List the memory directory (answers `Msg::MemoryFiles`).
-    ListMemory,
-    /// Read one memory file (answers `Msg::MemoryFile`).
-    ReadMemory(String),
+    /// Cancel these calls the person made (those still running stop; those waiting
+    /// for approval abort).
+    CancelCalls(Vec<CallId>),
+}
+
+/// The peers outside a call: MCP servers and remote agents. Answers: `Reconnect` and
+/// `Disable` → `Msg::Failed` only when refused (the new status arrives as
+/// `Msg::Servers`); from the background,
+/// `Complete` → `Msg::Completions`, `Subscribe` → `Msg::Subscribed`, `GetTask` and
+/// `CancelTask` → `Msg::TaskAnswer`, `ReadAgentCards` → one `Msg::AgentCard` each;
+/// `SetLogLevel` answers nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerCmd {
+    /// Reconnect an MCP server now (also enables a disabled one).
+    Reconnect(String),
+    /// Close an MCP server's connection and keep it off until enabled.
+    Disable(String),
+    /// Ask the MCP servers for this log level and above (`logging/setLevel`).
+    SetLogLevel(String),
     /// Ask a server for `completion/complete` suggestions (answers `Msg::Completions`).
     Complete {
         server: String,
@@ -271,9 +342,29 @@ pub enum Cmd {
         /// The other fields' values, for servers that narrow by them.
         context: std::collections::BTreeMap<String, String>,
     },
-    /// Cancel these calls the person made (those still running stop; those waiting
-    /// for approval abort).
-    CancelCalls(Vec<CallId>),
+    /// Subscribe to a resource (`on`) or stop (answers `Msg::Subscribed`).
+    Subscribe {
+        server: String,
+        uri: String,
+        on: bool,
+    },
+    /// `tasks/get` for one task (answers `Msg::TaskAnswer`).
+    GetTask { server: String, task_id: String },
+    /// `tasks/cancel` for one task (answers `Msg::TaskAnswer`).
+    CancelTask { server: String, task_id: String },
+    /// Read these remote agents' cards in the background, each within `timeout`
+    /// (answers one `Msg::AgentCard` each).
+    ReadAgentCards {
+        agents: Vec<(String, crate::config::AgentDef)>,
+        timeout: std::time::Duration,
+    },
+}
+
+/// Answers to servers' questions (`Msg::Asked`). Answers: `Sample` →
+/// `Msg::Sampled` (from the background); `Answer` answers nothing (the server goes
+/// on with its call).
+#[derive(Debug, Clone, PartialEq)]
+pub enum AskCmd {
     /// Answer a server's question (elicitation, sampling).
     Answer {
         id: super::ask::AskId,
@@ -286,32 +377,39 @@ pub enum Cmd {
         server: String,
         params: Value,
     },
-    /// Subscribe to a resource (`on`) or stop (answers `Msg::Subscribed`).
-    Subscribe {
-        server: String,
-        uri: String,
-        on: bool,
-    },
-    /// `tasks/get` for one task (answers `Msg::TaskAnswer`).
-    GetTask {
-        server: String,
-        task_id: String,
-    },
-    /// `tasks/cancel` for one task (answers `Msg::TaskAnswer`).
-    CancelTask {
-        server: String,
-        task_id: String,
-    },
-    /// Open a web page in the browser (a URL elicitation, when the person asks).
-    OpenUrl(String),
-    /// Put text on the terminal's clipboard (OSC 52).
-    CopyText(String),
-    /// Write these captured messages to a new JSONL file (answers `Msg::WireExported`).
-    ExportWire(Vec<std::sync::Arc<crate::mcp::wire::WireEntry>>),
-    /// Call a tool through the gate, on the person's behalf (`/call`, a form).
-    CallTool {
-        call_id: CallId,
-        tool: String,
-        args: Map<String, Value>,
-    },
+}
+
+/// The OAuth login started from the TUI. Answers: `Start` → `Msg::Login` (waiting
+/// for the browser or a paste, then finished; at once when it cannot start);
+/// `Paste` and `Cancel` answer nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoginCmd {
+    /// Log in to an HTTP server that asks for OAuth.
+    Start(String),
+    /// What the person pasted into the login overlay (redirect URL or code).
+    Paste(String),
+    /// Stop the running login.
+    Cancel,
+}
+
+/// `From` each group, so a handler writes `UiCmd::Quit.into()`.
+macro_rules! cmd_from {
+    ($($group:ident => $variant:ident),* $(,)?) => {$(
+        impl From<$group> for Cmd {
+            fn from(cmd: $group) -> Self {
+                Self::$variant(cmd)
+            }
+        }
+    )*};
+}
+
+cmd_from! {
+    UiCmd => Ui,
+    FileCmd => Files,
+    SessionCmd => Session,
+    GateCmd => Gate,
+    CallCmd => Call,
+    ServerCmd => Server,
+    AskCmd => Ask,
+    LoginCmd => Login,
 }

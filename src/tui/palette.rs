@@ -2,7 +2,7 @@
 
 use crate::keymap::{Action, Key, KeyCode};
 
-use super::msg::{Cmd, Handled};
+use super::msg::{GateCmd, Handled, UiCmd};
 use super::state::{Overlay, State, TailScroll, is_subsequence};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -167,11 +167,14 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
 /// What a chosen entry does; entries that are global actions are left to them.
 fn run_command(state: &mut State, command: PaletteCommand) -> Handled {
     let cmds = match command {
-        PaletteCommand::SwitchTheme(name) => vec![Cmd::LoadTheme(name)],
+        PaletteCommand::SwitchTheme(name) => vec![UiCmd::LoadTheme(name).into()],
         PaletteCommand::ToggleLogs => return Handled::Unhandled(Action::ToggleLogs),
         PaletteCommand::ToggleMouse => {
             state.mouse = !state.mouse;
-            vec![Cmd::SetMouseCapture(state.mouse), Cmd::RememberUi]
+            vec![
+                UiCmd::SetMouseCapture(state.mouse).into(),
+                UiCmd::RememberUi.into(),
+            ]
         }
         PaletteCommand::Help => return Handled::Unhandled(Action::Help),
         PaletteCommand::Skills => return Handled::Unhandled(Action::ShowSkills),
@@ -183,7 +186,7 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Handled {
             state.chat_scroll = TailScroll(0);
             Vec::new()
         }
-        PaletteCommand::RevokeGrant(id) => vec![Cmd::RevokeGrant(id)],
+        PaletteCommand::RevokeGrant(id) => vec![GateCmd::RevokeGrant(id).into()],
         PaletteCommand::SwitchProvider(name) => {
             super::slash::switch_provider(state, Some(name), None)
         }

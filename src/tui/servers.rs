@@ -3,7 +3,7 @@
 
 use crate::keymap::Action;
 
-use super::msg::{Cmd, Handled};
+use super::msg::{Cmd, Handled, ServerCmd};
 use super::state::{Overlay, Pane, ServerStatus, State};
 
 /// Navigation in the server list; Enter opens the selected server's details.
@@ -29,10 +29,10 @@ pub fn server_action(state: &State, action: Action) -> Vec<Cmd> {
     };
     match action {
         Action::ToggleServer if row.status == ServerStatus::Disabled => {
-            vec![Cmd::Reconnect(row.name.clone())]
+            vec![ServerCmd::Reconnect(row.name.clone()).into()]
         }
-        Action::ToggleServer => vec![Cmd::Disable(row.name.clone())],
-        Action::Reconnect => vec![Cmd::Reconnect(row.name.clone())],
+        Action::ToggleServer => vec![ServerCmd::Disable(row.name.clone()).into()],
+        Action::Reconnect => vec![ServerCmd::Reconnect(row.name.clone()).into()],
         _ => Vec::new(),
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::keymap::Action;
 
-use super::msg::{Cmd, Handled};
+use super::msg::{Cmd, Handled, SessionCmd};
 use super::state::{Overlay, State};
 
 /// A saved session as the picker lists it.
@@ -27,7 +27,7 @@ pub struct SessionPicker {
 /// Opens the picker and asks for the list.
 pub fn open(state: &mut State) -> Vec<Cmd> {
     state.overlay = Some(Overlay::Sessions(SessionPicker::default()));
-    vec![Cmd::ListSessions]
+    vec![SessionCmd::ListSessions.into()]
 }
 
 /// The list arrived (ignored if the picker was closed meanwhile).
@@ -63,7 +63,7 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
                     return Handled::nothing();
                 }
                 state.overlay = None;
-                return vec![Cmd::Resume(id)].into();
+                return vec![SessionCmd::Resume(id).into()].into();
             }
         }
         Some(other) => return Handled::Unhandled(other),

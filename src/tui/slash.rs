@@ -5,7 +5,7 @@
 
 use crate::config::suggest;
 
-use super::msg::Cmd;
+use super::msg::{CallCmd, Cmd, FileCmd, SessionCmd};
 use super::state::{ChatEntry, ChatKind, Overlay, ServerStatus, State, TailScroll};
 
 /// The commands the composer knows (for "did you mean" and the error that lists them).
@@ -51,7 +51,7 @@ pub fn submit(state: &mut State) -> Vec<Cmd> {
             "A turn is running; this message waits until it ends. Esc interrupts it.",
         ));
     }
-    vec![Cmd::Op(crate::agent::Op::UserTurn { text })]
+    vec![SessionCmd::Op(crate::agent::Op::UserTurn { text }).into()]
 }
 
 /// One slash command; `Err` is the message shown in the transcript.
@@ -73,23 +73,25 @@ fn command(state: &mut State, text: &str) -> Result<Vec<Cmd>, String> {
         "/call" => call_command(state, rest)?,
         "/agents" => super::slash_agents::command(state, rest)?,
         "/read" => match rest.split_once(char::is_whitespace) {
-            Some((server, uri)) => Cmd::ReadResource {
+            Some((server, uri)) => CallCmd::ReadResource {
                 call_id: state.next_manual_call(),
                 server: server.to_string(),
                 uri: uri.trim().to_string(),
-            },
+            }
+            .into(),
             None => return Err("usage: /read SERVER URI".to_string()),
         },
         "/save" | "/save!" => save_command(state, rest, verb == "/save!")?,
         "/prompt" => match rest.split_once(char::is_whitespace) {
             Some((server, call)) => {
                 let c = crate::tools::parse_call_line(call)?;
-                Cmd::GetPrompt {
+                CallCmd::GetPrompt {
                     call_id: state.next_manual_call(),
                     server: server.to_string(),
                     name: c.tool,
                     args: c.args,
                 }
+                .into()
             }
             None => return Err("usage: /prompt SERVER NAME key=value …".to_string()),
         },
@@ -125,11 +127,12 @@ fn call_command(state: &mut State, rest: &str) -> Result<Cmd, String> {
             call.tool
         ));
     }
-    Ok(Cmd::CallTool {
+    Ok(CallCmd::CallTool {
         call_id: state.next_manual_call(),
         tool: call.tool,
         args: call.args,
-    })
+    }
+    .into())
 }
 
 pub fn switch_provider(
@@ -144,7 +147,7 @@ pub fn switch_provider(
         ));
         return Vec::new();
     }
-    vec![Cmd::SwitchProvider { provider, model }]
+    vec![SessionCmd::SwitchProvider { provider, model }.into()]
 }
 
 /// `/model [PROVIDER] [MODEL]`: with one word, a configured provider switches the
@@ -207,10 +210,11 @@ fn save_command(state: &State, rest: &str, overwrite: bool) -> Result<Cmd, Strin
         .last_contents
         .as_ref()
         .ok_or_else(|| "nothing to save: /read SERVER URI or call a tool first".to_string())?;
-    Ok(Cmd::SaveContents {
+    Ok(FileCmd::SaveContents {
         blocks: last.blocks.clone(),
         item,
         path: path.to_string(),
         overwrite,
-    })
+    }
+    .into())
 }

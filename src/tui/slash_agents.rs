@@ -4,7 +4,7 @@
 use crate::agents::{Plan, RunMode};
 use crate::config::{AGENT_TOOL_PREFIX, suggest};
 
-use super::msg::Cmd;
+use super::msg::{CallCmd, Cmd};
 use super::state::{Pane, State};
 
 const USAGE: &str = "usage: /agents a,b [--mode sequential|parallel|pipeline] [--resilient] TASK";
@@ -48,7 +48,7 @@ pub fn command(state: &mut State, rest: &str) -> Result<Cmd, String> {
     if agents.is_empty() || task.is_empty() {
         return Err(USAGE.to_owned());
     }
-    Ok(Cmd::RunAgents {
+    Ok(CallCmd::RunAgents {
         call_id: state.next_manual_call(),
         plan: Plan {
             mode,
@@ -56,7 +56,8 @@ pub fn command(state: &mut State, rest: &str) -> Result<Cmd, String> {
             resilient,
         },
         task,
-    })
+    }
+    .into())
 }
 
 /// The palette's "Run agents…": the composer gets the command with every agent,

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use crate::sanitize::sanitize_line;
 
-use super::msg::Cmd;
+use super::msg::{CallCmd, Cmd, ServerCmd};
 use super::state::{CatalogTab, ChatEntry, ChatKind, NoticeLevel, State, TailScroll};
 
 /// (server, uri) pairs.
@@ -50,7 +50,7 @@ pub fn toggle(state: &mut State) -> Vec<Cmd> {
         return Vec::new();
     };
     let on = !state.subscriptions.is_on(&server, &uri);
-    vec![Cmd::Subscribe { server, uri, on }]
+    vec![ServerCmd::Subscribe { server, uri, on }.into()]
 }
 
 /// `r` on a resource: read it again; its change mark goes.
@@ -67,11 +67,14 @@ pub fn reread(state: &mut State) -> Vec<Cmd> {
         format!("/read {} {}", sanitize_line(&server), sanitize_line(&uri)),
     ));
     state.chat_scroll = TailScroll(0);
-    vec![Cmd::ReadResource {
-        call_id: state.next_manual_call(),
-        server,
-        uri,
-    }]
+    vec![
+        CallCmd::ReadResource {
+            call_id: state.next_manual_call(),
+            server,
+            uri,
+        }
+        .into(),
+    ]
 }
 
 /// The server took (or refused) a subscribe / unsubscribe.

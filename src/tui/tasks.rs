@@ -10,7 +10,7 @@ use crate::keymap::Action;
 use crate::mcp::TaskView;
 use crate::sanitize::sanitize_line;
 
-use super::msg::{Cmd, Handled};
+use super::msg::{Handled, ServerCmd};
 use super::state::{ChatEntry, ChatKind, Overlay, State, TailScroll};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -129,12 +129,12 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
         Some(Action::Close | Action::ShowTasks) => state.overlay = None,
         Some(Action::Activate) => {
             if let Some((server, task_id)) = chosen {
-                return vec![Cmd::GetTask { server, task_id }].into();
+                return vec![ServerCmd::GetTask { server, task_id }.into()].into();
             }
         }
         Some(Action::CancelTask) => {
             if let Some((server, task_id)) = chosen {
-                return vec![Cmd::CancelTask { server, task_id }].into();
+                return vec![ServerCmd::CancelTask { server, task_id }.into()].into();
             }
         }
         Some(other) => return Handled::Unhandled(other),

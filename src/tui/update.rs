@@ -10,7 +10,7 @@ use crate::agent::Op;
 use crate::keymap::{Action, Key, Layer};
 
 use super::layout::Areas;
-use super::msg::{Cmd, Handled, Mouse, MouseKind, Msg};
+use super::msg::{CallCmd, Cmd, Handled, Mouse, MouseKind, Msg, SessionCmd, UiCmd};
 use super::state::{ChatEntry, ChatKind, NoticeLevel, Overlay, Pane, State};
 use super::{approval, catalog, composer, detail, form, help, library, logs, palette, servers};
 
@@ -27,7 +27,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
             None => {
                 state.notice(NoticeLevel::Info, format!("theme: {name}"));
                 state.theme_name = name;
-                vec![Cmd::RememberUi]
+                vec![UiCmd::RememberUi.into()]
             }
             Some(error) => {
                 state.notice(NoticeLevel::Error, error);
@@ -251,7 +251,7 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
             toggle_logs(state);
             Vec::new()
         }
-        Action::ToggleStepMode => vec![Cmd::Op(Op::ToggleStepMode)],
+        Action::ToggleStepMode => vec![SessionCmd::Op(Op::ToggleStepMode).into()],
         Action::CycleMode => super::modes::cycle(state),
         Action::CancelTurn => cancel_turn(state),
         Action::ShowSkills => library::open(state, library::BrowseKind::Skills),
@@ -273,25 +273,25 @@ pub fn cancel_turn(state: &mut State) -> Vec<Cmd> {
         return if open.is_empty() {
             Vec::new()
         } else {
-            vec![Cmd::CancelCalls(open)]
+            vec![CallCmd::CancelCalls(open).into()]
         };
     };
     if state.waiting_for_servers {
         state.waiting_for_servers = false;
-        return vec![Cmd::Op(Op::SkipWait)];
+        return vec![SessionCmd::Op(Op::SkipWait).into()];
     }
     state.step_pause = None;
-    vec![Cmd::Op(Op::Interrupt { run_id })]
+    vec![SessionCmd::Op(Op::Interrupt { run_id }).into()]
 }
 
 fn step(state: &mut State, op: Op) -> Vec<Cmd> {
     state.step_pause = None;
-    vec![Cmd::Op(op)]
+    vec![SessionCmd::Op(op).into()]
 }
 
 pub fn quit(state: &mut State) -> Vec<Cmd> {
     state.quit = true;
-    vec![Cmd::Quit]
+    vec![UiCmd::Quit.into()]
 }
 
 pub fn toggle_logs(state: &mut State) {

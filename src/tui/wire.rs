@@ -15,7 +15,7 @@ use crate::mcp::wire::view::{WireFilter, clock, round_trip, size};
 use crate::mcp::wire::{Direction, Kind, Side, WireEntry, command};
 use crate::sanitize::{sanitize, sanitize_line};
 
-use super::msg::{Cmd, Handled};
+use super::msg::{Cmd, FileCmd, Handled, UiCmd};
 use super::state::{NoticeLevel, Overlay, State};
 
 /// Messages the pane keeps (the newest), whatever the capture keeps per peer.
@@ -299,7 +299,7 @@ fn export(state: &mut State) -> Vec<Cmd> {
         state.notice(NoticeLevel::Warn, "no messages shown: nothing to export");
         return Vec::new();
     }
-    vec![Cmd::ExportWire(state.wire.shown.iter().cloned().collect())]
+    vec![FileCmd::ExportWire(state.wire.shown.iter().cloned().collect()).into()]
 }
 
 /// What the export wrote (how many messages, where) or why it did not.
@@ -339,7 +339,7 @@ fn copy(state: &mut State, entry: &Arc<WireEntry>) -> Vec<Cmd> {
             };
             let text = format!("copied: {}{masked}", sanitize_line(&line));
             state.notice(NoticeLevel::Info, text);
-            vec![Cmd::CopyText(line)]
+            vec![UiCmd::CopyText(line).into()]
         }
         Err(why) => {
             state.notice(NoticeLevel::Warn, sanitize_line(&why));

@@ -20,7 +20,7 @@ use switchboard::tools::{Origin, ToolEffect};
 use switchboard::tui::cards::CardStatus;
 use switchboard::tui::hub_view::{catalog, server_rows};
 use switchboard::tui::state::{ServerRow, ServerStatus as Row, State};
-use switchboard::tui::{Cmd, Msg, update};
+use switchboard::tui::{CallCmd, Cmd, GateCmd, Msg, ServerCmd, SessionCmd, update};
 
 fn state() -> State {
     let mut s = support::tui::booted();
@@ -179,7 +179,7 @@ fn tool_cards_follow_the_gate_by_call_id() {
     let cmds = finished(&mut s, "c1", CallEnd::Ok, grant);
     assert_eq!(
         cmds,
-        vec![Cmd::RefreshGrants],
+        vec![Cmd::Gate(GateCmd::RefreshGrants)],
         "a finished call refreshes grants"
     );
     result(&mut s, "c1", false, "wrote notes.md (2 bytes)");
@@ -221,7 +221,7 @@ fn step_mode_pauses_take_n_and_c() {
     let mut s = state();
     assert_eq!(
         update(&mut s, Msg::Key(Key::ctrl('t'))),
-        vec![Cmd::Op(Op::ToggleStepMode)]
+        vec![Cmd::Session(SessionCmd::Op(Op::ToggleStepMode))]
     );
     ev(&mut s, AgentEvent::StepModeChanged { on: true });
     assert!(s.status.step_mode);
@@ -241,7 +241,7 @@ fn step_mode_pauses_take_n_and_c() {
     insta::assert_snapshot!("agent_step_before_request", shot(&s, 100, 30));
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('n'))),
-        vec![Cmd::Op(Op::StepNext)]
+        vec![Cmd::Session(SessionCmd::Op(Op::StepNext))]
     );
     assert_eq!(s.step_pause, None);
     ev(
@@ -258,7 +258,7 @@ fn step_mode_pauses_take_n_and_c() {
     insta::assert_snapshot!("agent_step_before_tool", shot(&s, 100, 30));
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('c'))),
-        vec![Cmd::Op(Op::StepContinue)]
+        vec![Cmd::Session(SessionCmd::Op(Op::StepContinue))]
     );
 }
 
@@ -269,9 +269,9 @@ fn esc_interrupts_a_running_turn() {
     request_call(&mut s, "c1", "fs");
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))),
-        vec![Cmd::Op(Op::Interrupt {
+        vec![Cmd::Session(SessionCmd::Op(Op::Interrupt {
             run_id: "r1".into()
-        }),]
+        })),]
     );
     ev(
         &mut s,
@@ -367,17 +367,17 @@ fn servers_pane_shows_each_hub_state() {
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('r'))),
-        vec![Cmd::Reconnect("weather".into())]
+        vec![Cmd::Server(ServerCmd::Reconnect("weather".into()))]
     );
     // d disables a running server and enables a disabled one (by reconnecting).
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('d'))),
-        vec![Cmd::Disable("weather".into())]
+        vec![Cmd::Server(ServerCmd::Disable("weather".into()))]
     );
     s.servers[1].status = Row::Disabled;
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('d'))),
-        vec![Cmd::Reconnect("weather".into())]
+        vec![Cmd::Server(ServerCmd::Reconnect("weather".into()))]
     );
     update(&mut s, Msg::Key(Key::char('k')));
     assert_eq!(
@@ -427,10 +427,10 @@ fn model_command_and_palette_switch_the_provider() {
     };
     assert_eq!(
         send(&mut s, "/model claude"),
-        vec![Cmd::SwitchProvider {
+        vec![Cmd::Session(SessionCmd::SwitchProvider {
             provider: Some("claude".into()),
             model: None
-        }]
+        })]
     );
     // The offline provider has no models: a word that names no provider is an error.
     assert_eq!(send(&mut s, "/model gpt-4o-mini"), vec![]);
@@ -500,13 +500,13 @@ fn template_form_completes_and_reads_the_expanded_uri() {
     // Typing asks the server for completions of that variable.
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('4'))),
-        vec![Cmd::Complete {
+        vec![Cmd::Server(ServerCmd::Complete {
             server: "files".into(),
             reference: CompletionTarget::Template("test://items/{id}{?format}".into()),
             argument: "id".into(),
             value: "4".into(),
             context: std::collections::BTreeMap::default(),
-        }]
+        })]
     );
     // A stale answer (for another value) is ignored; the current one is shown.
     update(
@@ -533,24 +533,24 @@ fn template_form_completes_and_reads_the_expanded_uri() {
     // context (servers narrow by them).
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Down))),
-        vec![Cmd::Complete {
+        vec![Cmd::Server(ServerCmd::Complete {
             server: "files".into(),
             reference: CompletionTarget::Template("test://items/{id}{?format}".into()),
             argument: "format".into(),
             value: String::new(),
             context: [("id".to_owned(), "42".to_owned())].into(),
-        }]
+        })]
     );
     for c in "json".chars() {
         update(&mut s, Msg::Key(Key::char(c)));
     }
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Enter))),
-        vec![Cmd::ReadResource {
+        vec![Cmd::Call(CallCmd::ReadResource {
             call_id: CallId::new("manual-1"),
             server: "files".into(),
             uri: "test://items/42?format=json".into()
-        }]
+        })]
     );
 }
 

@@ -18,7 +18,7 @@ use switchboard::tools::Registry;
 use switchboard::tui::agent_cards::{self, RemoteCard};
 use switchboard::tui::executor::Executor;
 use switchboard::tui::state::{CatalogTab, Pane, State};
-use switchboard::tui::{Cmd, Msg, update};
+use switchboard::tui::{Cmd, Msg, ServerCmd, update};
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
 
 use crate::support::a2a_server::{Options, Server};
@@ -85,7 +85,7 @@ async fn cards_are_read_in_the_background_and_shown_with_their_skills() {
         server.url
     );
     let (state, registry, cmd) = booted(&toml).await;
-    let Some(Cmd::ReadAgentCards { agents, timeout }) = &cmd else {
+    let Some(Cmd::Server(ServerCmd::ReadAgentCards { agents, timeout })) = &cmd else {
         panic!("{cmd:?}")
     };
     let names: Vec<&str> = agents.iter().map(|(t, _)| t.as_str()).collect();
@@ -192,17 +192,17 @@ async fn an_agent_that_never_answers_or_lacks_its_token_is_unreadable_with_the_r
         "[agents.mute]\nkind = \"a2a\"\nurl = \"{url}\"\n\n[agents.locked]\nkind = \"a2a\"\nurl = \"{url}\"\nbearer_token_env_var = \"SWITCHBOARD_TEST_NEVER_SET\"\n"
     );
     let (state, registry, cmd) = booted(&toml).await;
-    let Some(Cmd::ReadAgentCards { agents, .. }) = cmd else {
+    let Some(Cmd::Server(ServerCmd::ReadAgentCards { agents, .. })) = cmd else {
         panic!()
     };
     let (tx, _route) = unbounded_channel();
     let (inbox, mut inbox_rx) = unbounded_channel();
     let mut exec = Executor::new(state, registry, EventSink::new(tx, None), inbox);
     let started = std::time::Instant::now();
-    exec.handle_cmd(Cmd::ReadAgentCards {
+    exec.handle_cmd(Cmd::Server(ServerCmd::ReadAgentCards {
         agents,
         timeout: Duration::from_millis(300),
-    });
+    }));
     answers(&mut exec, &mut inbox_rx, 2).await;
     assert!(started.elapsed() < Duration::from_secs(5));
     // A token variable that is not set: nothing is sent, and the entry says so.

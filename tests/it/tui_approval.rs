@@ -14,7 +14,7 @@ use switchboard::tools::{Origin, ToolEffect};
 use switchboard::tui::approval::ApprovalStage;
 use switchboard::tui::cards::CardStatus;
 use switchboard::tui::state::State;
-use switchboard::tui::{Cmd, Msg, update};
+use switchboard::tui::{CallCmd, Cmd, GateCmd, Msg, SessionCmd, update};
 
 fn state() -> State {
     let mut s = support::tui::booted();
@@ -49,10 +49,10 @@ fn key(c: char) -> Msg {
 }
 
 fn decide(id: u64, decision: ApprovalDecision) -> Cmd {
-    Cmd::Decide {
+    Cmd::Gate(GateCmd::Decide {
         id: ApprovalId(id),
         decision,
-    }
+    })
 }
 
 #[test]
@@ -157,9 +157,9 @@ fn esc_aborts_every_waiting_call_and_the_turn() {
             decide(1, ApprovalDecision::Abort),
             decide(2, ApprovalDecision::Abort),
             decide(3, ApprovalDecision::Abort),
-            Cmd::Op(switchboard::agent::Op::Interrupt {
+            Cmd::Session(SessionCmd::Op(switchboard::agent::Op::Interrupt {
                 run_id: "run-1".into()
-            }),
+            })),
         ]
     );
     assert!(s.approvals.is_empty());
@@ -233,11 +233,11 @@ fn call_from_the_composer_goes_to_the_gate() {
         update(&mut s, key(c));
     }
     let cmds = update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
-    let Cmd::CallTool {
+    let Cmd::Call(CallCmd::CallTool {
         call_id,
         tool,
         args,
-    } = &cmds[0]
+    }) = &cmds[0]
     else {
         panic!("{cmds:?}");
     };
@@ -349,7 +349,10 @@ fn esc_cancels_a_running_manual_call() {
     s.catalog.tools.push(listed("test__slow"));
     update(&mut s, Msg::Paste("/call test__slow seconds=30".into()));
     let cmds = update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
-    assert!(matches!(cmds.as_slice(), [Cmd::CallTool { .. }]));
+    assert!(matches!(
+        cmds.as_slice(),
+        [Cmd::Call(CallCmd::CallTool { .. })]
+    ));
     manual_call(&mut s, "manual-1", "test__slow");
     assert_eq!(s.open_manual_calls(), vec![CallId::new("manual-1")]);
     gate(
@@ -372,7 +375,9 @@ fn esc_cancels_a_running_manual_call() {
     insta::assert_snapshot!("manual_call_running", screen);
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))),
-        vec![Cmd::CancelCalls(vec![CallId::new("manual-1")])]
+        vec![Cmd::Call(CallCmd::CancelCalls(vec![CallId::new(
+            "manual-1"
+        )]))]
     );
     gate(
         &mut s,

@@ -15,7 +15,7 @@ use switchboard::mcp::{
 use switchboard::tui::ask::AskView;
 use switchboard::tui::ask::elicit::{ElicitForm, FieldKind};
 use switchboard::tui::ask::sampling::SampleStage;
-use switchboard::tui::{Cmd, Msg, State, update};
+use switchboard::tui::{AskCmd, Cmd, Msg, State, UiCmd, update};
 
 fn trip() -> Value {
     json!({"type": "object", "properties": {
@@ -60,7 +60,7 @@ fn key(s: &mut State, code: KeyCode) -> Vec<Cmd> {
 
 fn answer(cmds: &[Cmd]) -> Answer {
     match cmds {
-        [Cmd::Answer { id: 7, answer }] => (**answer).clone(),
+        [Cmd::Ask(AskCmd::Answer { id: 7, answer })] => (**answer).clone(),
         other => panic!("expected one answer, got {other:?}"),
     }
 }
@@ -214,15 +214,15 @@ fn url_mode_opens_or_copies_only_when_asked() {
     insta::assert_snapshot!("ask_url", support::tui::shot(&s, 100, 30));
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('o'))),
-        [Cmd::OpenUrl(
+        [Cmd::Ui(UiCmd::OpenUrl(
             "https://login.bank.example/auth?state=xyz".into()
-        )]
+        ))]
     );
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('c'))),
-        [Cmd::CopyText(
+        [Cmd::Ui(UiCmd::CopyText(
             "https://login.bank.example/auth?state=xyz".into()
-        )]
+        ))]
     );
     let cmds = update(&mut s, Msg::Key(Key::char('y')));
     assert_eq!(
@@ -290,11 +290,11 @@ fn sampling_is_approved_sent_shown_then_returned() {
     insta::assert_snapshot!("ask_sampling_card", support::tui::shot(&s, 100, 30));
     let cmds = update(&mut s, Msg::Key(Key::char('y')));
     let [
-        Cmd::Sample {
+        Cmd::Ask(AskCmd::Sample {
             id: 7,
             server,
             params,
-        },
+        }),
     ] = cmds.as_slice()
     else {
         panic!("{cmds:?}")
@@ -335,7 +335,7 @@ fn sampling_can_be_declined_or_fail_and_the_messages_edited() {
     let mut s = support::tui::state();
     update(&mut s, sampling());
     let cmds = update(&mut s, Msg::Key(Key::ctrl('e')));
-    let [Cmd::EditExternally { text, suffix }] = cmds.as_slice() else {
+    let [Cmd::Ui(UiCmd::EditExternally { text, suffix })] = cmds.as_slice() else {
         panic!("{cmds:?}")
     };
     assert_eq!(suffix, ".json");

@@ -6,7 +6,7 @@ use crate::support;
 use switchboard::keymap::{Key, KeyCode};
 use switchboard::tui::library::{BrowseKind, SkillRow};
 use switchboard::tui::state::{Overlay, State};
-use switchboard::tui::{Cmd, Msg, update};
+use switchboard::tui::{Cmd, FileCmd, Msg, update};
 
 fn state() -> State {
     let mut s = support::tui::booted();
@@ -69,7 +69,7 @@ fn memory_pane_lists_then_reads_through_the_runtime() {
     let mut s = state();
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::F(4)))),
-        vec![Cmd::ListMemory]
+        vec![Cmd::Files(FileCmd::ListMemory)]
     );
     update(
         &mut s,
@@ -80,7 +80,7 @@ fn memory_pane_lists_then_reads_through_the_runtime() {
     );
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Enter))),
-        vec![Cmd::ReadMemory("/memories/notes.md".into())]
+        vec![Cmd::Files(FileCmd::ReadMemory("/memories/notes.md".into()))]
     );
     update(
         &mut s,

@@ -7,7 +7,7 @@ use serde_json::json;
 use switchboard::keymap::{Key, Keymap};
 use switchboard::tui::form::{FormState, FormTarget};
 use switchboard::tui::state::{Overlay, State};
-use switchboard::tui::{Cmd, Msg, update};
+use switchboard::tui::{Cmd, Msg, UiCmd, update};
 
 fn with_form() -> State {
     let mut s = State::new(Keymap::default(), "default".into(), vec!["default".into()]);
@@ -42,10 +42,10 @@ fn ctrl_e_sends_the_value_and_the_answer_replaces_it() {
     let mut s = with_form();
     assert_eq!(
         ctrl_e(&mut s),
-        vec![Cmd::EditExternally {
+        vec![Cmd::Ui(UiCmd::EditExternally {
             text: "draft".into(),
             suffix: ".txt".into()
-        }]
+        })]
     );
     update(&mut s, Msg::Edited(Ok("line one\nline two".into())));
     let mut expected = with_form();
@@ -66,10 +66,10 @@ fn json_fields_and_raw_mode_edit_as_json_and_choices_are_not_typed() {
     );
     assert_eq!(
         ctrl_e(&mut s),
-        vec![Cmd::EditExternally {
+        vec![Cmd::Ui(UiCmd::EditExternally {
             text: "[]".into(),
             suffix: ".json".into()
-        }]
+        })]
     );
     update(
         &mut s,
@@ -84,7 +84,7 @@ fn json_fields_and_raw_mode_edit_as_json_and_choices_are_not_typed() {
     update(&mut s, Msg::Key(Key::ctrl('r')));
     let cmds = ctrl_e(&mut s);
     assert!(
-        matches!(&cmds[..], [Cmd::EditExternally { text, suffix }] if suffix == ".json" && text.contains("\"content\"")),
+        matches!(&cmds[..], [Cmd::Ui(UiCmd::EditExternally { text, suffix })] if suffix == ".json" && text.contains("\"content\"")),
         "{cmds:?}"
     );
 }
@@ -133,10 +133,10 @@ fn nested_objects_start_from_a_skeleton_and_are_checked_before_sending() {
     )));
     assert_eq!(
         ctrl_e(&mut s),
-        vec![Cmd::EditExternally {
+        vec![Cmd::Ui(UiCmd::EditExternally {
             text: "{\n  \"days\": 0\n}".into(),
             suffix: ".json".into()
-        }]
+        })]
     );
     update(
         &mut s,
@@ -144,10 +144,10 @@ fn nested_objects_start_from_a_skeleton_and_are_checked_before_sending() {
     );
     assert_eq!(
         ctrl_e(&mut s),
-        vec![Cmd::EditExternally {
+        vec![Cmd::Ui(UiCmd::EditExternally {
             text: "[\n  {\n    \"name\": \"\"\n  }\n]".into(),
             suffix: ".json".into()
-        }]
+        })]
     );
 
     // The whole is checked against the schema: a nested required field is named.

@@ -12,7 +12,7 @@ use switchboard::tui::sessions::SessionRow;
 use switchboard::tui::state::{
     CatalogEntry, ChatKind, Overlay, Pane, ServerRow, ServerStatus, State,
 };
-use switchboard::tui::{Cmd, Msg, update};
+use switchboard::tui::{CallCmd, Cmd, Msg, SessionCmd, UiCmd, update};
 
 fn send(s: &mut State, line: &str) -> Vec<Cmd> {
     update(s, Msg::Paste(line.into()));
@@ -51,9 +51,9 @@ fn unknown_slash_commands_and_tools_get_a_did_you_mean() {
     // A message that begins with a slash is written with two.
     assert_eq!(
         send(&mut s, "//etc/hosts: what is it?"),
-        vec![Cmd::Op(Op::UserTurn {
+        vec![Cmd::Session(SessionCmd::Op(Op::UserTurn {
             text: "/etc/hosts: what is it?".into()
-        })]
+        }))]
     );
     s.catalog.tools = vec![tool("weather__get_weather", ToolEffect::Read)];
     assert_eq!(send(&mut s, "/call weather__get_wether city=Oslo"), vec![]);
@@ -66,7 +66,7 @@ fn unknown_slash_commands_and_tools_get_a_did_you_mean() {
     });
     assert!(matches!(
         send(&mut s, "/call files__read path=a").as_slice(),
-        [Cmd::CallTool { .. }]
+        [Cmd::Call(CallCmd::CallTool { .. })]
     ));
 }
 
@@ -80,19 +80,19 @@ fn model_with_no_such_provider_fails() {
     assert_eq!(send(&mut s, "/model nope gpt-4o"), vec![]);
     assert_eq!(
         send(&mut s, "/model claude"),
-        vec![Cmd::SwitchProvider {
+        vec![Cmd::Session(SessionCmd::SwitchProvider {
             provider: Some("claude".into()),
             model: None
-        }]
+        })]
     );
     // With a real provider, one word is a model of it.
     s.status.provider = "claude".into();
     assert_eq!(
         send(&mut s, "/model claude-opus-4"),
-        vec![Cmd::SwitchProvider {
+        vec![Cmd::Session(SessionCmd::SwitchProvider {
             provider: Some("claude".into()),
             model: Some("claude-opus-4".into())
-        }]
+        })]
     );
 }
 
@@ -176,7 +176,7 @@ fn theme_and_mouse_choices_are_remembered() {
             error: None,
         },
     );
-    assert_eq!(cmds, vec![Cmd::RememberUi]);
+    assert_eq!(cmds, vec![Cmd::Ui(UiCmd::RememberUi)]);
     let cmds = update(
         &mut s,
         Msg::ThemeApplied {
@@ -196,7 +196,7 @@ fn the_resume_picker_lists_and_resumes() {
     }
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Enter))),
-        vec![Cmd::ListSessions]
+        vec![Cmd::Session(SessionCmd::ListSessions)]
     );
     update(
         &mut s,
@@ -219,7 +219,9 @@ fn the_resume_picker_lists_and_resumes() {
     update(&mut s, Msg::Key(Key::plain(KeyCode::Down)));
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Enter))),
-        vec![Cmd::Resume("20261130-180000-bbbb".into())]
+        vec![Cmd::Session(SessionCmd::Resume(
+            "20261130-180000-bbbb".into()
+        ))]
     );
     assert_eq!(s.overlay, None);
 }
@@ -245,13 +247,13 @@ fn esc_while_waiting_for_servers_goes_on_without_them() {
     assert!(shot(&s, 100, 30).contains("Waiting for weather to connect… (Esc goes on"));
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))),
-        vec![Cmd::Op(Op::SkipWait)]
+        vec![Cmd::Session(SessionCmd::Op(Op::SkipWait))]
     );
     // Once the turn goes on, Esc interrupts it again.
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))),
-        vec![Cmd::Op(Op::Interrupt {
+        vec![Cmd::Session(SessionCmd::Op(Op::Interrupt {
             run_id: "r1".into()
-        })]
+        }))]
     );
 }

@@ -12,7 +12,7 @@ use switchboard::mcp::oauth::LoginSummary;
 use switchboard::mcp::{HubSnapshot, ServerSnapshot, ServerStatus as Hub, TransportKind};
 use switchboard::tui::hub_view::server_rows;
 use switchboard::tui::login::{LoginMsg, LoginPhase, LoginView};
-use switchboard::tui::msg::Cmd;
+use switchboard::tui::msg::{Cmd, LoginCmd, ServerCmd, UiCmd};
 use switchboard::tui::state::{NoticeLevel, Overlay, Pane, ServerStatus, State};
 use switchboard::tui::{Msg, update};
 
@@ -81,7 +81,7 @@ fn l_starts_the_login_of_the_one_server_that_asks() {
     // The selection is on the built-in row; the one server that asks is meant.
     assert_eq!(state.server_sel, 0);
     let cmds = key(&mut state, KeyCode::Char('l'));
-    assert_eq!(cmds, vec![Cmd::Login("linear".into())]);
+    assert_eq!(cmds, vec![Cmd::Login(LoginCmd::Start("linear".into()))]);
     assert_eq!(
         state.overlay,
         Some(Overlay::Login(LoginView {
@@ -116,7 +116,7 @@ fn the_palette_offers_the_login() {
         key(&mut state, KeyCode::Char(c));
     }
     let cmds = key(&mut state, KeyCode::Enter);
-    assert_eq!(cmds, vec![Cmd::Login("linear".into())]);
+    assert_eq!(cmds, vec![Cmd::Login(LoginCmd::Start("linear".into()))]);
     assert!(matches!(state.overlay, Some(Overlay::Login(_))));
 }
 
@@ -136,7 +136,7 @@ fn a_paste_and_enter_hand_the_redirect_to_the_login() {
     assert_eq!(view.pasted, redirect);
     assert_eq!(
         key(&mut state, KeyCode::Enter),
-        vec![Cmd::LoginPaste(redirect.into())]
+        vec![Cmd::Login(LoginCmd::Paste(redirect.into()))]
     );
     let Some(Overlay::Login(view)) = &state.overlay else {
         panic!("overlay closed")
@@ -149,7 +149,10 @@ fn a_paste_and_enter_hand_the_redirect_to_the_login() {
             result: Ok("logged in (issuer https://auth.example.com)".into()),
         }),
     );
-    assert_eq!(cmds, vec![Cmd::Reconnect("linear".into())]);
+    assert_eq!(
+        cmds,
+        vec![Cmd::Server(ServerCmd::Reconnect("linear".into()))]
+    );
     assert_eq!(state.overlay, None);
     assert_eq!(
         state.status.notice.as_ref().map(|n| n.text.as_str()),
@@ -165,11 +168,14 @@ fn ctrl_y_copies_the_url_and_esc_cancels() {
     let cmds = update(&mut state, Msg::Key(Key::ctrl('y')));
     assert_eq!(
         cmds,
-        vec![Cmd::CopyText(
+        vec![Cmd::Ui(UiCmd::CopyText(
             "https://auth.example.com/authorize?client_id=abc&state=xyz&code_challenge=q".into()
-        )]
+        ))]
     );
-    assert_eq!(key(&mut state, KeyCode::Esc), vec![Cmd::CancelLogin]);
+    assert_eq!(
+        key(&mut state, KeyCode::Esc),
+        vec![Cmd::Login(LoginCmd::Cancel)]
+    );
     assert_eq!(state.overlay, None);
     assert_eq!(
         state.status.notice.as_ref().map(|n| n.text.as_str()),

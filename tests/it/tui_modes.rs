@@ -1,6 +1,6 @@
 //! Permission modes switched live in the TUI: Shift+Tab cycles, `/mode NAME` and the
 //! palette choose (plan too); the status bar shows the mode and each switch leaves a
-//! note and tells the gate (`Cmd::SetMode`).
+//! note and tells the gate (`GateCmd::SetMode`).
 #![allow(clippy::unwrap_used)]
 
 use crate::support::tui::{shot, state};
@@ -10,7 +10,7 @@ use switchboard::keymap::{Key, KeyCode};
 use switchboard::policy::Mode;
 use switchboard::theme::ThemeSet;
 use switchboard::tui::state::{ChatEntry, ChatKind, Pane, State};
-use switchboard::tui::{Cmd, Msg, update};
+use switchboard::tui::{Cmd, GateCmd, Msg, update};
 
 fn shift_tab(s: &mut State) -> Vec<Cmd> {
     update(s, Msg::Key(Key::plain(KeyCode::BackTab)))
@@ -25,7 +25,7 @@ fn shift_tab_cycles_the_mode_with_a_note_and_tells_the_gate() {
     let mut s = state();
     assert_eq!(s.status.policy_mode, "ask");
     let cmds = shift_tab(&mut s);
-    assert_eq!(cmds, vec![Cmd::SetMode(Mode::AutoEdit)]);
+    assert_eq!(cmds, vec![Cmd::Gate(GateCmd::SetMode(Mode::AutoEdit))]);
     let mut expected = state();
     expected.status.policy_mode = "auto-edit".into();
     expected.chat.push(note(
@@ -34,7 +34,7 @@ fn shift_tab_cycles_the_mode_with_a_note_and_tells_the_gate() {
     assert_eq!(s, expected);
 
     let cmds = shift_tab(&mut s);
-    assert_eq!(cmds, vec![Cmd::SetMode(Mode::FullAuto)]);
+    assert_eq!(cmds, vec![Cmd::Gate(GateCmd::SetMode(Mode::FullAuto))]);
     expected.status.policy_mode = "full-auto".into();
     expected.chat.push(note(
         "Permission mode full-auto: every call runs without asking, unless a rule or \
@@ -43,8 +43,14 @@ fn shift_tab_cycles_the_mode_with_a_note_and_tells_the_gate() {
     assert_eq!(s, expected);
 
     // Round again: full-auto → read-only → ask.
-    assert_eq!(shift_tab(&mut s), vec![Cmd::SetMode(Mode::ReadOnly)]);
-    assert_eq!(shift_tab(&mut s), vec![Cmd::SetMode(Mode::Ask)]);
+    assert_eq!(
+        shift_tab(&mut s),
+        vec![Cmd::Gate(GateCmd::SetMode(Mode::ReadOnly))]
+    );
+    assert_eq!(
+        shift_tab(&mut s),
+        vec![Cmd::Gate(GateCmd::SetMode(Mode::Ask))]
+    );
     assert_eq!(s.status.policy_mode, "ask");
     assert_eq!(s.chat.len(), 4, "one note per switch");
     assert_eq!(s.focus, Pane::Composer, "Shift+Tab no longer moves focus");
@@ -69,7 +75,7 @@ fn typed(s: &mut State, line: &str) -> Vec<Cmd> {
 fn slash_mode_names_any_mode_and_plan_leaves_the_cycle_for_ask() {
     let mut s = state();
     let cmds = typed(&mut s, "/mode plan");
-    assert_eq!(cmds, vec![Cmd::SetMode(Mode::Plan)]);
+    assert_eq!(cmds, vec![Cmd::Gate(GateCmd::SetMode(Mode::Plan))]);
     assert_eq!(s.status.policy_mode, "plan");
     assert_eq!(
         s.chat.last(),
@@ -77,7 +83,10 @@ fn slash_mode_names_any_mode_and_plan_leaves_the_cycle_for_ask() {
             "Permission mode plan: read-only; the model proposes a plan and does not act."
         ))
     );
-    assert_eq!(shift_tab(&mut s), vec![Cmd::SetMode(Mode::Ask)]);
+    assert_eq!(
+        shift_tab(&mut s),
+        vec![Cmd::Gate(GateCmd::SetMode(Mode::Ask))]
+    );
 
     let cmds = typed(&mut s, "/mode ful-auto");
     assert_eq!(cmds, vec![]);
@@ -111,7 +120,7 @@ fn the_palette_switches_the_mode() {
         update(&mut s, Msg::Key(Key::char(c)));
     }
     let cmds = update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
-    assert_eq!(cmds, vec![Cmd::SetMode(Mode::FullAuto)]);
+    assert_eq!(cmds, vec![Cmd::Gate(GateCmd::SetMode(Mode::FullAuto))]);
     assert_eq!(s.status.policy_mode, "full-auto");
 }
 

@@ -15,7 +15,7 @@ use switchboard::policy::{Mode, Policy};
 use switchboard::tools::Registry;
 use switchboard::tui::cards::CardStatus;
 use switchboard::tui::state::State;
-use switchboard::tui::{Msg, update};
+use switchboard::tui::{GateCmd, Msg, update};
 
 const SUB: &str = r#"{"tool_calls":[{"name":"fs","arguments":{"operation":"list","path":"."}}]}
 {"tool_calls":[{"name":"fs","arguments":{"operation":"write","path":"a.txt","content":"x"}}]}
@@ -158,7 +158,7 @@ async fn the_approval_pane_names_the_sub_agent_that_asks() {
 
     // `y` answers through the broker, as the executor does; the write runs.
     let cmds = update(&mut state, Msg::Key(Key::char('y')));
-    let [Cmd::Decide { id, decision }] = cmds.as_slice() else {
+    let [Cmd::Gate(GateCmd::Decide { id, decision })] = cmds.as_slice() else {
         panic!("{cmds:?}")
     };
     assert!(broker.decide(*id, decision.clone()));

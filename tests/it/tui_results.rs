@@ -12,7 +12,7 @@ use switchboard::policy::{Origin, ToolEffect};
 use switchboard::tools::ContentBlock;
 use switchboard::tui::result_view::{describe_read, save_blocks};
 use switchboard::tui::state::{ChatEntry, ChatKind, LastContents, State};
-use switchboard::tui::{Cmd, Msg, update};
+use switchboard::tui::{CallCmd, Cmd, FileCmd, Msg, update};
 
 use crate::support::tui::state;
 
@@ -46,11 +46,11 @@ fn read_then_save_sends_the_kept_contents() {
     let mut s = state();
     assert_eq!(
         send(&mut s, "/read files test://logo"),
-        vec![Cmd::ReadResource {
+        vec![Cmd::Call(CallCmd::ReadResource {
             call_id: CallId::new("manual-1"),
             server: "files".into(),
             uri: "test://logo".into()
-        }]
+        })]
     );
     let last = LastContents {
         source: "files read test://logo".into(),
@@ -61,21 +61,21 @@ fn read_then_save_sends_the_kept_contents() {
 
     assert_eq!(
         send(&mut s, "/save logo.png"),
-        vec![Cmd::SaveContents {
+        vec![Cmd::Files(FileCmd::SaveContents {
             blocks: png_and_text().contents,
             item: 1,
             path: "logo.png".into(),
             overwrite: false,
-        }]
+        })]
     );
     assert_eq!(
         send(&mut s, "/save! notes.txt 2"),
-        vec![Cmd::SaveContents {
+        vec![Cmd::Files(FileCmd::SaveContents {
             blocks: png_and_text().contents,
             item: 2,
             path: "notes.txt".into(),
             overwrite: true,
-        }]
+        })]
     );
 
     update(

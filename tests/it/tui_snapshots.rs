@@ -293,7 +293,7 @@ fn catalog_with_tools_filter_and_detail() {
 #[test]
 fn call_form_from_the_detail_view() {
     use switchboard::keymap::{Key, KeyCode};
-    use switchboard::tui::{Cmd, Msg, update};
+    use switchboard::tui::{CallCmd, Cmd, Msg, update};
     let mut state = fresh(&Config::default());
     state.focus = Pane::Catalog;
     state.catalog.tools = vec![weather_tool()];
@@ -319,7 +319,7 @@ fn call_form_from_the_detail_view() {
         draw(&state, &default_theme(), 100, 30).backend()
     );
     let cmds = update(&mut state, Msg::Key(Key::plain(KeyCode::Enter)));
-    let [Cmd::CallTool { tool, args, .. }] = cmds.as_slice() else {
+    let [Cmd::Call(CallCmd::CallTool { tool, args, .. })] = cmds.as_slice() else {
         panic!("{cmds:?}");
     };
     assert_eq!(tool, "weather__forecast");

@@ -17,7 +17,7 @@ use switchboard::paths::Dirs;
 use switchboard::policy::Mode;
 use switchboard::tui::executor::Executor;
 use switchboard::tui::state::{CatalogEntry, CatalogTab, Pane};
-use switchboard::tui::{Cmd, Msg, State, update};
+use switchboard::tui::{CallCmd, Cmd, Msg, ServerCmd, State, update};
 use switchboard::workbench::{Workbench, WorkbenchOptions};
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -85,11 +85,11 @@ fn marks_titles_and_icons_in_the_list() {
     on_resources(&mut s);
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('s'))),
-        [Cmd::Subscribe {
+        [Cmd::Server(ServerCmd::Subscribe {
             server: "docs".into(),
             uri: "docs://readme".into(),
             on: true
-        }]
+        })]
     );
     for uri in ["docs://readme", "docs://log"] {
         update(
@@ -117,13 +117,13 @@ fn marks_titles_and_icons_in_the_list() {
     // Subscribed: `s` stops.
     assert!(matches!(
         update(&mut s, Msg::Key(Key::char('s'))).as_slice(),
-        [Cmd::Subscribe { on: false, .. }]
+        [Cmd::Server(ServerCmd::Subscribe { on: false, .. })]
     ));
     // `r` on the changed one reads it again and clears its mark.
     update(&mut s, Msg::Key(Key::char('j')));
     let cmds = update(&mut s, Msg::Key(Key::char('r')));
     assert!(
-        matches!(cmds.as_slice(), [Cmd::ReadResource { server, uri, .. }] if server == "docs" && uri == "docs://log")
+        matches!(cmds.as_slice(), [Cmd::Call(CallCmd::ReadResource { server, uri, .. })] if server == "docs" && uri == "docs://log")
     );
     assert!(!s.subscriptions.is_changed("docs", "docs://log"));
     assert!(s.subscriptions.is_on("docs", "docs://log"));

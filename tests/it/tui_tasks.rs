@@ -59,18 +59,22 @@ fn the_view_lists_tasks_and_its_keys_ask_the_server() {
     insta::assert_snapshot!("tasks_view", support::tui::shot(&s, 100, 30));
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('x'))),
-        [switchboard::tui::Cmd::CancelTask {
-            server: "build".into(),
-            task_id: "task-7".into()
-        }]
+        [switchboard::tui::Cmd::Server(
+            switchboard::tui::ServerCmd::CancelTask {
+                server: "build".into(),
+                task_id: "task-7".into()
+            }
+        )]
     );
     update(&mut s, Msg::Key(Key::plain(KeyCode::Down)));
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Enter))),
-        [switchboard::tui::Cmd::GetTask {
-            server: "docs".into(),
-            task_id: "task-3".into()
-        }]
+        [switchboard::tui::Cmd::Server(
+            switchboard::tui::ServerCmd::GetTask {
+                server: "docs".into(),
+                task_id: "task-3".into()
+            }
+        )]
     );
     // A later poll updates the row in place.
     update(

@@ -5,7 +5,7 @@ use crate::support::tui::state;
 
 use switchboard::keymap::{Key, KeyCode, Mods};
 use switchboard::tui::composer::Composer;
-use switchboard::tui::msg::{Mouse, MouseKind};
+use switchboard::tui::msg::{Mouse, MouseKind, ServerCmd, SessionCmd, UiCmd};
 use switchboard::tui::palette::PaletteState;
 use switchboard::tui::state::{
     CatalogEntry, CatalogTab, ChatEntry, ChatKind, LogLevel, LogLine, Notice, NoticeLevel, Overlay,
@@ -66,7 +66,7 @@ fn q_quits_outside_the_composer_but_types_inside_it() {
     let mut s = state();
     s.focus = Pane::Chat;
     let cmds = run(&mut s, [key('q')]);
-    assert_eq!(cmds, vec![Cmd::Quit]);
+    assert_eq!(cmds, vec![Cmd::Ui(UiCmd::Quit)]);
     assert!(s.quit);
 }
 
@@ -83,7 +83,7 @@ fn ctrl_c_twice_quits_from_the_composer_and_first_press_clears_input() {
         text: "input cleared; press Ctrl+C again to quit".into(),
     });
     assert_eq!(s, expected);
-    assert_eq!(run(&mut s, [ctrl('c')]), vec![Cmd::Quit]);
+    assert_eq!(run(&mut s, [ctrl('c')]), vec![Cmd::Ui(UiCmd::Quit)]);
 }
 
 #[test]
@@ -111,9 +111,11 @@ fn enter_sends_and_alt_enter_adds_a_line() {
     let cmds = run(&mut s, [code(KeyCode::Enter)]);
     assert_eq!(
         cmds,
-        vec![Cmd::Op(switchboard::agent::Op::UserTurn {
-            text: "a\nb".into()
-        })]
+        vec![Cmd::Session(SessionCmd::Op(
+            switchboard::agent::Op::UserTurn {
+                text: "a\nb".into()
+            }
+        ))]
     );
     assert_eq!(s.composer, Composer::default());
     assert_eq!(s.chat, vec![ChatEntry::new(ChatKind::User, "a\nb")]);
@@ -152,7 +154,7 @@ fn palette_filters_and_switches_theme_through_a_command() {
         }))
     );
     let cmds = run(&mut s, [code(KeyCode::Enter)]);
-    assert_eq!(cmds, vec![Cmd::LoadTheme("light".into())]);
+    assert_eq!(cmds, vec![Cmd::Ui(UiCmd::LoadTheme("light".into()))]);
     assert_eq!(s.overlay, None);
 
     // The runtime answers; the state records the new theme.
@@ -395,7 +397,7 @@ fn v_in_the_logs_pane_raises_the_level_shown() {
     }
     assert_eq!(s.visible_logs().len(), 4);
     // Each step also asks the MCP servers for the same level (logging/setLevel).
-    let asked = |level: &str| vec![Cmd::SetServerLogLevel(level.into())];
+    let asked = |level: &str| vec![Cmd::Server(ServerCmd::SetLogLevel(level.into()))];
     assert_eq!(run(&mut s, [key('v')]), asked("info"));
     assert_eq!(s.log_level, LogLevel::Info);
     assert_eq!(s.visible_logs().len(), 3);

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use switchboard::keymap::{Key, KeyCode, Layer};
 use switchboard::mcp::wire::{Direction, HttpFacts, Side, WireEntry, WireLog};
 use switchboard::tui::state::{NoticeLevel, Overlay};
-use switchboard::tui::{Cmd, Msg, State, update};
+use switchboard::tui::{Cmd, FileCmd, Msg, State, UiCmd, update};
 
 /// Nine messages: a handshake, a tool call answered by an error, a read over HTTP,
 /// a log notification with an escape sequence in it, a serve client's call.
@@ -252,7 +252,7 @@ fn x_exports_only_the_shown_messages_as_json_lines() {
     typed(&mut s, "server:files");
     key(&mut s, KeyCode::Enter);
     let cmds = update(&mut s, Msg::Key(Key::char('x')));
-    let [Cmd::ExportWire(entries)] = cmds.as_slice() else {
+    let [Cmd::Files(FileCmd::ExportWire(entries))] = cmds.as_slice() else {
         panic!("{cmds:?}");
     };
     assert_eq!(entries.iter().map(|e| e.seq).collect::<Vec<_>>(), [5, 6]);
@@ -294,7 +294,7 @@ fn c_copies_the_command_that_repeats_a_request_or_its_response() {
     };
     select(&mut s, 4);
     let copy = |s: &mut State| update(s, Msg::Key(Key::char('c')));
-    assert_eq!(copy(&mut s), [Cmd::CopyText(call.into())]);
+    assert_eq!(copy(&mut s), [Cmd::Ui(UiCmd::CopyText(call.into()))]);
     assert_eq!(
         s.status.notice.clone().unwrap().text,
         format!("copied: {call}")
@@ -302,16 +302,16 @@ fn c_copies_the_command_that_repeats_a_request_or_its_response() {
     select(&mut s, 7);
     assert_eq!(
         copy(&mut s),
-        [Cmd::CopyText(call.into())],
+        [Cmd::Ui(UiCmd::CopyText(call.into()))],
         "the error's request"
     );
     select(&mut s, 6);
     key(&mut s, KeyCode::Enter);
     assert_eq!(
         copy(&mut s),
-        [Cmd::CopyText(
+        [Cmd::Ui(UiCmd::CopyText(
             "switchboard read files 'file:///notes/todo list.md'".into()
-        )],
+        ))],
         "from the details too"
     );
     key(&mut s, KeyCode::Esc);
@@ -334,7 +334,7 @@ fn c_copies_the_command_that_repeats_a_request_or_its_response() {
     update(&mut s, Msg::Wire(log.entries()));
     key(&mut s, KeyCode::F(7));
     let line = "switchboard call web fetch -a url=https://h/x -a 'api_key=***'";
-    assert_eq!(copy(&mut s), [Cmd::CopyText(line.into())]);
+    assert_eq!(copy(&mut s), [Cmd::Ui(UiCmd::CopyText(line.into()))]);
     let notice = s.status.notice.unwrap().text;
     assert!(
         notice.ends_with("(masked values are ***: fill them in)"),

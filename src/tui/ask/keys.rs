@@ -7,7 +7,7 @@ use serde_json::Map;
 use crate::keymap::{Action, Key, KeyCode};
 use crate::mcp::{Answer, ElicitationAnswer};
 
-use super::super::msg::{Cmd, Handled};
+use super::super::msg::{AskCmd, Cmd, Handled, UiCmd};
 use super::super::state::{ChatKind, NoticeLevel, State};
 use super::sampling::SampleStage;
 use super::{AskView, PendingAsk, note};
@@ -68,10 +68,13 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
 }
 
 fn edit(text: String, suffix: &str) -> Handled {
-    vec![Cmd::EditExternally {
-        text,
-        suffix: suffix.into(),
-    }]
+    vec![
+        UiCmd::EditExternally {
+            text,
+            suffix: suffix.into(),
+        }
+        .into(),
+    ]
     .into()
 }
 
@@ -80,7 +83,7 @@ fn url_action(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
         return Vec::new();
     };
     if action == Some(Action::CopyUrl) {
-        let cmd = Cmd::CopyText(url.raw.clone());
+        let cmd = UiCmd::CopyText(url.raw.clone()).into();
         state.notice(
             NoticeLevel::Info,
             "URL copied (if the terminal allows OSC 52)",
@@ -91,7 +94,7 @@ fn url_action(state: &mut State, action: Option<Action>) -> Vec<Cmd> {
         state.notice(NoticeLevel::Warn, "only http and https pages are opened");
         return Vec::new();
     }
-    vec![Cmd::OpenUrl(url.raw.clone())]
+    vec![UiCmd::OpenUrl(url.raw.clone()).into()]
 }
 
 /// Enter / `y`: accept the form (once valid), say the page was visited, approve the
@@ -113,11 +116,14 @@ fn accept(state: &mut State) -> Vec<Cmd> {
         AskView::Sample(card) => match &card.stage {
             SampleStage::Review | SampleStage::Failed(_) => {
                 card.stage = SampleStage::Running;
-                return vec![Cmd::Sample {
-                    id,
-                    server: front.server.clone(),
-                    params: card.params.clone(),
-                }];
+                return vec![
+                    AskCmd::Sample {
+                        id,
+                        server: front.server.clone(),
+                        params: card.params.clone(),
+                    }
+                    .into(),
+                ];
             }
             SampleStage::Running => return Vec::new(),
             SampleStage::Reply(reply) => Answer::Sample(Ok(reply.clone())),
@@ -147,8 +153,11 @@ fn finish(state: &mut State, answer: Answer, outcome: &str) -> Vec<Cmd> {
         return Vec::new();
     };
     note(state, &ask, outcome, ChatKind::Note);
-    vec![Cmd::Answer {
-        id: ask.id,
-        answer: Box::new(answer),
-    }]
+    vec![
+        AskCmd::Answer {
+            id: ask.id,
+            answer: Box::new(answer),
+        }
+        .into(),
+    ]
 }

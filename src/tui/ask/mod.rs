@@ -1,7 +1,7 @@
 //! What servers ask the person, queued in arrival order: an elicitation form, a URL
 //! to visit, a sampling request to approve. The front one is drawn over everything
 //! and takes the keys (`Layer::Ask`) until it is answered; the answer goes back to the
-//! waiting server through `Cmd::Answer` (the executor holds the reply channel).
+//! waiting server through `AskCmd::Answer` (the executor holds the reply channel).
 
 pub mod elicit;
 mod keys;

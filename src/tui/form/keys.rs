@@ -3,7 +3,7 @@
 
 use crate::keymap::{Action, Key, KeyCode};
 
-use super::super::msg::{Cmd, Handled};
+use super::super::msg::{CallCmd, Cmd, Handled, ServerCmd};
 use super::super::state::{ChatEntry, ChatKind, Overlay, State, TailScroll};
 use super::{FormState, FormTarget};
 
@@ -85,13 +85,16 @@ fn completion_request(form: &FormState) -> Vec<Cmd> {
         .filter(|f| f.name != field.name && !f.value.trim().is_empty())
         .map(|f| (f.name.clone(), f.value.clone()))
         .collect();
-    vec![Cmd::Complete {
-        server,
-        reference,
-        argument: field.name.clone(),
-        value: field.value.clone(),
-        context,
-    }]
+    vec![
+        ServerCmd::Complete {
+            server,
+            reference,
+            argument: field.name.clone(),
+            value: field.value.clone(),
+            context,
+        }
+        .into(),
+    ]
 }
 
 fn send_form(state: &mut State) -> Vec<Cmd> {
@@ -108,11 +111,14 @@ fn send_form(state: &mut State) -> Vec<Cmd> {
                     format!("/read {server} {uri}"),
                 ));
                 state.chat_scroll = TailScroll(0);
-                vec![Cmd::ReadResource {
-                    call_id: state.next_manual_call(),
-                    server,
-                    uri,
-                }]
+                vec![
+                    CallCmd::ReadResource {
+                        call_id: state.next_manual_call(),
+                        server,
+                        uri,
+                    }
+                    .into(),
+                ]
             }
             Err(e) => {
                 form.error = Some(e);
@@ -134,20 +140,22 @@ fn send_form(state: &mut State) -> Vec<Cmd> {
     let (line, cmd) = match target {
         FormTarget::Tool(tool) => (
             format!("/call {tool} {shown}"),
-            Cmd::CallTool {
+            CallCmd::CallTool {
                 call_id,
                 tool,
                 args,
-            },
+            }
+            .into(),
         ),
         FormTarget::Prompt { server, name } => (
             format!("/prompt {server} {name} {shown}"),
-            Cmd::GetPrompt {
+            CallCmd::GetPrompt {
                 call_id,
                 server,
                 name,
                 args,
-            },
+            }
+            .into(),
         ),
         FormTarget::Template { .. } => return Vec::new(),
     };

@@ -283,10 +283,13 @@ impl FormState {
             Some(skeleton) if text.trim().is_empty() => skeleton,
             _ => text.clone(),
         };
-        vec![super::msg::Cmd::EditExternally {
-            text,
-            suffix: if json { ".json" } else { ".txt" }.into(),
-        }]
+        vec![
+            super::msg::UiCmd::EditExternally {
+                text,
+                suffix: if json { ".json" } else { ".txt" }.into(),
+            }
+            .into(),
+        ]
     }
 
     /// The selected field's sub-schema (its `properties` entry).

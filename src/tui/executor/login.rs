@@ -12,9 +12,9 @@ use tokio::sync::oneshot;
 use crate::mcp::oauth::{self, LoginPrompt};
 use crate::mcp::{McpHub, ServerHandle};
 
-use super::executor::Executor;
-use super::login::LoginMsg;
-use super::msg::Msg;
+use super::super::login::LoginMsg;
+use super::super::msg::{LoginCmd, Msg};
+use super::Executor;
 
 /// The running login: where a paste goes, and the task to stop on Esc.
 pub struct LoginTask {
@@ -57,8 +57,22 @@ impl LoginPrompt for OverlayPrompt {
 }
 
 impl Executor {
+    pub(super) fn execute_login(&mut self, cmd: LoginCmd) -> Option<Msg> {
+        match cmd {
+            LoginCmd::Start(server) => self.start_login(server),
+            LoginCmd::Paste(text) => {
+                self.paste_login(text);
+                None
+            }
+            LoginCmd::Cancel => {
+                self.cancel_login();
+                None
+            }
+        }
+    }
+
     /// Starts a login to `server` (stopping one already running).
-    pub(super) fn start_login(&mut self, server: String) -> Option<Msg> {
+    fn start_login(&mut self, server: String) -> Option<Msg> {
         self.login = None;
         let finished = |result| {
             Some(Msg::Login(LoginMsg::Finished {
@@ -96,14 +110,14 @@ impl Executor {
     }
 
     /// Hands what the person pasted to the running login.
-    pub(super) fn paste_login(&mut self, text: String) {
+    fn paste_login(&mut self, text: String) {
         if let Some(paste) = self.login.as_mut().and_then(|l| l.paste.take()) {
             let _ = paste.send(text);
         }
     }
 
     /// Stops the running login (its listener closes with it).
-    pub(super) fn cancel_login(&mut self) {
+    fn cancel_login(&mut self) {
         if let Some(login) = self.login.take() {
             tracing::info!("login to {} cancelled", login.server);
         }

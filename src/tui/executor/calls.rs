@@ -1,0 +1,205 @@
+//! The executor's calls on the person's behalf: `/call` (and forms) through the
+//! gate, `/read` and `/prompt` against the hub, cancelling them, and the
+//! coordinator. Each is recorded on the session's sink as a call with its card. `/agents a,b --mode M TASK` runs the agents in the
+//! background as one call the person made: its card is a request card; each step's
+//! `agent__NAME` call (id `CALL/run/step-N`) and the agents' own calls nest under it,
+//! approvals go to the pane, and Esc on the card cancels the run.
+
+use std::sync::{Arc, PoisonError};
+use std::time::Instant;
+
+use crate::agent::AgentEvent;
+use crate::agent::sink::SinkObserver;
+use crate::agents::{Plan, coordinate, outcomes_text};
+use crate::gate::{CallEnd, CallId};
+use crate::mcp::McpHub;
+use crate::policy::Origin;
+use crate::tools::ToolContext;
+
+use serde_json::Value;
+
+use super::super::msg::{CallCmd, Msg};
+use super::super::result_view;
+use super::super::state::LastContents;
+use super::{Executor, close};
+
+impl Executor {
+    pub(super) fn execute_call(&self, cmd: CallCmd) {
+        match cmd {
+            CallCmd::CallTool {
+                call_id,
+                tool,
+                args,
+            } => self.call_tool(call_id, tool, args),
+            CallCmd::RunAgents {
+                call_id,
+                plan,
+                task,
+            } => self.run_agents(call_id, plan, task),
+            CallCmd::ReadResource {
+                call_id,
+                server,
+                uri,
+            } => {
+                let inbox = self.inbox.clone();
+                let label = format!("read {server} {uri}");
+                self.spawn_mcp(call_id, label, move |hub| async move {
+                    let read = hub.read_resource(&server, &uri).await?;
+                    let text = result_view::describe_read(&read);
+                    let last = LastContents {
+                        source: format!("{server} read {uri}"),
+                        blocks: read.contents,
+                    };
+                    let _ = inbox.send(Msg::Contents(Box::new(last)));
+                    Ok(text)
+                });
+            }
+            CallCmd::GetPrompt {
+                call_id,
+                server,
+                name,
+                args,
+            } => {
+                let label = format!("prompt {server} {name}");
+                self.spawn_mcp(call_id, label, move |hub| async move {
+                    hub.get_prompt(&server, &name, args)
+                        .await
+                        .map(|view| view.to_text())
+                });
+            }
+            CallCmd::CancelCalls(ids) => {
+                let open = self
+                    .open_calls
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
+                for id in ids {
+                    if let Some(token) = open.get(&id) {
+                        token.cancel();
+                    }
+                }
+            }
+        }
+    }
+
+    /// A call on the person's behalf: recorded as requested, then through the gate
+    /// (whose events go to the same recorder), then its whole result.
+    fn call_tool(&self, call_id: CallId, tool: String, args: serde_json::Map<String, Value>) {
+        let run_id = call_id.0.clone();
+        self.recorder.emit(AgentEvent::ToolCallRequested {
+            run_id: run_id.clone(),
+            call_id: call_id.clone(),
+            tool: tool.clone(),
+            args: Value::Object(args.clone()),
+            origin: Origin::Manual,
+        });
+        let token = self.open(&call_id);
+        let ctx = ToolContext::new(run_id.clone(), Origin::Manual)
+            .with_call_id(call_id.clone())
+            .with_cancel(token)
+            .with_observer(Arc::new(SinkObserver(self.recorder.clone())));
+        let registry = Arc::clone(&self.registry);
+        let (inbox, recorder, open) = (
+            self.inbox.clone(),
+            self.recorder.clone(),
+            Arc::clone(&self.open_calls),
+        );
+        tokio::spawn(async move {
+            let outcome = registry.invoke(&tool, args, &ctx).await;
+            let end = outcome.end();
+            let result = outcome.into_result();
+            let text = result_view::describe_result(&result);
+            // `/save` keeps what the tool returned, even what was too large to show.
+            let _ = inbox.send(Msg::Contents(Box::new(LastContents {
+                source: tool.clone(),
+                blocks: result.oversized.unwrap_or(result.content),
+            })));
+            close(&open, &call_id);
+            recorder.emit(AgentEvent::ToolResult {
+                run_id,
+                call_id,
+                tool,
+                is_error: result.is_error,
+                content: text,
+                truncated: false,
+                outcome: Some(end),
+            });
+        });
+    }
+
+    fn run_agents(&self, call_id: CallId, plan: Plan, task: String) {
+        let run_id = call_id.0.clone();
+        self.recorder.emit(AgentEvent::RequestStarted {
+            run_id: run_id.clone(),
+            call_id: call_id.clone(),
+            label: format!(
+                "run agents {} · {}",
+                plan.agents.join(", "),
+                plan.mode.as_str()
+            ),
+        });
+        let token = self.open(&call_id);
+        // Steps are `CALL/run/step-N`: nested under this card as calls of "run".
+        let base = ToolContext::new(run_id.clone(), Origin::Manual)
+            .with_call_id(CallId(format!("{}/run", call_id.0)))
+            .with_cancel(token)
+            .with_observer(Arc::new(SinkObserver(self.recorder.clone())));
+        let registry = Arc::clone(&self.registry);
+        let (recorder, open) = (self.recorder.clone(), Arc::clone(&self.open_calls));
+        tokio::spawn(async move {
+            let started = Instant::now();
+            let outcomes = coordinate(&registry, &plan, &task, &base, &|_| {}).await;
+            close(&open, &call_id);
+            let failed = outcomes.iter().any(|o| o.error.is_some());
+            recorder.emit(AgentEvent::RequestFinished {
+                run_id,
+                call_id,
+                outcome: if failed { CallEnd::Error } else { CallEnd::Ok },
+                text: outcomes_text(&outcomes),
+                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            });
+        });
+    }
+
+    /// Run an MCP request in the background as a call the person made: recorded as
+    /// started and finished (with its whole text), cancellable from its card.
+    fn spawn_mcp<F, Fut>(&self, call_id: CallId, label: String, request: F)
+    where
+        F: FnOnce(McpHub) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = Result<String, crate::mcp::McpError>> + Send,
+    {
+        let run_id = call_id.0.clone();
+        self.recorder.emit(AgentEvent::RequestStarted {
+            run_id: run_id.clone(),
+            call_id: call_id.clone(),
+            label,
+        });
+        let token = self.open(&call_id);
+        let (hub, recorder, open) = (
+            self.hub.clone(),
+            self.recorder.clone(),
+            std::sync::Arc::clone(&self.open_calls),
+        );
+        tokio::spawn(async move {
+            let started = Instant::now();
+            let (outcome, text) = match hub {
+                None => (CallEnd::Failed, "no MCP servers are configured".to_owned()),
+                Some(hub) => tokio::select! {
+                    biased;
+                    () = token.cancelled() => (CallEnd::Cancelled, "cancelled".to_owned()),
+                    result = request(hub) => match result {
+                        Ok(text) => (CallEnd::Ok, text),
+                        Err(e) => (CallEnd::Error, e.to_string()),
+                    },
+                },
+            };
+            close(&open, &call_id);
+            recorder.emit(AgentEvent::RequestFinished {
+                run_id,
+                call_id,
+                outcome,
+                text,
+                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            });
+        });
+    }
+}

@@ -1,0 +1,68 @@
+//! The executor's local files: `/save` writes a result, the Wire view's export
+//! writes a JSONL file under the state directory (`…/switchboard/wire/`; the
+//! working directory when the TUI runs without one), and the Memory pane reads the
+//! memory directory.
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use crate::mcp::wire::{WireEntry, WireLog};
+
+use super::super::msg::{FileCmd, Msg};
+use super::super::state::Overlay;
+use super::Executor;
+
+impl Executor {
+    pub(super) fn execute_files(&self, cmd: FileCmd) -> Msg {
+        match cmd {
+            FileCmd::SaveContents {
+                blocks,
+                item,
+                path,
+                overwrite,
+            } => Msg::Saved(super::super::result_view::save_blocks(
+                &blocks, item, &path, overwrite,
+            )),
+            FileCmd::ExportWire(entries) => self.export_wire(&entries),
+            FileCmd::ListMemory => Msg::MemoryFiles(
+                self.memory_dir
+                    .as_deref()
+                    .map(crate::tools::builtin::list_memory_files)
+                    .unwrap_or_default(),
+            ),
+            FileCmd::ReadMemory(path) => {
+                let text = match self.memory_dir.as_deref() {
+                    Some(dir) => {
+                        crate::tools::builtin::read_memory_file(dir, &path).unwrap_or_else(|e| e)
+                    }
+                    None => "the memory tool is disabled".into(),
+                };
+                Msg::MemoryFile { path, text }
+            }
+        }
+    }
+
+    /// Hands what `log` captured since the view's last message to `update`; true when
+    /// the open view needs a redraw.
+    pub fn wire_arrived(&mut self, log: &WireLog) -> bool {
+        let entries = log.entries_after(self.state.wire.last_seq);
+        if entries.is_empty() {
+            return false;
+        }
+        let open = matches!(self.state.overlay, Some(Overlay::Wire));
+        self.handle(Msg::Wire(entries)) && open
+    }
+
+    fn export_wire(&self, entries: &[Arc<WireEntry>]) -> Msg {
+        let dir = self.recipe.as_ref().map_or_else(
+            || std::path::PathBuf::from("."),
+            |recipe| recipe.dirs.wire_export_dir(),
+        );
+        let written = crate::mcp::wire::view::export(&dir, entries, SystemTime::now());
+        Msg::WireExported(
+            written
+                .map(|path| (entries.len(), path.display().to_string()))
+                .map_err(|e| format!("cannot write to {}: {e}", dir.display())),
+        )
+    }
+}
