@@ -190,7 +190,7 @@ fn streaming(c: &mut Criterion) {
         b.iter(|| {
             let mut s = state();
             stream_into(&mut s);
-            black_box(s.chat.len())
+            black_box(s.chat.entries.len())
         });
     });
     // The frame cost at the end of such a stream (the largest transcript).
@@ -208,7 +208,7 @@ fn streaming(c: &mut Criterion) {
 
 /// A long session: 5,000 entries of questions, Markdown answers and finished cards.
 fn long_transcript(s: &mut State) {
-    s.chat = (0..5_000)
+    s.chat.entries = (0..5_000)
         .map(|i| match i % 4 {
             0 => ChatEntry::new(
                 ChatKind::User,
@@ -250,7 +250,7 @@ fn big_frame(c: &mut Criterion) {
     s.focus = Pane::Chat;
     long_transcript(&mut s);
     let mut uncached = s.clone();
-    uncached.chat_layout = TranscriptCache::uncached();
+    uncached.chat.layout = TranscriptCache::uncached();
     let terminal = || Terminal::new(TestBackend::new(160, 50)).unwrap_or_else(|e| panic!("{e}"));
     let draw = |terminal: &mut Terminal<TestBackend>, s: &State| {
         terminal
@@ -277,6 +277,7 @@ fn big_frame(c: &mut Criterion) {
     let mut streaming = s.clone();
     streaming
         .chat
+        .entries
         .push(ChatEntry::new(ChatKind::Assistant, "Streaming **now**:"));
     draw(&mut cached_term, &streaming);
     let mut n = 0;
@@ -285,7 +286,7 @@ fn big_frame(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 n += 1;
-                if let Some(last) = streaming.chat.last_mut() {
+                if let Some(last) = streaming.chat.entries.last_mut() {
                     let _ = write!(last.text, " word{n}");
                 }
                 draw(&mut cached_term, &streaming);

@@ -257,7 +257,7 @@ pub fn show_builtins(
 /// Show a saved session's transcript: its events replayed through `update`, then
 /// whatever was in flight when it was saved is closed (nothing is pending any more).
 pub fn replay(state: &mut State, loaded: &crate::agent::LoadedSession) {
-    state.chat.clear();
+    state.chat.entries.clear();
     for stored in &loaded.events {
         if let crate::agent::AgentEvent::TurnStarted { text, .. } = &stored.event {
             state
@@ -271,7 +271,12 @@ pub fn replay(state: &mut State, loaded: &crate::agent::LoadedSession) {
     state.approvals.clear();
     state.step_pause = None;
     // Calls still open when the session ended never finished.
-    for card in state.chat.iter_mut().filter_map(|e| e.card.as_mut()) {
+    for card in state
+        .chat
+        .entries
+        .iter_mut()
+        .filter_map(|e| e.card.as_mut())
+    {
         if card.status.is_open() {
             card.status = super::cards::CardStatus::Aborted;
         }
@@ -279,6 +284,7 @@ pub fn replay(state: &mut State, loaded: &crate::agent::LoadedSession) {
     // New calls the person makes must not reuse a restored card's id.
     state.manual_calls = state
         .chat
+        .entries
         .iter()
         .filter_map(|e| e.card.as_ref())
         .filter_map(|c| c.call_id.as_str().strip_prefix("manual-")?.parse().ok())

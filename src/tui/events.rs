@@ -11,7 +11,7 @@ use crate::policy::Origin;
 use super::approval;
 use super::cards::{CardKind, CardStatus, ToolCard};
 use super::msg::{Cmd, FileCmd, GateCmd};
-use super::state::{ChatEntry, ChatKind, State, TailScroll};
+use super::state::{ChatEntry, ChatKind, State};
 
 pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
     // Anything after the wait means the turn went on.
@@ -41,7 +41,7 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
             state.status.step_mode = step_mode;
         }
         AgentEvent::TurnStarted { run_id, .. } => state.turn = Some(run_id),
-        AgentEvent::TextDelta { run_id, text } => match state.chat.last_mut() {
+        AgentEvent::TextDelta { run_id, text } => match state.chat.entries.last_mut() {
             Some(entry) if entry.streaming.as_deref() == Some(run_id.as_str()) => {
                 entry.text.push_str(&text);
             }
@@ -236,6 +236,7 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
 pub fn card<'s>(state: &'s mut State, call_id: &CallId) -> Option<&'s mut ToolCard> {
     state
         .chat
+        .entries
         .iter_mut()
         .rev()
         .filter_map(|e| e.card.as_mut())
@@ -246,8 +247,7 @@ fn open_card(state: &mut State, mut card: ToolCard) {
     card.opened_ms = state.clock_ms;
     let mut entry = ChatEntry::new(ChatKind::Tool, String::new());
     entry.card = Some(card);
-    state.chat.push(entry);
-    state.chat_scroll = TailScroll(0);
+    state.chat.show(entry);
 }
 
 fn compact(args: &Value) -> String {
@@ -258,6 +258,7 @@ fn compact(args: &Value) -> String {
 fn finish_text(state: &mut State, run_id: &str, text: String) {
     if let Some(entry) = state
         .chat
+        .entries
         .iter_mut()
         .rev()
         .find(|e| e.streaming.as_deref() == Some(run_id))
@@ -272,7 +273,7 @@ fn finish_text(state: &mut State, run_id: &str, text: String) {
 }
 
 fn turn_done(state: &mut State, run_id: &str, reason: TurnEnd, steps: u32) {
-    for entry in &mut state.chat {
+    for entry in &mut state.chat.entries {
         if entry.streaming.as_deref() == Some(run_id) {
             entry.streaming = None;
         }

@@ -8,7 +8,7 @@ use crate::config::suggest;
 use crate::policy::Mode;
 
 use super::msg::{Cmd, GateCmd};
-use super::state::{ChatEntry, ChatKind, State, TailScroll};
+use super::state::{ChatEntry, ChatKind, State};
 
 /// The mode in force, as the status bar shows it (`ask` if it names none).
 pub fn current(state: &State) -> Mode {
@@ -24,8 +24,7 @@ pub fn cycle(state: &mut State) -> Vec<Cmd> {
 /// Switches to `mode`: the status bar, a note, and the gate.
 pub fn set(state: &mut State, mode: Mode) -> Vec<Cmd> {
     state.status.policy_mode = mode.to_string();
-    state.chat.push(ChatEntry::new(ChatKind::Note, note(mode)));
-    state.chat_scroll = TailScroll(0);
+    state.chat.show(ChatEntry::new(ChatKind::Note, note(mode)));
     vec![GateCmd::SetMode(mode).into()]
 }
 

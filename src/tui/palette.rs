@@ -3,7 +3,7 @@
 use crate::keymap::{Action, Key, KeyCode};
 
 use super::msg::{GateCmd, Handled, UiCmd};
-use super::state::{Overlay, State, TailScroll, is_subsequence};
+use super::state::{Overlay, State, is_subsequence};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PaletteState {
@@ -182,8 +182,8 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Handled {
         PaletteCommand::Wire => return Handled::Unhandled(Action::ShowWire),
         PaletteCommand::ResumeSession => super::sessions::open(state),
         PaletteCommand::ClearChat => {
-            state.chat.clear();
-            state.chat_scroll = TailScroll(0);
+            state.chat.entries.clear();
+            state.chat.follow();
             Vec::new()
         }
         PaletteCommand::RevokeGrant(id) => vec![GateCmd::RevokeGrant(id).into()],

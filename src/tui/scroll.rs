@@ -8,7 +8,7 @@ use super::state::{Pane, State, TailScroll};
 
 /// Keep scroll offsets inside their content after a resize.
 pub fn clamp_scrolls(state: &mut State) {
-    state.chat_scroll.0 = state.chat_scroll.0.min(chat_max_scroll(state));
+    state.chat.scroll.0 = state.chat.scroll.0.min(chat_max_scroll(state));
     state.logs_scroll.0 = state.logs_scroll.0.min(logs_max_scroll(state));
 }
 
@@ -19,10 +19,10 @@ pub fn page(state: &State, pane: Pane) -> usize {
 
 pub fn chat_max_scroll(state: &State) -> usize {
     let rect = Areas::of(state).chat;
-    let lines = state.chat_layout.total(
-        &state.chat,
+    let lines = state.chat.layout.total(
+        &state.chat.entries,
         rect.width.saturating_sub(2),
-        state.cards_expanded,
+        state.chat.cards_expanded,
         state.clock_ms,
     );
     lines.saturating_sub(usize::from(rect.height.saturating_sub(2)))
@@ -81,5 +81,5 @@ pub fn scroll_overlay(scroll: &mut u16, action: Option<Action>) -> bool {
 pub fn chat_nav(state: &mut State, action: Action) {
     let max = chat_max_scroll(state);
     let page = page(state, Pane::Chat);
-    state.chat_scroll = scrolled(state.chat_scroll, max, action, page);
+    state.chat.scroll = scrolled(state.chat.scroll, max, action, page);
 }

@@ -6,7 +6,7 @@
 use crate::config::suggest;
 
 use super::msg::{CallCmd, Cmd, FileCmd, SessionCmd};
-use super::state::{ChatEntry, ChatKind, Overlay, ServerStatus, State, TailScroll};
+use super::state::{ChatEntry, ChatKind, Overlay, ServerStatus, State};
 
 /// The commands the composer knows (for "did you mean" and the error that lists them).
 pub const COMMANDS: [&str; 11] = [
@@ -23,8 +23,7 @@ pub fn submit(state: &mut State) -> Vec<Cmd> {
     let mut text = state.composer.take();
     state
         .chat
-        .push(ChatEntry::new(ChatKind::User, text.clone()));
-    state.chat_scroll = TailScroll(0);
+        .show(ChatEntry::new(ChatKind::User, text.clone()));
     let trimmed = text.trim_start();
     if let Some(literal) = trimmed.strip_prefix("//") {
         text = format!("/{literal}");

@@ -193,6 +193,38 @@ pub struct GrantView {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TailScroll(pub usize);
 
+/// The transcript: its entries, their layout kept between frames, how far it is
+/// scrolled back, and whether tool cards show whole.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChatPane {
+    pub entries: Vec<ChatEntry>,
+    /// `entries` laid out, kept between frames.
+    pub layout: super::frame_cache::TranscriptCache,
+    pub scroll: TailScroll,
+    /// Tool cards show their whole arguments and results.
+    pub cards_expanded: bool,
+}
+
+impl ChatPane {
+    /// Adds an entry where the view is: a transcript at its tail stays at its tail,
+    /// one scrolled back stays scrolled back (background news does not move it).
+    pub fn push(&mut self, entry: ChatEntry) {
+        self.entries.push(entry);
+    }
+
+    /// Adds an entry and brings the view to the tail: the answer to what the person
+    /// just did is in view.
+    pub fn show(&mut self, entry: ChatEntry) {
+        self.entries.push(entry);
+        self.follow();
+    }
+
+    /// Brings the view back to the tail.
+    pub fn follow(&mut self) {
+        self.scroll = TailScroll(0);
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     pub size: (u16, u16),
@@ -208,10 +240,7 @@ pub struct State {
     pub catalog: Catalog,
     pub catalog_sel: usize,
     pub filter: Filter,
-    pub chat: Vec<ChatEntry>,
-    /// `chat` laid out, kept between frames.
-    pub chat_layout: super::frame_cache::TranscriptCache,
-    pub chat_scroll: TailScroll,
+    pub chat: ChatPane,
     pub composer: Composer,
     pub logs: VecDeque<LogLine>,
     pub logs_scroll: TailScroll,
@@ -240,8 +269,6 @@ pub struct State {
     pub session_id: Option<String>,
     /// Configured provider names, for the palette.
     pub providers: Vec<String>,
-    /// Tool cards show their whole arguments and results.
-    pub cards_expanded: bool,
     /// The least severe level the Logs pane shows.
     pub log_level: LogLevel,
     /// The runtime's clock, in ms since start (`Msg::Tick`).
@@ -285,9 +312,7 @@ impl State {
             catalog: Catalog::default(),
             catalog_sel: 0,
             filter: Filter::default(),
-            chat: Vec::new(),
-            chat_layout: super::frame_cache::TranscriptCache::default(),
-            chat_scroll: TailScroll::default(),
+            chat: ChatPane::default(),
             composer: Composer::default(),
             logs: VecDeque::new(),
             logs_scroll: TailScroll::default(),
@@ -314,7 +339,6 @@ impl State {
             library: super::library::Library::default(),
             session_id: None,
             providers: Vec::new(),
-            cards_expanded: false,
             clock_ms: 0,
             manual_calls: 0,
             log_level: LogLevel::Trace,
@@ -393,6 +417,7 @@ impl State {
     /// Calls, reads and prompts the person made that have not ended.
     pub fn open_manual_calls(&self) -> Vec<crate::gate::CallId> {
         self.chat
+            .entries
             .iter()
             .filter_map(|e| e.card.as_ref())
             .filter(|c| c.origin == crate::policy::Origin::Manual && c.status.is_open())
@@ -405,6 +430,7 @@ impl State {
         self.turn.is_some()
             || self
                 .chat
+                .entries
                 .iter()
                 .rev()
                 .filter_map(|e| e.card.as_ref())

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use crate::sanitize::sanitize_line;
 
 use super::msg::{CallCmd, Cmd, ServerCmd};
-use super::state::{CatalogTab, ChatEntry, ChatKind, NoticeLevel, State, TailScroll};
+use super::state::{CatalogTab, ChatEntry, ChatKind, NoticeLevel, State};
 
 /// (server, uri) pairs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -62,11 +62,10 @@ pub fn reread(state: &mut State) -> Vec<Cmd> {
         .subscriptions
         .changed
         .remove(&(server.clone(), uri.clone()));
-    state.chat.push(ChatEntry::new(
+    state.chat.show(ChatEntry::new(
         ChatKind::User,
         format!("/read {} {}", sanitize_line(&server), sanitize_line(&uri)),
     ));
-    state.chat_scroll = TailScroll(0);
     vec![
         CallCmd::ReadResource {
             call_id: state.next_manual_call(),

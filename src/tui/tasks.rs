@@ -11,7 +11,7 @@ use crate::mcp::TaskView;
 use crate::sanitize::sanitize_line;
 
 use super::msg::{Handled, ServerCmd};
-use super::state::{ChatEntry, ChatKind, Overlay, State, TailScroll};
+use super::state::{ChatEntry, ChatKind, Overlay, State};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskRow {
@@ -70,8 +70,7 @@ pub fn answered(state: &mut State, view: Option<&TaskView>, text: Result<String,
         Ok(t) => (ChatKind::Note, t),
         Err(e) => (ChatKind::Error, e),
     };
-    state.chat.push(ChatEntry::new(kind, text));
-    state.chat_scroll = TailScroll(0);
+    state.chat.show(ChatEntry::new(kind, text));
 }
 
 /// The text of a completed task's result (its text blocks), else its status line.

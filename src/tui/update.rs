@@ -69,8 +69,7 @@ fn absorb(state: &mut State, msg: Msg) {
                 Ok(text) => (ChatKind::Note, text),
                 Err(e) => (ChatKind::Error, format!("save: {e}")),
             };
-            state.chat.push(ChatEntry::new(kind, text));
-            state.chat_scroll = super::state::TailScroll(0);
+            state.chat.show(ChatEntry::new(kind, text));
         }
         Msg::ServeClients(lines) => state.serve.clients = lines,
         Msg::Servers { rows, catalog } => {
@@ -323,7 +322,7 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
         }
         Action::LogLevel if state.focus == Pane::Logs => logs::cycle_level(state),
         Action::ExpandCards => {
-            state.cards_expanded = !state.cards_expanded;
+            state.chat.cards_expanded = !state.chat.cards_expanded;
             super::scroll::clamp_scrolls(state);
             Vec::new()
         }

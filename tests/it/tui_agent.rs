@@ -24,7 +24,7 @@ use switchboard::tui::{CallCmd, Cmd, GateCmd, Msg, ServerCmd, SessionCmd, update
 
 fn state() -> State {
     let mut s = support::tui::booted();
-    s.chat.clear();
+    s.chat.entries.clear();
     s
 }
 
@@ -65,8 +65,12 @@ fn streamed_text_becomes_one_markdown_answer() {
             },
         );
     }
-    assert_eq!(s.chat.len(), 2, "one user entry, one growing answer");
-    assert_eq!(s.chat[1].streaming.as_deref(), Some("r1"));
+    assert_eq!(
+        s.chat.entries.len(),
+        2,
+        "one user entry, one growing answer"
+    );
+    assert_eq!(s.chat.entries[1].streaming.as_deref(), Some("r1"));
     insta::assert_snapshot!("agent_streaming", shot(&s, 100, 30));
     ev(
         &mut s,
@@ -78,7 +82,7 @@ fn streamed_text_becomes_one_markdown_answer() {
             finish: None,
         },
     );
-    assert_eq!(s.chat[1].streaming, None);
+    assert_eq!(s.chat.entries[1].streaming, None);
     ev(
         &mut s,
         AgentEvent::Usage {
@@ -168,7 +172,7 @@ fn tool_cards_follow_the_gate_by_call_id() {
     for id in ["c1", "c2", "c3", "c4", "c5"] {
         request_call(&mut s, id, "fs");
     }
-    let card = |s: &State, i: usize| s.chat[i].card.clone().unwrap();
+    let card = |s: &State, i: usize| s.chat.entries[i].card.clone().unwrap();
     // The gate's events name their call: c4 enters the gate before c1.
     started_at_gate(&mut s, "c4");
     assert_eq!(card(&s, 4).status, CardStatus::Running);
@@ -284,7 +288,10 @@ fn esc_interrupts_a_running_turn() {
             failed_calls: 0,
         },
     );
-    assert_eq!(s.chat[1].card.clone().unwrap().status, CardStatus::Aborted);
+    assert_eq!(
+        s.chat.entries[1].card.clone().unwrap().status,
+        CardStatus::Aborted
+    );
     insta::assert_snapshot!("agent_interrupted", shot(&s, 100, 30));
     // With no turn running, Esc leaves the composer instead.
     assert_eq!(update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))), vec![]);
@@ -437,6 +444,7 @@ fn model_command_and_palette_switch_the_provider() {
     assert_eq!(send(&mut s, "/model"), vec![]);
     assert!(
         s.chat
+            .entries
             .last()
             .unwrap()
             .text
@@ -477,7 +485,7 @@ fn e_expands_tool_cards() {
     assert!(folded.contains("14 more lines (e shows all)") && !folded.contains("line 20"));
     s.focus = switchboard::tui::state::Pane::Chat;
     update(&mut s, Msg::Key(Key::char('e')));
-    assert!(s.cards_expanded);
+    assert!(s.chat.cards_expanded);
     assert!(shot(&s, 100, 40).contains("line 20"));
 }
 

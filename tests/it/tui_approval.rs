@@ -129,7 +129,7 @@ fn plain_n_denies_without_reason() {
 #[test]
 fn esc_aborts_every_waiting_call_and_the_turn() {
     let mut s = state();
-    s.chat.clear();
+    s.chat.entries.clear();
     s.turn = Some("run-1".into());
     let mut requests = vec![
         request(1, "fs", ToolEffect::Write),
@@ -183,6 +183,7 @@ fn esc_aborts_every_waiting_call_and_the_turn() {
     }
     let statuses: Vec<_> = s
         .chat
+        .entries
         .iter()
         .filter_map(|e| e.card.as_ref().map(|c| c.status))
         .collect();
@@ -263,7 +264,7 @@ fn call_from_the_composer_goes_to_the_gate() {
             duration_ms: 1,
         },
     );
-    let card = s.chat.last().unwrap().card.clone().unwrap();
+    let card = s.chat.entries.last().unwrap().card.clone().unwrap();
     assert_eq!(card.status, CardStatus::Denied);
     assert_eq!(card.decided.as_deref(), Some("rule deny = \"fs(*)\""));
 }

@@ -149,7 +149,7 @@ fn validation_names_the_field_and_accept_sends_typed_values() {
     assert!(s.asks.is_empty());
     assert_eq!(s.layer(), Layer::Composer);
     assert_eq!(
-        s.chat.last().unwrap().text,
+        s.chat.entries.last().unwrap().text,
         "weather asked for input: accepted"
     );
 }
@@ -173,7 +173,7 @@ fn decline_and_cancel_are_told_apart() {
     let cmds = key(&mut s, KeyCode::Esc);
     assert_eq!(answer(&cmds), Answer::Elicit(ElicitationAnswer::Cancel));
     assert_eq!(
-        s.chat.last().unwrap().text,
+        s.chat.entries.last().unwrap().text,
         "weather asked for input: cancelled"
     );
 }
@@ -366,7 +366,7 @@ fn sampling_can_be_declined_or_fail_and_the_messages_edited() {
     let cmds = update(&mut s, Msg::Key(Key::char('n')));
     assert!(matches!(answer(&cmds), Answer::Sample(Err(_))));
     assert_eq!(
-        s.chat.last().unwrap().text,
+        s.chat.entries.last().unwrap().text,
         "research asked to use the model: declined"
     );
 }
@@ -377,7 +377,7 @@ fn a_question_the_server_gave_up_on_leaves_the_screen() {
     update(&mut s, Msg::AskGone(7));
     assert!(s.asks.is_empty());
     assert_eq!(
-        s.chat.last().unwrap().text,
+        s.chat.entries.last().unwrap().text,
         "weather asked for input: no longer waits for an answer"
     );
 }

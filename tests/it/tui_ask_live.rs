@@ -122,6 +122,7 @@ fn audited(audit: &std::path::Path) -> Vec<serde_json::Value> {
 fn results(state: &State) -> usize {
     state
         .chat
+        .entries
         .iter()
         .filter(|e| e.card.as_ref().is_some_and(|c| c.result.is_some()))
         .count()
@@ -130,6 +131,7 @@ fn results(state: &State) -> usize {
 fn result_text(state: &State) -> Option<String> {
     state
         .chat
+        .entries
         .iter()
         .rev()
         .find_map(|e| e.card.as_ref().and_then(|c| c.result.clone()))

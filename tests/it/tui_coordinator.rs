@@ -60,7 +60,12 @@ async fn executor(
 }
 
 fn run_card(state: &State) -> &ToolCard {
-    state.chat.iter().find_map(|e| e.card.as_ref()).unwrap()
+    state
+        .chat
+        .entries
+        .iter()
+        .find_map(|e| e.card.as_ref())
+        .unwrap()
 }
 
 #[tokio::test]
@@ -73,6 +78,7 @@ async fn agents_run_from_the_composer_nest_under_one_card() {
     exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
     let open = |s: &State| {
         s.chat
+            .entries
             .iter()
             .filter_map(|e| e.card.as_ref())
             .all(|c| c.status.is_open())
@@ -105,7 +111,7 @@ async fn agents_run_from_the_composer_nest_under_one_card() {
     );
     let mut state = exec.state().clone();
     support::tui::zero_durations(&mut state);
-    state.cards_expanded = true;
+    state.chat.cards_expanded = true;
     insta::assert_snapshot!("agents_run_expanded", support::tui::shot(&state, 100, 26));
 }
 
@@ -124,7 +130,7 @@ async fn the_palette_starts_the_line_and_unknown_agents_are_named() {
     let (mut exec, _route) = executor(dir.path()).await;
     exec.handle(Msg::Paste("/agents scuot hello".into()));
     exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
-    let last = exec.state().chat.last().unwrap();
+    let last = exec.state().chat.entries.last().unwrap();
     assert!(
         last.text.contains("there is no agent named scuot") && last.text.contains("scout"),
         "{}",

@@ -40,6 +40,7 @@ async fn pump(
 fn statuses(state: &State) -> Vec<CardStatus> {
     state
         .chat
+        .entries
         .iter()
         .filter_map(|e| e.card.as_ref().map(|c| c.status))
         .collect()
@@ -52,7 +53,7 @@ async fn abort_with_three_pending_approvals_marks_three_cards_aborted() {
     let (tx, mut route) = unbounded_channel();
     let (inbox, _inbox_rx) = unbounded_channel();
     let mut state = support::tui::state();
-    state.chat.clear();
+    state.chat.entries.clear();
     state.catalog.tools = registry.specs().iter().map(tool_entry).collect();
     let mut exec = Executor::new(state, registry.clone(), EventSink::new(tx, None), inbox);
     for path in ["a.md", "b.md", "c.md"] {
@@ -117,6 +118,7 @@ async fn a_manual_call_records_request_gate_events_and_result_in_order() {
     let mut seen = Vec::new();
     pump(&mut exec, &mut route, &mut seen, |s| {
         s.chat
+            .entries
             .iter()
             .any(|e| e.card.as_ref().is_some_and(|c| c.result.is_some()))
     })
@@ -133,7 +135,15 @@ async fn a_manual_call_records_request_gate_events_and_result_in_order() {
         })
         .collect();
     assert_eq!(kinds, ["requested", "started", "finished", "result"]);
-    let card = exec.state().chat.last().unwrap().card.clone().unwrap();
+    let card = exec
+        .state()
+        .chat
+        .entries
+        .last()
+        .unwrap()
+        .card
+        .clone()
+        .unwrap();
     assert_eq!(card.status, CardStatus::Ok);
     assert_eq!(card.result.as_deref(), Some("fs ran\n"));
     assert_eq!(

@@ -20,7 +20,7 @@ fn send(s: &mut State, line: &str) -> Vec<Cmd> {
 }
 
 fn last_error(s: &State) -> String {
-    let e = s.chat.last().unwrap();
+    let e = s.chat.entries.last().unwrap();
     assert_eq!(e.kind, ChatKind::Error, "{:?}", e.text);
     e.text.clone()
 }
@@ -141,7 +141,7 @@ fn c_on_a_catalog_row_opens_the_form_and_esc_returns() {
 #[test]
 fn catalog_rows_carry_effect_badges_and_filter_counts() {
     let mut s = state();
-    s.chat.clear();
+    s.chat.entries.clear();
     s.focus = Pane::Catalog;
     s.catalog.tools = vec![
         tool("fs", ToolEffect::Write),

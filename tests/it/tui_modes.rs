@@ -52,7 +52,7 @@ fn shift_tab_cycles_the_mode_with_a_note_and_tells_the_gate() {
         vec![Cmd::Gate(GateCmd::SetMode(Mode::Ask))]
     );
     assert_eq!(s.status.policy_mode, "ask");
-    assert_eq!(s.chat.len(), 4, "one note per switch");
+    assert_eq!(s.chat.entries.len(), 4, "one note per switch");
     assert_eq!(s.focus, Pane::Composer, "Shift+Tab no longer moves focus");
 }
 
@@ -78,7 +78,7 @@ fn slash_mode_names_any_mode_and_plan_leaves_the_cycle_for_ask() {
     assert_eq!(cmds, vec![Cmd::Gate(GateCmd::SetMode(Mode::Plan))]);
     assert_eq!(s.status.policy_mode, "plan");
     assert_eq!(
-        s.chat.last(),
+        s.chat.entries.last(),
         Some(&note(
             "Permission mode plan: read-only; the model proposes a plan and does not act."
         ))
@@ -90,7 +90,7 @@ fn slash_mode_names_any_mode_and_plan_leaves_the_cycle_for_ask() {
 
     let cmds = typed(&mut s, "/mode ful-auto");
     assert_eq!(cmds, vec![]);
-    let last = s.chat.last().unwrap();
+    let last = s.chat.entries.last().unwrap();
     assert_eq!(
         (last.kind, last.text.as_str()),
         (
@@ -103,12 +103,13 @@ fn slash_mode_names_any_mode_and_plan_leaves_the_cycle_for_ask() {
     typed(&mut s, "/mode");
     assert!(
         s.chat
+            .entries
             .last()
             .unwrap()
             .text
             .starts_with("Permission mode ask: reads run;"),
         "{:?}",
-        s.chat.last()
+        s.chat.entries.last()
     );
 }
 
@@ -132,7 +133,7 @@ fn status_bar(s: &State) -> String {
 #[test]
 fn the_status_bar_shows_full_auto_in_the_warning_colour_and_plan() {
     let mut s = state();
-    s.chat.clear();
+    s.chat.entries.clear();
     typed(&mut s, "/mode full-auto");
     insta::assert_snapshot!("status_bar_full_auto", status_bar(&s));
     let theme = ThemeSet::new(None).load("default").unwrap();

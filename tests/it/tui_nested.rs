@@ -49,6 +49,7 @@ async fn a_sub_agents_calls_nest_under_its_card_and_fold_when_it_is_done() {
     support::tui::zero_durations(&mut state);
     let card = state
         .chat
+        .entries
         .iter()
         .filter_map(|e| e.card.as_ref())
         .find(|c| c.tool == "agent__scout")
@@ -61,7 +62,12 @@ async fn a_sub_agents_calls_nest_under_its_card_and_fold_when_it_is_done() {
         vec![("fs", CardStatus::Ok), ("fs", CardStatus::Denied)]
     );
     // No flat card of the sub-agent's own: its calls live under the agent's card.
-    let flat = state.chat.iter().filter_map(|e| e.card.as_ref()).count();
+    let flat = state
+        .chat
+        .entries
+        .iter()
+        .filter_map(|e| e.card.as_ref())
+        .count();
     assert_eq!(flat, 1);
     let screen = support::tui::shot(&state, 100, 24);
     assert!(
@@ -70,7 +76,7 @@ async fn a_sub_agents_calls_nest_under_its_card_and_fold_when_it_is_done() {
     );
     insta::assert_snapshot!("nested_folded", screen);
     update(&mut state, Msg::Key(Key::char('e')));
-    assert!(state.cards_expanded);
+    assert!(state.chat.cards_expanded);
     insta::assert_snapshot!("nested_expanded", support::tui::shot(&state, 100, 24));
 }
 
@@ -102,7 +108,12 @@ async fn a_hook_denial_shows_on_the_card_with_the_hooks_reason() {
     let mut state = support::tui::drive_turn(registry, MAIN_WRITES).await;
     support::tui::zero_durations(&mut state);
     assert_eq!(fs.calls(), 0, "the hook's deny stops the write");
-    let card = state.chat.iter().find_map(|e| e.card.as_ref()).unwrap();
+    let card = state
+        .chat
+        .entries
+        .iter()
+        .find_map(|e| e.card.as_ref())
+        .unwrap();
     assert_eq!(card.status, CardStatus::Denied);
     insta::assert_snapshot!("hook_denied_card", support::tui::shot(&state, 100, 24));
 }
@@ -171,7 +182,7 @@ async fn the_approval_pane_names_the_sub_agent_that_asks() {
         }
     }
     assert_eq!(fs.calls(), 1);
-    let card = (state.chat.iter().filter_map(|e| e.card.as_ref()))
+    let card = (state.chat.entries.iter().filter_map(|e| e.card.as_ref()))
         .find(|c| c.tool == "agent__scout")
         .unwrap();
     let children: Vec<(&str, CardStatus)> = (card.children.iter())

@@ -83,7 +83,7 @@ fn read_then_save_sends_the_kept_contents() {
         Msg::Saved(Ok("saved 8 bytes (image/png) to logo.png".into())),
     );
     update(&mut s, Msg::Saved(Err("logo.png exists".into())));
-    let tail: Vec<_> = s.chat.iter().rev().take(2).rev().cloned().collect();
+    let tail: Vec<_> = s.chat.entries.iter().rev().take(2).rev().cloned().collect();
     assert_eq!(
         tail,
         vec![
@@ -99,6 +99,7 @@ fn save_without_a_read_or_with_bad_words_says_how() {
     assert!(send(&mut s, "/save out.bin").is_empty());
     assert!(
         s.chat
+            .entries
             .last()
             .unwrap()
             .text
@@ -111,13 +112,14 @@ fn save_without_a_read_or_with_bad_words_says_how() {
     assert!(send(&mut s, "/save").is_empty());
     assert!(
         s.chat
+            .entries
             .last()
             .unwrap()
             .text
             .starts_with("usage: /save FILE [ITEM]")
     );
     assert!(send(&mut s, "/save a.bin two").is_empty());
-    assert_eq!(s.chat.last().unwrap().kind, ChatKind::Error);
+    assert_eq!(s.chat.entries.last().unwrap().kind, ChatKind::Error);
 }
 
 #[test]
@@ -149,7 +151,7 @@ fn long_results_keep_their_whole_text_and_fold_until_expanded() {
         .collect::<Vec<_>>()
         .join("\n");
     support::tui::request_done(&mut s, "manual-1", "read files test://big", &text, true);
-    let entry = s.chat.last().unwrap();
+    let entry = s.chat.entries.last().unwrap();
     let card = entry.card.as_ref().unwrap();
     assert!(
         card.result.as_ref().unwrap().contains("line 100"),
@@ -291,7 +293,7 @@ fn an_oversized_result_shows_its_first_part_and_can_be_saved_whole() {
     assert!(text.contains("row 1\n") && text.contains("row 5000"));
     // The card folds it after 40 lines; /save writes the kept blocks whole.
     let mut s = state();
-    s.chat.clear();
+    s.chat.entries.clear();
     support::tui::request_done(&mut s, "manual-1", "t__big", &text, false);
     let screen = support::tui::shot(&s, 100, 50);
     assert!(screen.contains("more lines (e shows all)"), "{screen}");

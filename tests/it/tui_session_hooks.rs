@@ -14,7 +14,7 @@ use switchboard::tui::{Msg, update};
 
 fn sent(text: &str) -> State {
     let mut s = support::tui::booted();
-    s.chat.clear();
+    s.chat.entries.clear();
     ev(
         &mut s,
         AgentEvent::SessionStarted {
@@ -64,7 +64,7 @@ fn a_blocked_message_shows_the_hook_and_ends_the_turn() {
     );
     done(&mut s, TurnEnd::Blocked);
     assert_eq!(s.turn, None);
-    let kinds: Vec<ChatKind> = s.chat.iter().map(|e| e.kind).collect();
+    let kinds: Vec<ChatKind> = s.chat.entries.iter().map(|e| e.kind).collect();
     assert_eq!(kinds, [ChatKind::User, ChatKind::Error], "no extra note");
     insta::assert_snapshot!("hook_blocked_message", shot(&s, 80, 16));
 }
@@ -90,7 +90,7 @@ fn a_stop_hook_note_is_shown_before_the_turn_goes_on() {
             text: "[stop hook `./stop.sh`] run the tests before you finish".into(),
         },
     );
-    let last = s.chat.last().unwrap();
+    let last = s.chat.entries.last().unwrap();
     assert_eq!(last.kind, ChatKind::Note);
     assert_eq!(
         last.text,

@@ -22,6 +22,7 @@ use switchboard::tui::{Msg, State};
 fn cards(state: &State) -> Vec<(String, Origin, CardKind, CardStatus)> {
     state
         .chat
+        .entries
         .iter()
         .filter_map(|e| e.card.as_ref())
         .map(|c| (c.tool.clone(), c.origin, c.kind, c.status))

@@ -176,7 +176,7 @@ async fn subscribe_touch_reread(protocol: ProtocolChoice) {
             reread = true;
             exec.handle(Msg::Key(Key::char('r')));
         }
-        let read = exec.state().chat.iter().any(|e| {
+        let read = exec.state().chat.entries.iter().any(|e| {
             e.card.as_ref().is_some_and(|c| {
                 c.result
                     .as_deref()
@@ -194,7 +194,7 @@ async fn subscribe_touch_reread(protocol: ProtocolChoice) {
                     exec.handle(Msg::ResourceUpdated { server, uri });
                 }
             }
-            () = tokio::time::sleep(WAIT) => panic!("{era}: stuck: {:?} {:?}", exec.state().subscriptions, exec.state().chat),
+            () = tokio::time::sleep(WAIT) => panic!("{era}: stuck: {:?} {:?}", exec.state().subscriptions, exec.state().chat.entries),
         }
     }
     assert!(

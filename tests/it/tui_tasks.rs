@@ -130,7 +130,7 @@ async fn follow(protocol: ProtocolChoice) {
     .with_hub(workbench.hub.clone());
     exec.handle(Msg::Paste("/call t__long_task {\"millis\": 300}".into()));
     exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
-    let note = |s: &State| s.chat.iter().any(|e| e.text.contains("completed"));
+    let note = |s: &State| s.chat.entries.iter().any(|e| e.text.contains("completed"));
     let mut asked = false;
     while !note(exec.state()) {
         // Once the task has finished, ask the server for it from the view.
@@ -153,7 +153,7 @@ async fn follow(protocol: ProtocolChoice) {
                     exec.handle(Msg::TaskSeen { tool, view });
                 }
             }
-            () = tokio::time::sleep(WAIT) => panic!("{era}: stuck: {:?} {:?}", exec.state().tasks, exec.state().chat),
+            () = tokio::time::sleep(WAIT) => panic!("{era}: stuck: {:?} {:?}", exec.state().tasks, exec.state().chat.entries),
         }
     }
     let row = &exec.state().tasks[0];
@@ -162,7 +162,7 @@ async fn follow(protocol: ProtocolChoice) {
         ("t", "long_task"),
         "{era}"
     );
-    let text = exec.state().chat.last().unwrap().text.clone();
+    let text = exec.state().chat.entries.last().unwrap().text.clone();
     assert!(
         text.starts_with(&format!("task {} on t: completed", row.task_id)),
         "{era}: {text}"

@@ -118,7 +118,7 @@ fn enter_sends_and_alt_enter_adds_a_line() {
         ))]
     );
     assert_eq!(s.composer, Composer::default());
-    assert_eq!(s.chat, vec![ChatEntry::new(ChatKind::User, "a\nb")]);
+    assert_eq!(s.chat.entries, vec![ChatEntry::new(ChatKind::User, "a\nb")]);
     // Blank input sends nothing.
     assert_eq!(run(&mut s, [key(' '), code(KeyCode::Enter)]), vec![]);
 }
@@ -127,8 +127,8 @@ fn enter_sends_and_alt_enter_adds_a_line() {
 fn sending_without_a_provider_says_so() {
     let mut s = state();
     run(&mut s, [key('h'), code(KeyCode::Enter)]);
-    assert_eq!(s.chat.len(), 2);
-    assert_eq!(s.chat[1].kind, ChatKind::Note);
+    assert_eq!(s.chat.entries.len(), 2);
+    assert_eq!(s.chat.entries[1].kind, ChatKind::Note);
 }
 
 #[test]
@@ -250,21 +250,21 @@ fn catalog_selection_tabs_and_filter() {
 fn chat_scrolls_back_and_clamps_to_its_content() {
     let mut s = state();
     s.focus = Pane::Chat;
-    s.chat = (0..40)
+    s.chat.entries = (0..40)
         .map(|i| ChatEntry::new(ChatKind::User, format!("message {i}")))
         .collect();
     run(&mut s, [code(KeyCode::Up), code(KeyCode::Up)]);
-    assert_eq!(s.chat_scroll, TailScroll(2));
+    assert_eq!(s.chat.scroll, TailScroll(2));
     run(&mut s, [key('g')]);
-    let top = s.chat_scroll.0;
+    let top = s.chat.scroll.0;
     assert!(top > 50, "top is the oldest line: {top}");
     run(&mut s, [code(KeyCode::Up)]);
-    assert_eq!(s.chat_scroll.0, top, "cannot scroll past the oldest line");
+    assert_eq!(s.chat.scroll.0, top, "cannot scroll past the oldest line");
     run(&mut s, [key('G')]);
-    assert_eq!(s.chat_scroll, TailScroll(0));
+    assert_eq!(s.chat.scroll, TailScroll(0));
     // A taller terminal shows more, so the limit shrinks on resize.
     run(&mut s, [key('g'), Msg::Resize(100, 200)]);
-    assert_eq!(s.chat_scroll, TailScroll(0));
+    assert_eq!(s.chat.scroll, TailScroll(0));
 }
 
 #[test]
@@ -418,6 +418,7 @@ fn a_ui_failure_is_an_error_line_and_not_an_agent_event() {
     let mut expected = before;
     expected
         .chat
+        .entries
         .push(ChatEntry::new(ChatKind::Error, "disable t: no such server"));
     // No session produced it: the wait for servers is not ended by it.
     assert_eq!(s, expected);

@@ -13,7 +13,7 @@ use crate::mcp::{Ask, ElicitationKind};
 use crate::sanitize::sanitize_line;
 
 use super::msg::Cmd;
-use super::state::{ChatEntry, ChatKind, NoticeLevel, State, TailScroll};
+use super::state::{ChatEntry, ChatKind, NoticeLevel, State};
 use elicit::ElicitForm;
 use sampling::SampleCard;
 
@@ -115,11 +115,10 @@ pub(super) fn note(state: &mut State, ask: &PendingAsk, outcome: &str, kind: Cha
         AskView::Url(_) => "asked to visit a page",
         AskView::Sample(_) => "asked to use the model",
     };
-    state.chat.push(ChatEntry::new(
+    state.chat.show(ChatEntry::new(
         kind,
         format!("{} {what}: {outcome}", ask.server),
     ));
-    state.chat_scroll = TailScroll(0);
 }
 
 /// The provider answered an approved sampling request (or failed).

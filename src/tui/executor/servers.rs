@@ -65,7 +65,7 @@ impl Executor {
         tokio::spawn(async move {
             match hub.set_log_level(&level).await {
                 Ok(asked) if !asked.is_empty() => {
-                    tracing::info!("asked {} for log level {level} and above", asked.join(", "))
+                    tracing::info!("asked {} for log level {level} and above", asked.join(", "));
                 }
                 Ok(_) => {}
                 Err(e) => tracing::warn!("{e}"),

@@ -4,7 +4,7 @@
 use crate::keymap::{Action, Key, KeyCode};
 
 use super::super::msg::{CallCmd, Cmd, Handled, ServerCmd};
-use super::super::state::{ChatEntry, ChatKind, Overlay, State, TailScroll};
+use super::super::state::{ChatEntry, ChatKind, Overlay, State};
 use super::{FormState, FormTarget};
 
 /// The call form: arrows move and choose, typed keys edit, Enter validates and sends.
@@ -106,11 +106,10 @@ fn send_form(state: &mut State) -> Vec<Cmd> {
         return match form.uri() {
             Ok(uri) => {
                 state.overlay = None;
-                state.chat.push(ChatEntry::new(
+                state.chat.show(ChatEntry::new(
                     ChatKind::User,
                     format!("/read {server} {uri}"),
                 ));
-                state.chat_scroll = TailScroll(0);
                 vec![
                     CallCmd::ReadResource {
                         call_id: state.next_manual_call(),
@@ -159,7 +158,6 @@ fn send_form(state: &mut State) -> Vec<Cmd> {
         ),
         FormTarget::Template { .. } => return Vec::new(),
     };
-    state.chat.push(ChatEntry::new(ChatKind::User, line));
-    state.chat_scroll = TailScroll(0);
+    state.chat.show(ChatEntry::new(ChatKind::User, line));
     vec![cmd]
 }

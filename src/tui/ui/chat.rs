@@ -35,8 +35,8 @@ fn md_style(theme: &Theme, base: Role, md: MdStyle) -> ratatui::style::Style {
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let focused = state.focus == Pane::Chat && state.overlay.is_none();
-    let title = if state.chat_scroll.0 > 0 {
-        format!("Chat ↑{}", state.chat_scroll.0)
+    let title = if state.chat.scroll.0 > 0 {
+        format!("Chat ↑{}", state.chat.scroll.0)
     } else {
         "Chat".to_string()
     };
@@ -45,12 +45,12 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
 
     // Layout sanitises, so widths are those of what is drawn.
-    let window = state.chat_layout.window(
-        &state.chat,
+    let window = state.chat.layout.window(
+        &state.chat.entries,
         inner.width,
-        state.cards_expanded,
+        state.chat.cards_expanded,
         state.clock_ms,
-        (state.chat_scroll.0, usize::from(inner.height)),
+        (state.chat.scroll.0, usize::from(inner.height)),
     );
     let indent = " ".repeat(INDENT);
     let text: Vec<Line> = window

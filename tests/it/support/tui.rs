@@ -106,7 +106,7 @@ pub fn zero_durations(state: &mut State) {
         card.duration_ms = card.duration_ms.map(|_| 0);
         card.children.iter_mut().for_each(zero);
     }
-    (state.chat.iter_mut())
+    (state.chat.entries.iter_mut())
         .filter_map(|e| e.card.as_mut())
         .for_each(zero);
 }
