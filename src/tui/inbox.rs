@@ -9,11 +9,11 @@
 //! or when the `Inbox` is dropped (its tasks are aborted then), so none outlives the
 //! TUI.
 //!
-//! The channel is unbounded so a forwarder never waits on the event loop: the loop
-//! sends into it too (the executor's background work), and a bounded channel could
-//! then stall a forwarder while the loop waits on something that forwarder carries.
-//! What is queued is what the screen has not taken yet; every source is paced by
-//! something outside (a person, a server, a model).
+//! The channel is unbounded: the executor sends into it from inside the loop (answers
+//! of work it starts), where a bounded `send` could wait for the loop itself, and a
+//! forwarder never stops reading its source (the hub's broadcast would lag and drop
+//! notifications). What is queued is what the loop has not taken yet; every source
+//! is paced by something outside (a person, a server, a model).
 
 use std::sync::Arc;
 use std::time::Duration;
