@@ -1,6 +1,7 @@
-//! The event loop: reads terminal keys, log lines, hub changes and session events,
-//! feeds them to `update` through the executor, and draws when something changed (at
-//! most one frame per ~16 ms).
+//! The event loop: reads terminal keys and the inbox (`inbox.rs`: session events, log
+//! lines, hub changes and everything else that happens in the background, forwarded
+//! into one channel), feeds them to `update` through the executor, and draws when
+//! something changed (at most one frame per ~16 ms).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -9,20 +10,23 @@ use std::time::{Duration, Instant};
 use crossterm::event::EventStream;
 use futures::StreamExt;
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+use tokio::task::AbortHandle;
 
 use crate::logging;
 use crate::mcp::McpHub;
 use crate::theme::{Theme, ThemeSet};
 use crate::tools::Registry;
 
-use super::executor::mcp_msg;
-use super::executor::{Executor, log_line};
+use super::executor::Executor;
+use super::inbox::Inbox;
 use super::input::to_msg;
 use super::msg::{Cmd, Msg};
 use super::state::{NoticeLevel, State};
 use super::{term, ui};
 
 const FRAME: Duration = Duration::from_millis(16);
+/// The clock's period while something runs (spinners, elapsed times).
+const CLOCK: Duration = Duration::from_millis(100);
 
 /// Everything the TUI needs to start.
 pub struct TuiOptions {
@@ -59,26 +63,17 @@ pub struct TuiOptions {
     pub start_gate: Option<crate::mcp::StartGate>,
 }
 
-/// Every source the loop waits on besides the terminal.
+/// What the loop waits on besides the terminal: the inbox (every background source,
+/// forwarded) and the clock.
 struct Sources {
-    log_rx: UnboundedReceiver<logging::LogRecord>,
+    /// The forwarders; dropping it at the end stops them.
+    inbox: Inbox,
     inbox_rx: UnboundedReceiver<Msg>,
-    hub_rx: Option<tokio::sync::watch::Receiver<Arc<crate::mcp::HubSnapshot>>>,
-    mcp_rx: Option<tokio::sync::broadcast::Receiver<crate::mcp::McpEvent>>,
-    /// The registry follows the hub a moment later; the catalog is refreshed on a
-    /// short tick while the tool names change.
-    catalog_tick: tokio::time::Interval,
-    known_tools: Vec<String>,
-    /// Session events (the gate's included) come on one channel.
-    session_events: UnboundedReceiver<crate::agent::AgentEvent>,
-    /// Spinners and elapsed times advance while something runs.
-    clock: tokio::time::Interval,
-    asks: Option<UnboundedReceiver<crate::mcp::AskRequest>>,
-    serve_gate: Option<UnboundedReceiver<crate::gate::GateEvent>>,
-    serve_clients: Option<tokio::sync::watch::Receiver<Vec<crate::serve::ConnectedClient>>>,
-    /// The Wire view picks up what the capture recorded whenever it records more.
-    wire: Option<Arc<crate::mcp::wire::WireLog>>,
-    wire_rx: Option<tokio::sync::watch::Receiver<u64>>,
+    /// The current session's forwarder (replaced when `/model` or a resume starts
+    /// another session: the old one's late events are not shown).
+    session: AbortHandle,
+    /// Spinners and elapsed times advance while something runs: the next tick.
+    next_tick: tokio::time::Instant,
     started: Instant,
 }
 
@@ -92,16 +87,13 @@ struct Once {
     start_gate: Option<crate::mcp::StartGate>,
 }
 
-/// The executor and the sources of one run, from the options.
+/// The executor and the sources of one run, from the options: every source is
+/// forwarded into the inbox.
 fn wire_up(
     options: TuiOptions,
     log_rx: UnboundedReceiver<logging::LogRecord>,
 ) -> (Executor, Sources, Once) {
-    let (inbox, inbox_rx) = unbounded_channel();
-    let (hub_rx, mcp_rx) = match &options.hub {
-        Some(hub) => (Some(hub.subscribe()), Some(hub.events())),
-        None => (None, None),
-    };
+    let (mut inbox, inbox_rx) = Inbox::new();
     // Without a session, the person's calls are recorded on a sink that only feeds
     // this loop.
     let (session_ops, session_events, recorder) = if let Some(handle) = options.session {
@@ -110,12 +102,33 @@ fn wire_up(
         let (tx, rx) = unbounded_channel();
         (None, rx, crate::agent::EventSink::new(tx, None))
     };
-    let (serve_gate, serve_clients) = match options.serve {
-        Some(link) => (Some(link.gate_events), Some(link.clients)),
-        None => (None, None),
-    };
-    let wire_rx = options.wire.as_ref().map(|log| log.subscribe());
-    let mut rt = Executor::new(options.state, options.registry, recorder, inbox);
+    let mut rt = Executor::new(
+        options.state,
+        Arc::clone(&options.registry),
+        recorder,
+        inbox.sender(),
+    );
+    inbox.forward_logs(log_rx);
+    let session = inbox.forward_session(session_events);
+    if let Some(hub) = &options.hub {
+        inbox.forward_hub(hub.subscribe(), Arc::clone(&options.registry));
+        inbox.forward_mcp(hub.events());
+    }
+    if let Some(asks) = options.asks {
+        let desk = rt.ask_desk();
+        inbox.forward(asks, move |request| Some(desk.file(request)));
+    }
+    if let Some(link) = options.serve {
+        inbox.forward(link.gate_events, |event| {
+            Some(Msg::Agent(Box::new(crate::agent::AgentEvent::Gate(event))))
+        });
+        inbox.forward_watch(link.clients, |clients| {
+            Msg::ServeClients(clients.iter().map(super::serve_view::client_line).collect())
+        });
+    }
+    if let Some(log) = options.wire {
+        inbox.forward_wire(log);
+    }
     rt.memory_dir = options.memory_dir;
     rt.session_ops = session_ops;
     rt.hub = options.hub;
@@ -125,19 +138,10 @@ fn wire_up(
     rt.no_color = options.no_color;
     rt.prefs_file = options.prefs_file;
     let sources = Sources {
-        log_rx,
+        inbox,
         inbox_rx,
-        hub_rx,
-        mcp_rx,
-        catalog_tick: tokio::time::interval(Duration::from_millis(500)),
-        known_tools: Vec::new(),
-        session_events,
-        clock: tokio::time::interval(Duration::from_millis(100)),
-        asks: options.asks,
-        serve_gate,
-        serve_clients,
-        wire: options.wire,
-        wire_rx,
+        session,
+        next_tick: tokio::time::Instant::now(),
         started: options.started,
     };
     let once = Once {
@@ -151,19 +155,10 @@ fn wire_up(
     (rt, sources, once)
 }
 
-/// Waits in `select!` fashion, plain (`pending` for an absent source).
-async fn maybe<T>(rx: Option<&mut UnboundedReceiver<T>>) -> Option<T> {
-    match rx {
-        Some(rx) => rx.recv().await,
-        None => std::future::pending().await,
-    }
-}
-
-async fn changed<T>(
-    rx: Option<&mut tokio::sync::watch::Receiver<T>>,
-) -> Result<(), tokio::sync::watch::error::RecvError> {
-    match rx {
-        Some(rx) => rx.changed().await,
+/// Sleeps until `at`; forever without one.
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
     }
 }
@@ -171,6 +166,9 @@ async fn changed<T>(
 impl Sources {
     /// Waits for the next thing to happen and hands it to the executor; `Ok(None)`
     /// when the terminal's input has ended, else whether the screen changed.
+    ///
+    /// Three arms: the terminal, the inbox, and the timer, which wakes for the next
+    /// frame of a changed screen or the next clock tick while something runs.
     async fn step(
         &mut self,
         rt: &mut Executor,
@@ -178,44 +176,34 @@ impl Sources {
         next_frame: tokio::time::Instant,
         dirty: bool,
     ) -> color_eyre::Result<Option<bool>> {
+        let ticking = rt.state.busy() || !rt.state.asks.is_empty();
+        let tick = ticking.then_some(self.next_tick);
+        let timer = tick.into_iter().chain(dirty.then_some(next_frame)).min();
         let changed_now = tokio::select! {
             event = events.next() => match event {
                 Some(Ok(event)) => to_msg(event).is_some_and(|msg| rt.handle(msg)),
                 Some(Err(e)) => return Err(e.into()),
                 None => return Ok(None),
             },
-            Some(record) = self.log_rx.recv() => rt.handle(Msg::Log(log_line(record))),
-            Ok(()) = changed(self.hub_rx.as_mut()) => rt.servers_msg().is_some_and(|msg| rt.handle(msg)),
-            event = async { match self.mcp_rx.as_mut() { Some(rx) => rx.recv().await, None => std::future::pending().await } } => {
-                event.ok().and_then(mcp_msg).is_some_and(|msg| rt.handle(msg))
-            }
-            _ = self.catalog_tick.tick(), if rt.hub.is_some() => {
-                let names = rt.registry.names();
-                names != self.known_tools && {
-                    self.known_tools = names;
-                    rt.servers_msg().is_some_and(|msg| rt.handle(msg))
+            Some(msg) = self.inbox_rx.recv() => rt.handle(msg),
+            () = sleep_until(timer) => {
+                let now = tokio::time::Instant::now();
+                // Else it was the frame: the loop draws.
+                tick.is_some_and(|at| at <= now) && {
+                    self.next_tick = now + CLOCK;
+                    let ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+                    rt.handle(Msg::Tick(ms)) | rt.drop_abandoned_asks()
                 }
             }
-            Some(event) = maybe(self.serve_gate.as_mut()) => {
-                rt.handle(Msg::Agent(Box::new(crate::agent::AgentEvent::Gate(event))))
-            }
-            Ok(()) = changed(self.serve_clients.as_mut()) => {
-                let lines = self.serve_clients.as_ref().map(|rx| {
-                    rx.borrow().iter().map(super::serve_view::client_line).collect()
-                });
-                rt.handle(Msg::ServeClients(lines.unwrap_or_default()))
-            }
-            Ok(()) = changed(self.wire_rx.as_mut()) => self.wire.as_ref().is_some_and(|log| rt.wire_arrived(log)),
-            Some(event) = self.session_events.recv() => rt.handle(Msg::Agent(Box::new(event))),
-            Some(msg) = self.inbox_rx.recv() => rt.handle(msg),
-            Some(request) = maybe(self.asks.as_mut()) => rt.ask(request),
-            _ = self.clock.tick(), if rt.state.busy() || !rt.state.asks.is_empty() => {
-                let ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
-                rt.handle(Msg::Tick(ms)) | rt.drop_abandoned_asks()
-            }
-            () = tokio::time::sleep_until(next_frame), if dirty => false,
         };
         Ok(Some(changed_now))
+    }
+
+    /// Forwards the events of the session `/model` or a resume started, and no more
+    /// of the one it replaced.
+    fn follow_session(&mut self, handle: crate::agent::SessionHandle) {
+        self.session.abort();
+        self.session = self.inbox.forward_session(handle.events);
     }
 }
 
@@ -235,9 +223,6 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
     tracing::info!("switchboard {} started", env!("CARGO_PKG_VERSION"));
     for cmd in once.startup {
         rt.handle_cmd(cmd);
-    }
-    if let Some(log) = &sources.wire {
-        rt.wire_arrived(log);
     }
     let mut events = EventStream::new();
     let mut dirty = true;
@@ -287,7 +272,7 @@ pub async fn run_async(options: TuiOptions) -> color_eyre::Result<()> {
         }
         if let Some(handle) = rt.new_session.take() {
             // The old session ends when its ops sender (replaced above) is dropped.
-            sources.session_events = handle.events;
+            sources.follow_session(handle);
         }
         if rt.state.quit {
             break;

@@ -1,8 +1,10 @@
 //! The terminal UI. The only module that may use ratatui and crossterm.
 //!
 //! Shape: `State` is plain data; `update(&mut State, Msg) -> Vec<Cmd>` is pure;
-//! `render(&State, &Theme, &mut Frame)` draws; `event_loop` turns terminal, session
-//! and hub events into messages; `executor` does the commands `update` returns.
+//! `render(&State, &Theme, &mut Frame)` draws; `inbox` forwards every background
+//! source (session, hub, logs, asks, serve, wire) into one channel of messages;
+//! `event_loop` reads the terminal, the inbox and a timer; `executor` does the
+//! commands `update` returns, one file per command group.
 
 pub mod agent_cards;
 pub mod approval;
@@ -20,6 +22,7 @@ pub mod form;
 pub mod frame_cache;
 pub mod help;
 pub mod hub_view;
+pub mod inbox;
 pub mod input;
 pub mod input_prompt;
 pub mod layout;

@@ -49,6 +49,9 @@ pub enum Msg {
     },
     /// The clients connected to the gateway (`--serve`), one line each.
     ServeClients(Vec<String>),
+    /// The hub's snapshot or the registry's tool names changed; `update` asks for
+    /// new rows (`ServerCmd::Refresh`).
+    HubChanged,
     /// The MCP servers changed: new rows for the Servers pane and a new catalog.
     Servers {
         rows: Vec<super::state::ServerRow>,
@@ -76,7 +79,7 @@ pub enum Msg {
         name: String,
         error: Option<String>,
     },
-    /// A server asks the person (elicitation, sampling); answer with `Cmd::Answer`.
+    /// A server asks the person (elicitation, sampling); answer with `AskCmd::Answer`.
     Asked {
         id: super::ask::AskId,
         ask: Box<crate::mcp::Ask>,
@@ -319,14 +322,17 @@ pub enum CallCmd {
     CancelCalls(Vec<CallId>),
 }
 
-/// The peers outside a call: MCP servers and remote agents. Answers: `Reconnect` and
-/// `Disable` → `Msg::Failed` only when refused (the new status arrives as
-/// `Msg::Servers`); from the background,
+/// The peers outside a call: MCP servers and remote agents. Answers: `Refresh` →
+/// `Msg::Servers` (at once); `Reconnect` and `Disable` → `Msg::Failed` only when
+/// refused (the new status arrives as `Msg::HubChanged`); from the background,
 /// `Complete` → `Msg::Completions`, `Subscribe` → `Msg::Subscribed`, `GetTask` and
 /// `CancelTask` → `Msg::TaskAnswer`, `ReadAgentCards` → one `Msg::AgentCard` each;
 /// `SetLogLevel` answers nothing.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerCmd {
+    /// New server rows and catalog from the hub and the registry (answers
+    /// `Msg::Servers`; asked for on `Msg::HubChanged`).
+    Refresh,
     /// Reconnect an MCP server now (also enables a disabled one).
     Reconnect(String),
     /// Close an MCP server's connection and keep it off until enabled.

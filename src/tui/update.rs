@@ -10,7 +10,7 @@ use crate::agent::Op;
 use crate::keymap::{Action, Key, Layer};
 
 use super::layout::Areas;
-use super::msg::{CallCmd, Cmd, Handled, Mouse, MouseKind, Msg, SessionCmd, UiCmd};
+use super::msg::{CallCmd, Cmd, Handled, Mouse, MouseKind, Msg, ServerCmd, SessionCmd, UiCmd};
 use super::state::{ChatEntry, ChatKind, NoticeLevel, Overlay, Pane, State};
 use super::{approval, catalog, composer, detail, form, help, library, logs, palette, servers};
 
@@ -23,6 +23,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
         Msg::Login(msg) => super::login::on_msg(state, msg),
         Msg::Wire(entries) => super::wire::arrived(state, entries),
         Msg::WireExported(result) => super::wire::exported(state, result),
+        Msg::HubChanged => vec![ServerCmd::Refresh.into()],
         Msg::ThemeApplied { name, error } => match error {
             None => {
                 state.notice(NoticeLevel::Info, format!("theme: {name}"));
@@ -140,6 +141,7 @@ fn absorb_reports(state: &mut State, msg: Msg) {
         | Msg::Login(_)
         | Msg::Wire(_)
         | Msg::WireExported(_)
+        | Msg::HubChanged
         | Msg::ThemeApplied { .. }
         | Msg::Paste(_)
         | Msg::Resize(..)

@@ -4,8 +4,9 @@
 //! words in the message), Enter shows a message in full, `x` exports the shown
 //! messages, `c` copies the command that repeats a request.
 //!
-//! The rows are the pane's own bounded copy of the capture: the event loop hands over
-//! only what is new (`WireLog::entries_after(last_seq)`) as `Msg::Wire`.
+//! The rows are the pane's own bounded copy of the capture: the inbox's forwarder
+//! hands over only what is new (`WireLog::entries_after` its last message) as
+//! `Msg::Wire`.
 
 use std::collections::VecDeque;
 use std::sync::Arc;

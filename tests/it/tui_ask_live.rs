@@ -95,7 +95,7 @@ impl Screen {
         while !done(self.exec.state()) {
             tokio::select! {
                 Some(event) = self.route.recv() => { self.exec.handle(Msg::Agent(Box::new(event))); }
-                Some(request) = self.asks.recv() => { self.exec.ask(request); }
+                Some(request) = self.asks.recv() => { let asked = self.exec.ask_desk().file(request); self.exec.handle(asked); }
                 Some(msg) = self.inbox.recv() => { self.exec.handle(msg); }
                 () = tokio::time::sleep(WAIT) => panic!("nothing arrived"),
             }

@@ -1,6 +1,6 @@
-//! The Wire view fed as the running TUI feeds it: the executor pulls what the capture
-//! recorded since the view's last message, and the real binary opens the view on F7.
-#![allow(clippy::unwrap_used)]
+//! The Wire view fed as the running TUI feeds it: the inbox forwards what the capture
+//! recorded since its last message, and the real binary opens the view on F7.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
 
@@ -16,30 +16,50 @@ fn ping(log: &WireLog, id: u64) {
     log.record("files", Side::Upstream, Direction::Sent, &message, None);
 }
 
-/// What the event loop does when the capture changes: the executor asks the log for
-/// what came after the view's last message, and says whether the open view redraws.
+/// The inbox's next message.
+async fn next(rx: &mut tokio::sync::mpsc::UnboundedReceiver<Msg>) -> Msg {
+    tokio::time::timeout(std::time::Duration::from_secs(10), rx.recv())
+        .await
+        .expect("the capture was forwarded")
+        .unwrap()
+}
+
+/// What the event loop gets when the capture changes: the inbox's forwarder sends
+/// only what came after its last message, and the executor says whether the open
+/// view redraws.
 #[tokio::test]
-async fn the_executor_hands_over_only_what_is_new() {
+async fn the_inbox_hands_over_only_what_is_new() {
     use switchboard::gate::ApprovalBroker;
     use switchboard::policy::{Mode, Policy};
+    use switchboard::tui::inbox::Inbox;
     let broker = Arc::new(ApprovalBroker::new(true));
     let registry = Arc::new(switchboard::tools::Registry::new(
         Policy::new(Mode::Ask),
         broker,
     ));
     let (tx, _route) = tokio::sync::mpsc::unbounded_channel();
-    let (inbox, _inbox_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (mut inbox, mut inbox_rx) = Inbox::new();
     let sink = switchboard::agent::EventSink::new(tx, None);
-    let mut exec =
-        switchboard::tui::executor::Executor::new(support::tui::state(), registry, sink, inbox);
-    let log = WireLog::new(100);
+    let mut exec = switchboard::tui::executor::Executor::new(
+        support::tui::state(),
+        registry,
+        sink,
+        inbox.sender(),
+    );
+    let log = Arc::new(WireLog::new(100));
     (1..=9).for_each(|id| ping(&log, id));
-    assert!(!exec.wire_arrived(&log), "the view is closed: no redraw");
+    inbox.forward_wire(Arc::clone(&log));
+    let first = next(&mut inbox_rx).await;
+    assert!(!exec.handle(first), "the view is closed: no redraw");
     assert_eq!(exec.state().wire.rows.len(), 9);
     exec.handle(Msg::Key(Key::plain(KeyCode::F(7))));
-    assert!(!exec.wire_arrived(&log), "nothing new");
     ping(&log, 10);
-    assert!(exec.wire_arrived(&log), "the open view redraws");
+    let second = next(&mut inbox_rx).await;
+    let Msg::Wire(entries) = &second else {
+        panic!("{second:?}");
+    };
+    assert_eq!(entries.len(), 1, "nothing but the new message");
+    assert!(exec.handle(second), "the open view redraws");
     let seqs: Vec<u64> = exec.state().wire.rows.iter().map(|e| e.seq).collect();
     assert_eq!(
         seqs,

@@ -1,10 +1,12 @@
-//! The executor's side of servers' questions: it keeps each question's reply channel
-//! under an id, hands the question to `update`, and answers with what the person
+//! The executor's side of servers' questions: each question's reply channel waits
+//! under an id at the `AskDesk` (filed by the inbox's forwarder, which sends
+//! `Msg::Asked`), and the executor answers with what the person
 //! chose. An approved sampling request goes to the current provider (it was counted
 //! against `[policy] max_calls."sampling"` when it arrived, in `mcp::input`); its
 //! answer comes back for the person to see.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::mcp::AskRequest;
 
@@ -12,35 +14,63 @@ use super::super::ask::AskId;
 use super::super::msg::{AskCmd, Msg};
 use super::Executor;
 
-/// Questions waiting for the person, by id.
+/// Questions waiting for the person, by id: filed by the inbox's forwarder as they
+/// arrive, answered by the executor. Clones share the same questions.
+#[derive(Debug, Clone, Default)]
+pub struct AskDesk(Arc<Mutex<AskReplies>>);
+
 #[derive(Debug, Default)]
-pub struct AskReplies {
+struct AskReplies {
     next: AskId,
     waiting: HashMap<AskId, AskRequest>,
 }
 
-impl Executor {
-    /// A server asks: keep the reply channel, show the question.
-    pub fn ask(&mut self, request: AskRequest) -> bool {
-        self.asks.next += 1;
-        let id = self.asks.next;
+impl AskDesk {
+    /// A server asks: keep the reply channel under a new id; the message that shows
+    /// the question.
+    pub fn file(&self, request: AskRequest) -> Msg {
+        let mut desk = self.lock();
+        desk.next += 1;
+        let id = desk.next;
         let ask = Box::new(request.ask.clone());
-        self.asks.waiting.insert(id, request);
-        self.handle(Msg::Asked { id, ask })
+        desk.waiting.insert(id, request);
+        Msg::Asked { id, ask }
     }
 
-    /// Questions whose server stopped waiting (their call ended) leave the screen.
-    pub fn drop_abandoned_asks(&mut self) -> bool {
-        let gone: Vec<AskId> = self
-            .asks
+    fn take(&self, id: AskId) -> Option<AskRequest> {
+        self.lock().waiting.remove(&id)
+    }
+
+    /// Forgets the questions whose server stopped waiting; their ids.
+    fn abandoned(&self) -> Vec<AskId> {
+        let mut desk = self.lock();
+        let gone: Vec<AskId> = desk
             .waiting
             .iter()
             .filter(|(_, r)| r.is_abandoned())
             .map(|(id, _)| *id)
             .collect();
+        for id in &gone {
+            desk.waiting.remove(id);
+        }
+        gone
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, AskReplies> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Executor {
+    /// Where servers' questions wait (the inbox's forwarder files them here).
+    pub fn ask_desk(&self) -> AskDesk {
+        self.asks.clone()
+    }
+
+    /// Questions whose server stopped waiting (their call ended) leave the screen.
+    pub fn drop_abandoned_asks(&mut self) -> bool {
         let mut redraw = false;
-        for id in gone {
-            self.asks.waiting.remove(&id);
+        for id in self.asks.abandoned() {
             redraw |= self.handle(Msg::AskGone(id));
         }
         redraw
@@ -49,7 +79,7 @@ impl Executor {
     pub(super) fn execute_ask(&mut self, cmd: AskCmd) -> Option<Msg> {
         match cmd {
             AskCmd::Answer { id, answer } => {
-                if let Some(request) = self.asks.waiting.remove(&id) {
+                if let Some(request) = self.asks.take(id) {
                     request.answer(*answer);
                 } else {
                     tracing::debug!("question {id} was no longer waiting");
@@ -97,15 +127,5 @@ impl Executor {
             let _ = inbox.send(Msg::Sampled { id, result });
         });
         None
-    }
-}
-
-impl Executor {
-    /// The MCP hub the executor reads, gets prompts and follows tasks through (the
-    /// event loop sets it; tests that drive an executor use this).
-    #[must_use]
-    pub fn with_hub(mut self, hub: crate::mcp::McpHub) -> Self {
-        self.hub = Some(hub);
-        self
     }
 }

@@ -6,10 +6,9 @@
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use crate::mcp::wire::{WireEntry, WireLog};
+use crate::mcp::wire::WireEntry;
 
 use super::super::msg::{FileCmd, Msg};
-use super::super::state::Overlay;
 use super::Executor;
 
 impl Executor {
@@ -40,17 +39,6 @@ impl Executor {
                 Msg::MemoryFile { path, text }
             }
         }
-    }
-
-    /// Hands what `log` captured since the view's last message to `update`; true when
-    /// the open view needs a redraw.
-    pub fn wire_arrived(&mut self, log: &WireLog) -> bool {
-        let entries = log.entries_after(self.state.wire.last_seq);
-        if entries.is_empty() {
-            return false;
-        }
-        let open = matches!(self.state.overlay, Some(Overlay::Wire));
-        self.handle(Msg::Wire(entries)) && open
     }
 
     fn export_wire(&self, entries: &[Arc<WireEntry>]) -> Msg {

@@ -22,20 +22,19 @@ mod servers;
 mod session;
 mod ui;
 
-pub use servers::mcp_msg;
+pub use ask::AskDesk;
 
 use tokio::sync::mpsc::UnboundedSender;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::EventSink;
 use crate::gate::CallId;
-use crate::logging::LogRecord;
 use crate::mcp::McpHub;
 use crate::theme::{Theme, ThemeSet};
 use crate::tools::Registry;
 
 use super::msg::{Cmd, Msg};
-use super::state::{LogLevel, LogLine, State};
+use super::state::{Overlay, State};
 use super::update::update;
 
 /// Cancellation tokens of the calls the person made that are still open.
@@ -63,7 +62,7 @@ pub struct Executor {
     /// Where the theme and mouse choice are remembered (`None`: not remembered).
     pub(super) prefs_file: Option<PathBuf>,
     /// Servers' questions waiting for the person (their reply channels).
-    pub(super) asks: ask::AskReplies,
+    pub(super) asks: ask::AskDesk,
     /// The login started from the TUI, while it runs.
     pub(super) login: Option<login::LoginTask>,
 }
@@ -94,9 +93,17 @@ impl Executor {
             themes: ThemeSet::new(None),
             no_color: false,
             prefs_file: None,
-            asks: ask::AskReplies::default(),
+            asks: ask::AskDesk::default(),
             login: None,
         }
+    }
+
+    /// The MCP hub the executor reads, gets prompts and follows tasks through (the
+    /// event loop sets it; tests that drive an executor use this).
+    #[must_use]
+    pub fn with_hub(mut self, hub: crate::mcp::McpHub) -> Self {
+        self.hub = Some(hub);
+        self
     }
 
     pub fn state(&self) -> &State {
@@ -106,7 +113,11 @@ impl Executor {
     /// Run `update` and the commands it returns, first to last (replies queue behind);
     /// true when a redraw is needed.
     pub fn handle(&mut self, msg: Msg) -> bool {
-        let visible = !matches!(msg, Msg::Log(_)) || self.state.show_logs;
+        let visible = match &msg {
+            Msg::Log(_) => self.state.show_logs,
+            Msg::Wire(_) => matches!(self.state.overlay, Some(Overlay::Wire)),
+            _ => true,
+        };
         let mut queue: VecDeque<Cmd> = update(&mut self.state, msg).into();
         while let Some(cmd) = queue.pop_front() {
             if let Some(reply) = self.execute(cmd) {
@@ -144,16 +155,6 @@ impl Executor {
         token
     }
 
-    /// New server rows and catalog from the hub's snapshot and the registry.
-    pub fn servers_msg(&self) -> Option<Msg> {
-        let hub = self.hub.as_ref()?;
-        let snapshot = hub.snapshot();
-        Some(Msg::Servers {
-            rows: super::hub_view::server_rows(&self.state.servers, &snapshot),
-            catalog: super::hub_view::catalog(&self.registry.specs(), &snapshot),
-        })
-    }
-
     pub fn handle_cmd(&mut self, cmd: Cmd) -> bool {
         match self.execute(cmd) {
             Some(msg) => self.handle(msg),
@@ -167,19 +168,4 @@ pub(super) fn close(open: &OpenCalls, call_id: &CallId) {
     open.lock()
         .unwrap_or_else(PoisonError::into_inner)
         .remove(call_id);
-}
-
-pub fn log_line(record: LogRecord) -> LogLine {
-    let level = match record.level {
-        tracing::Level::ERROR => LogLevel::Error,
-        tracing::Level::WARN => LogLevel::Warn,
-        tracing::Level::INFO => LogLevel::Info,
-        tracing::Level::DEBUG => LogLevel::Debug,
-        tracing::Level::TRACE => LogLevel::Trace,
-    };
-    LogLine {
-        level,
-        target: record.target,
-        message: record.message,
-    }
 }

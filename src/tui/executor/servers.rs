@@ -2,16 +2,14 @@
 //! servers, log levels, completions, subscriptions and tasks run against the hub in
 //! the background, and remote agents' cards; hub events become messages.
 
-use crate::gate::CallId;
-use crate::mcp::McpEvent;
-
+use super::super::hub_view;
 use super::super::msg::{CompletionTarget, Msg, ServerCmd};
-use super::super::state::{LogLevel, LogLine};
 use super::Executor;
 
 impl Executor {
     pub(super) fn execute_server(&mut self, cmd: ServerCmd) -> Option<Msg> {
         match cmd {
+            ServerCmd::Refresh => self.servers_msg(),
             ServerCmd::Disable(name) => {
                 let result = self.hub.as_ref().map(|hub| hub.disable(&name));
                 match result {
@@ -55,6 +53,16 @@ impl Executor {
                 None
             }
         }
+    }
+
+    /// New server rows and catalog from the hub's snapshot and the registry.
+    fn servers_msg(&self) -> Option<Msg> {
+        let hub = self.hub.as_ref()?;
+        let snapshot = hub.snapshot();
+        Some(Msg::Servers {
+            rows: hub_view::server_rows(&self.state.servers, &snapshot),
+            catalog: hub_view::catalog(&self.registry.specs(), &snapshot),
+        })
     }
 
     /// `logging/setLevel` on every server that takes it, in the background.
@@ -167,58 +175,5 @@ impl Executor {
             let _ = inbox.send(msg);
         });
         None
-    }
-}
-
-/// MCP notifications as UI messages: server logs and stderr into the Logs pane,
-/// progress into the status bar.
-pub fn mcp_msg(event: McpEvent) -> Option<Msg> {
-    match event {
-        McpEvent::Log {
-            server,
-            level,
-            message,
-            ..
-        } => Some(Msg::Log(LogLine {
-            level: match level.as_str() {
-                "emergency" | "alert" | "critical" | "error" => LogLevel::Error,
-                "warning" => LogLevel::Warn,
-                "debug" => LogLevel::Debug,
-                _ => LogLevel::Info,
-            },
-            target: format!("mcp:{server}"),
-            message,
-        })),
-        McpEvent::Stderr { server, line } => Some(Msg::Log(LogLine {
-            level: LogLevel::Debug,
-            target: format!("stderr:{server}"),
-            message: line,
-        })),
-        McpEvent::Progress {
-            server,
-            step_id,
-            progress,
-            total,
-            message,
-            ..
-        } => Some(Msg::Progress {
-            server,
-            call_id: step_id.map(CallId),
-            progress,
-            total,
-            message,
-        }),
-        McpEvent::Task { tool, view } => Some(Msg::TaskSeen { tool, view }),
-        McpEvent::ResourceUpdated { server, uri } => Some(Msg::ResourceUpdated { server, uri }),
-        McpEvent::SubscriptionLost {
-            server,
-            uri,
-            reason,
-        } => Some(Msg::SubscriptionLost {
-            server,
-            uri,
-            reason,
-        }),
-        McpEvent::CatalogChanged { .. } | McpEvent::Asked { .. } => None,
     }
 }
