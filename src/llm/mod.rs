@@ -3,17 +3,13 @@
 //! - [`Message`] / [`ToolCall`] / [`ToolDeclaration`]: the internal, OpenAI-like model.
 //! - [`Provider::stream`] returns an [`LlmStream`] of [`LlmEvent`]s; dropping it
 //!   cancels the request.
-//! - One file per provider (`openai`, `anthropic`, `gemini`, `cohere`, `bedrock`,
-//!   `scripted`) plus its stream decoder; `transport` sends with retries (`retry`) and
-//!   reads SSE or AWS event-stream frames (`eventstream`); `aws_auth` signs with SigV4.
+//! - One module per provider (`openai`, `anthropic`, `gemini`, `cohere`, `bedrock`,
+//!   `scripted`), each HTTP one a folder with its stream decoder (`stream.rs`); `transport` sends with retries (`retry`) and
+//!   reads SSE or AWS event-stream frames (`eventstream`); `bedrock::aws_auth` signs with SigV4.
 
 pub mod anthropic;
-mod anthropic_stream;
-pub mod aws_auth;
 pub mod bedrock;
-mod bedrock_stream;
 pub mod cohere;
-mod cohere_stream;
 mod configured;
 mod endpoint;
 mod error;
@@ -21,11 +17,8 @@ mod event;
 mod eventstream;
 mod failure;
 pub mod gemini;
-mod gemini_stream;
 mod message;
 pub mod openai;
-mod openai_chunk;
-mod openai_stream;
 mod provider;
 mod retry;
 pub mod scripted;
@@ -35,7 +28,7 @@ pub mod tool_names;
 mod transport;
 
 pub use anthropic::AnthropicProvider;
-pub use aws_auth::{AwsCredentials, SigV4Signer, sign_request};
+pub use bedrock::aws_auth::{AwsCredentials, SigV4Signer, sign_request};
 pub use bedrock::{BedrockAuth, BedrockProvider};
 pub use cohere::CohereProvider;
 pub use configured::{ProviderChoice, build, provider_from_config};
@@ -57,10 +50,10 @@ pub use transport::{Framing, RequestSigner, StreamDecoder};
 
 /// Decoders, exposed for benchmarks and fixture tests.
 pub mod decode {
-    pub use super::anthropic_stream::AnthropicDecoder;
-    pub use super::bedrock_stream::BedrockDecoder;
-    pub use super::cohere_stream::CohereDecoder;
+    pub use super::anthropic::stream::AnthropicDecoder;
+    pub use super::bedrock::stream::BedrockDecoder;
+    pub use super::cohere::stream::CohereDecoder;
     pub use super::eventstream::events as event_stream_frames;
-    pub use super::gemini_stream::GeminiDecoder;
-    pub use super::openai_stream::OpenAiDecoder;
+    pub use super::gemini::stream::GeminiDecoder;
+    pub use super::openai::stream::OpenAiDecoder;
 }

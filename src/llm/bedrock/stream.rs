@@ -7,9 +7,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::error::{LlmError, LlmErrorKind};
-use super::event::{FinishReason, LlmEvent, Usage};
-use super::transport::StreamDecoder;
+use crate::llm::error::{LlmError, LlmErrorKind};
+use crate::llm::event::{FinishReason, LlmEvent, Usage};
+use crate::llm::transport::StreamDecoder;
 
 const PROVIDER: &str = "bedrock";
 

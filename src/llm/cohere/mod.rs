@@ -1,32 +1,38 @@
-//! OpenAI Chat Completions (and compatible servers): `POST {base}/chat/completions`.
+//! Cohere Chat API v2: `POST {base}/v2/chat` with `stream: true`, `Authorization: Bearer`.
+//!
+//! Roles system | user | assistant | tool; tools in the OpenAI function shape; a tool
+//! call's `arguments` is a JSON string; each result is one `tool` message answering
+//! `tool_call_id`. Reference: <https://docs.cohere.com/reference/chat-stream>.
+
+pub(super) mod stream;
 
 use serde_json::{Map, Value, json};
 
+use self::stream::CohereDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
-use super::openai_stream::OpenAiDecoder;
 use super::provider::{LlmStream, Provider};
 use super::tool_names::ToolNames;
 use super::transport::{HttpCall, stream_call};
 
-/// The OpenAI provider; `base_url` includes the version path (`https://api.openai.com/v1`).
+/// The Cohere provider; `base_url` is the host root (`/v2/chat` is appended).
 #[derive(Debug, Clone)]
-pub struct OpenAiProvider {
+pub struct CohereProvider {
     endpoint: Endpoint,
 }
 
-impl OpenAiProvider {
-    pub const DEFAULT_BASE_URL: &'static str = "https://api.openai.com/v1";
-    pub const DEFAULT_KEY_ENV: &'static str = "OPENAI_API_KEY";
+impl CohereProvider {
+    pub const DEFAULT_BASE_URL: &'static str = "https://api.cohere.com";
+    pub const DEFAULT_KEY_ENV: &'static str = "COHERE_API_KEY";
 
     pub fn new(endpoint: Endpoint) -> Self {
         Self { endpoint }
     }
 }
 
-impl Provider for OpenAiProvider {
+impl Provider for CohereProvider {
     fn kind(&self) -> &'static str {
-        "openai"
+        "cohere"
     }
 
     fn model(&self) -> &str {
@@ -37,27 +43,14 @@ impl Provider for OpenAiProvider {
         let e = &self.endpoint;
         let bearer = format!("Bearer {}", e.api_key);
         let call = HttpCall::new(
-            "openai",
+            "cohere",
             e,
-            format!("{}/chat/completions", e.base_url),
+            format!("{}/v2/chat", e.base_url),
             e.header_map(&[("authorization", &bearer)]),
             request_body(&request, e),
         );
-        stream_call::<OpenAiDecoder>(call, &request)
+        stream_call::<CohereDecoder>(call, &request)
     }
-}
-
-/// The tools in the OpenAI function shape (Cohere's v2 API takes the same),
-/// declared under their provider-safe names.
-pub(super) fn function_tools(request: &ChatRequest, names: &ToolNames) -> Value {
-    request
-        .tools
-        .iter()
-        .map(|t| {
-            json!({"type": "function", "function": {
-                "name": names.wire(&t.name), "description": t.description, "parameters": t.parameters}})
-        })
-        .collect()
 }
 
 /// The JSON body for `request`.
@@ -69,11 +62,14 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     let messages: Vec<Value> = request
         .messages
         .iter()
-        .map(|m| message(m, &names))
+        .filter_map(|m| message(m, &names))
         .collect();
     body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
-        body.insert("tools".into(), function_tools(request, &names));
+        body.insert(
+            "tools".into(),
+            super::openai::function_tools(request, &names),
+        );
     }
     if let Some(n) = options.max_tokens {
         body.insert("max_tokens".into(), json!(n));
@@ -82,17 +78,28 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
         body.insert("temperature".into(), json!(t));
     }
     body.insert("stream".into(), json!(true));
-    body.insert("stream_options".into(), json!({"include_usage": true}));
     Value::Object(body)
 }
 
-fn message(m: &Message, names: &ToolNames) -> Value {
-    match m {
+/// One message in Cohere's shape; an empty assistant message is left out.
+fn message(m: &Message, names: &ToolNames) -> Option<Value> {
+    Some(match m {
         Message::System { text } => json!({"role": "system", "content": text}),
         Message::User { text } => json!({"role": "user", "content": text}),
         Message::Assistant { text, tool_calls } => {
-            let mut out = json!({"role": "assistant",
-                "content": if text.is_empty() { Value::Null } else { json!(text) }});
+            if text.is_empty() && tool_calls.is_empty() {
+                return None;
+            }
+            let mut out = json!({"role": "assistant"});
+            if !text.is_empty() {
+                // With tool calls the text is the model's plan for them.
+                let key = if tool_calls.is_empty() {
+                    "content"
+                } else {
+                    "tool_plan"
+                };
+                out[key] = json!(text);
+            }
             if !tool_calls.is_empty() {
                 out["tool_calls"] = tool_calls
                     .iter()
@@ -107,5 +114,5 @@ fn message(m: &Message, names: &ToolNames) -> Value {
         Message::Tool {
             call_id, content, ..
         } => json!({"role": "tool", "tool_call_id": call_id, "content": content}),
-    }
+    })
 }

@@ -6,10 +6,10 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::error::{LlmError, LlmErrorKind};
-use super::event::{FinishReason, LlmEvent, Usage};
-use super::failure::error_object;
-use super::transport::StreamDecoder;
+use crate::llm::error::{LlmError, LlmErrorKind};
+use crate::llm::event::{FinishReason, LlmEvent, Usage};
+use crate::llm::failure::error_object;
+use crate::llm::transport::StreamDecoder;
 
 const PROVIDER: &str = "anthropic";
 

@@ -7,12 +7,12 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::error::{LlmError, LlmErrorKind};
-use super::event::{FinishReason, LlmEvent, Usage};
-use super::failure::error_object;
-use super::message::synthetic_call_id;
-use super::openai_chunk::{Chunk, Function, Text};
-use super::transport::StreamDecoder;
+use super::chunk::{Chunk, Function, Text};
+use crate::llm::error::{LlmError, LlmErrorKind};
+use crate::llm::event::{FinishReason, LlmEvent, Usage};
+use crate::llm::failure::error_object;
+use crate::llm::message::synthetic_call_id;
+use crate::llm::transport::StreamDecoder;
 
 const PROVIDER: &str = "openai";
 

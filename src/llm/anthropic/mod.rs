@@ -3,9 +3,11 @@
 //! `system` is top-level; tool results go back as `tool_result` blocks inside one user
 //! message; the `memory` tool is declared natively (`memory_20250818`, beta header).
 
+pub(super) mod stream;
+
 use serde_json::{Map, Value, json};
 
-use super::anthropic_stream::AnthropicDecoder;
+use self::stream::AnthropicDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
 use super::provider::{LlmStream, Provider};

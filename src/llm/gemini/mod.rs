@@ -4,10 +4,12 @@
 //! `parametersJsonSchema`; all `functionResponse` parts answering one model turn go back
 //! in one `user` content; `thoughtSignature`s are echoed with their calls.
 
+pub(super) mod stream;
+
 use serde_json::{Map, Value, json};
 
+use self::stream::GeminiDecoder;
 use super::endpoint::Endpoint;
-use super::gemini_stream::GeminiDecoder;
 use super::message::{ChatRequest, Message};
 use super::provider::{LlmStream, Provider};
 use super::tool_names::ToolNames;

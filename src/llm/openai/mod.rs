@@ -1,36 +1,35 @@
-//! Cohere Chat API v2: `POST {base}/v2/chat` with `stream: true`, `Authorization: Bearer`.
-//!
-//! Roles system | user | assistant | tool; tools in the OpenAI function shape; a tool
-//! call's `arguments` is a JSON string; each result is one `tool` message answering
-//! `tool_call_id`. Reference: <https://docs.cohere.com/reference/chat-stream>.
+//! OpenAI Chat Completions (and compatible servers): `POST {base}/chat/completions`.
+
+pub(super) mod chunk;
+pub(super) mod stream;
 
 use serde_json::{Map, Value, json};
 
-use super::cohere_stream::CohereDecoder;
+use self::stream::OpenAiDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
 use super::provider::{LlmStream, Provider};
 use super::tool_names::ToolNames;
 use super::transport::{HttpCall, stream_call};
 
-/// The Cohere provider; `base_url` is the host root (`/v2/chat` is appended).
+/// The OpenAI provider; `base_url` includes the version path (`https://api.openai.com/v1`).
 #[derive(Debug, Clone)]
-pub struct CohereProvider {
+pub struct OpenAiProvider {
     endpoint: Endpoint,
 }
 
-impl CohereProvider {
-    pub const DEFAULT_BASE_URL: &'static str = "https://api.cohere.com";
-    pub const DEFAULT_KEY_ENV: &'static str = "COHERE_API_KEY";
+impl OpenAiProvider {
+    pub const DEFAULT_BASE_URL: &'static str = "https://api.openai.com/v1";
+    pub const DEFAULT_KEY_ENV: &'static str = "OPENAI_API_KEY";
 
     pub fn new(endpoint: Endpoint) -> Self {
         Self { endpoint }
     }
 }
 
-impl Provider for CohereProvider {
+impl Provider for OpenAiProvider {
     fn kind(&self) -> &'static str {
-        "cohere"
+        "openai"
     }
 
     fn model(&self) -> &str {
@@ -41,14 +40,27 @@ impl Provider for CohereProvider {
         let e = &self.endpoint;
         let bearer = format!("Bearer {}", e.api_key);
         let call = HttpCall::new(
-            "cohere",
+            "openai",
             e,
-            format!("{}/v2/chat", e.base_url),
+            format!("{}/chat/completions", e.base_url),
             e.header_map(&[("authorization", &bearer)]),
             request_body(&request, e),
         );
-        stream_call::<CohereDecoder>(call, &request)
+        stream_call::<OpenAiDecoder>(call, &request)
     }
+}
+
+/// The tools in the OpenAI function shape (Cohere's v2 API takes the same),
+/// declared under their provider-safe names.
+pub(super) fn function_tools(request: &ChatRequest, names: &ToolNames) -> Value {
+    request
+        .tools
+        .iter()
+        .map(|t| {
+            json!({"type": "function", "function": {
+                "name": names.wire(&t.name), "description": t.description, "parameters": t.parameters}})
+        })
+        .collect()
 }
 
 /// The JSON body for `request`.
@@ -60,14 +72,11 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     let messages: Vec<Value> = request
         .messages
         .iter()
-        .filter_map(|m| message(m, &names))
+        .map(|m| message(m, &names))
         .collect();
     body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
-        body.insert(
-            "tools".into(),
-            super::openai::function_tools(request, &names),
-        );
+        body.insert("tools".into(), function_tools(request, &names));
     }
     if let Some(n) = options.max_tokens {
         body.insert("max_tokens".into(), json!(n));
@@ -76,28 +85,17 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
         body.insert("temperature".into(), json!(t));
     }
     body.insert("stream".into(), json!(true));
+    body.insert("stream_options".into(), json!({"include_usage": true}));
     Value::Object(body)
 }
 
-/// One message in Cohere's shape; an empty assistant message is left out.
-fn message(m: &Message, names: &ToolNames) -> Option<Value> {
-    Some(match m {
+fn message(m: &Message, names: &ToolNames) -> Value {
+    match m {
         Message::System { text } => json!({"role": "system", "content": text}),
         Message::User { text } => json!({"role": "user", "content": text}),
         Message::Assistant { text, tool_calls } => {
-            if text.is_empty() && tool_calls.is_empty() {
-                return None;
-            }
-            let mut out = json!({"role": "assistant"});
-            if !text.is_empty() {
-                // With tool calls the text is the model's plan for them.
-                let key = if tool_calls.is_empty() {
-                    "content"
-                } else {
-                    "tool_plan"
-                };
-                out[key] = json!(text);
-            }
+            let mut out = json!({"role": "assistant",
+                "content": if text.is_empty() { Value::Null } else { json!(text) }});
             if !tool_calls.is_empty() {
                 out["tool_calls"] = tool_calls
                     .iter()
@@ -112,5 +110,5 @@ fn message(m: &Message, names: &ToolNames) -> Option<Value> {
         Message::Tool {
             call_id, content, ..
         } => json!({"role": "tool", "tool_call_id": call_id, "content": content}),
-    })
+    }
 }

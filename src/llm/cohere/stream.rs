@@ -7,10 +7,10 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::error::{LlmError, LlmErrorKind};
-use super::event::{FinishReason, LlmEvent, Usage};
-use super::message::SYNTHETIC_ID_PREFIX;
-use super::transport::StreamDecoder;
+use crate::llm::error::{LlmError, LlmErrorKind};
+use crate::llm::event::{FinishReason, LlmEvent, Usage};
+use crate::llm::message::SYNTHETIC_ID_PREFIX;
+use crate::llm::transport::StreamDecoder;
 
 const PROVIDER: &str = "cohere";
 

@@ -5,13 +5,13 @@
 
 use serde_json::Value;
 
-use super::error::{LlmError, LlmErrorKind};
-use super::event::{FinishReason, LlmEvent, Usage};
-use super::failure::error_object;
+use crate::llm::error::{LlmError, LlmErrorKind};
+use crate::llm::event::{FinishReason, LlmEvent, Usage};
+use crate::llm::failure::error_object;
 #[cfg(test)]
-use super::message::SYNTHETIC_ID_PREFIX;
-use super::message::synthetic_call_id;
-use super::transport::StreamDecoder;
+use crate::llm::message::SYNTHETIC_ID_PREFIX;
+use crate::llm::message::synthetic_call_id;
+use crate::llm::transport::StreamDecoder;
 
 const PROVIDER: &str = "gemini";
 

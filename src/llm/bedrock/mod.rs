@@ -3,13 +3,16 @@
 //! or sent with a Bedrock API key as `Authorization: Bearer`.
 //! Reference: <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html>.
 
+pub mod aws_auth;
+pub(super) mod stream;
+
 use std::fmt::Write as _;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::aws_auth::SigV4Signer;
-use super::bedrock_stream::BedrockDecoder;
+use self::aws_auth::SigV4Signer;
+use self::stream::BedrockDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
 use super::provider::{LlmStream, Provider};
