@@ -3,14 +3,18 @@
 //! - [`Message`] / [`ToolCall`] / [`ToolDeclaration`]: the internal, OpenAI-like model.
 //! - [`Provider::stream`] returns an [`LlmStream`] of [`LlmEvent`]s; dropping it
 //!   cancels the request.
-//! - One module per provider (`openai`, `anthropic`, `gemini`, `cohere`, `bedrock`,
-//!   `scripted`), each HTTP one a folder with its stream decoder (`stream.rs`); `transport` sends with retries (`retry`) and
-//!   reads SSE or AWS event-stream frames (`eventstream`); `bedrock::aws_auth` signs with SigV4.
+//! - One folder per HTTP provider (`openai`, `anthropic`, `gemini`, `cohere`,
+//!   `bedrock`): its request body and `wire::Wire` in `mod.rs`, its stream decoder in
+//!   `stream.rs`. [`HttpProvider`] is the one `Provider` over any of them; `decode`
+//!   holds what the decoders share. `transport` sends with retries (`retry`) and reads
+//!   SSE or AWS event-stream frames (`eventstream`); `bedrock::aws_auth` signs with
+//!   SigV4. `scripted` answers offline.
 
 pub mod anthropic;
 pub mod bedrock;
 pub mod cohere;
 mod configured;
+pub mod decode;
 mod endpoint;
 mod error;
 mod event;
@@ -26,6 +30,7 @@ mod scripted_input;
 pub mod scripted_script;
 pub mod tool_names;
 mod transport;
+mod wire;
 
 pub use anthropic::AnthropicProvider;
 pub use bedrock::aws_auth::{AwsCredentials, SigV4Signer, sign_request};
@@ -47,13 +52,4 @@ pub use scripted::ScriptedProvider;
 pub use scripted_input::{RequestedCall, parse_line, requested_calls};
 pub use tool_names::{ToolNames, provider_name};
 pub use transport::{Framing, RequestSigner, StreamDecoder};
-
-/// Decoders, exposed for benchmarks and fixture tests.
-pub mod decode {
-    pub use super::anthropic::stream::AnthropicDecoder;
-    pub use super::bedrock::stream::BedrockDecoder;
-    pub use super::cohere::stream::CohereDecoder;
-    pub use super::eventstream::events as event_stream_frames;
-    pub use super::gemini::stream::GeminiDecoder;
-    pub use super::openai::stream::OpenAiDecoder;
-}
+pub use wire::HttpProvider;

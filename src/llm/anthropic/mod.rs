@@ -10,9 +10,8 @@ use serde_json::{Map, Value, json};
 use self::stream::AnthropicDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
-use super::provider::{LlmStream, Provider};
 use super::tool_names::ToolNames;
-use super::transport::{HttpCall, stream_call};
+use super::wire::{HttpProvider, Outgoing, Wire, assistant_parts, turns};
 
 pub const API_VERSION: &str = "2023-06-01";
 /// The beta that enables the native memory tool.
@@ -20,46 +19,34 @@ pub const MEMORY_BETA: &str = "context-management-2025-06-27";
 /// `max_tokens` is required by the API; used when none is configured.
 pub const DEFAULT_MAX_TOKENS: u32 = 4096;
 
-#[derive(Debug, Clone)]
-pub struct AnthropicProvider {
-    endpoint: Endpoint,
-}
+pub type AnthropicProvider = HttpProvider<Anthropic>;
 
 impl AnthropicProvider {
     pub const DEFAULT_BASE_URL: &'static str = "https://api.anthropic.com";
     pub const DEFAULT_KEY_ENV: &'static str = "ANTHROPIC_API_KEY";
-
-    pub fn new(endpoint: Endpoint) -> Self {
-        Self { endpoint }
-    }
 }
 
-impl Provider for AnthropicProvider {
-    fn kind(&self) -> &'static str {
-        "anthropic"
-    }
+/// The Messages API.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Anthropic;
 
-    fn model(&self) -> &str {
-        &self.endpoint.model
-    }
+impl Wire for Anthropic {
+    const KIND: &'static str = "anthropic";
+    type Decoder = AnthropicDecoder;
 
-    fn stream(&self, request: ChatRequest) -> LlmStream {
-        let e = &self.endpoint;
-        let mut extra = vec![
-            ("x-api-key", e.api_key.as_str()),
-            ("anthropic-version", API_VERSION),
+    fn request(&self, endpoint: &Endpoint, request: &ChatRequest) -> Outgoing {
+        let mut headers = vec![
+            ("x-api-key", endpoint.api_key.clone()),
+            ("anthropic-version", API_VERSION.to_owned()),
         ];
-        if uses_memory(&request) {
-            extra.push(("anthropic-beta", MEMORY_BETA));
+        if uses_memory(request) {
+            headers.push(("anthropic-beta", MEMORY_BETA.to_owned()));
         }
-        let call = HttpCall::new(
-            "anthropic",
-            e,
-            format!("{}/v1/messages", e.base_url),
-            e.header_map(&extra),
-            request_body(&request, e),
-        );
-        stream_call::<AnthropicDecoder>(call, &request)
+        Outgoing {
+            url: format!("{}/v1/messages", endpoint.base_url),
+            headers,
+            body: request_body(request, endpoint),
+        }
     }
 }
 
@@ -83,7 +70,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     let names = request.tool_names();
     body.insert(
         "messages".into(),
-        Value::Array(messages(&request.messages, &names)),
+        Value::Array(turns(&request.messages, "content", |m| turn(m, &names))),
     );
     if !request.tools.is_empty() {
         let tools: Vec<Value> = request
@@ -109,45 +96,27 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
 
 /// Messages as alternating user/assistant turns: consecutive tool results (and a user
 /// text after them) merge into one user message.
-fn messages(messages: &[Message], names: &ToolNames) -> Vec<Value> {
-    let mut out: Vec<(String, Vec<Value>)> = Vec::new();
-    for m in messages {
-        let (role, blocks) = match m {
-            Message::System { .. } => continue,
-            Message::User { text } => ("user", vec![json!({"type": "text", "text": text})]),
-            Message::Assistant { text, tool_calls } => {
-                let mut blocks = Vec::new();
-                if !text.is_empty() {
-                    blocks.push(json!({"type": "text", "text": text}));
-                }
-                for c in tool_calls {
-                    blocks.push(
-                        json!({"type": "tool_use", "id": c.id, "name": names.wire(&c.name),
-                        "input": c.arguments_object()}),
-                    );
-                }
-                ("assistant", blocks)
-            }
-            Message::Tool {
-                call_id,
-                content,
-                is_error,
-                ..
-            } => (
-                "user",
-                vec![json!({"type": "tool_result", "tool_use_id": call_id,
-                    "content": content, "is_error": is_error})],
-            ),
-        };
-        if blocks.is_empty() {
-            continue;
+fn turn(m: &Message, names: &ToolNames) -> Option<(&'static str, Vec<Value>)> {
+    Some(match m {
+        Message::System { .. } => return None,
+        Message::User { text } => ("user", vec![json!({"type": "text", "text": text})]),
+        Message::Assistant { text, tool_calls } => {
+            let text = (!text.is_empty()).then(|| json!({"type": "text", "text": text}));
+            let blocks = assistant_parts(text, tool_calls, |c| {
+                json!({"type": "tool_use", "id": c.id, "name": names.wire(&c.name),
+                    "input": c.arguments_object()})
+            });
+            ("assistant", blocks)
         }
-        match out.last_mut() {
-            Some((last, existing)) if last == role => existing.extend(blocks),
-            _ => out.push((role.to_owned(), blocks)),
-        }
-    }
-    out.into_iter()
-        .map(|(role, content)| json!({"role": role, "content": content}))
-        .collect()
+        Message::Tool {
+            call_id,
+            content,
+            is_error,
+            ..
+        } => (
+            "user",
+            vec![json!({"type": "tool_result", "tool_use_id": call_id,
+                "content": content, "is_error": is_error})],
+        ),
+    })
 }

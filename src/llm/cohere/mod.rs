@@ -6,79 +6,43 @@
 
 pub(super) mod stream;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use self::stream::CohereDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
-use super::provider::{LlmStream, Provider};
+use super::openai::{chat_body, function_calls, tool_message};
 use super::tool_names::ToolNames;
-use super::transport::{HttpCall, stream_call};
+use super::wire::{HttpProvider, Outgoing, Wire, bearer};
 
 /// The Cohere provider; `base_url` is the host root (`/v2/chat` is appended).
-#[derive(Debug, Clone)]
-pub struct CohereProvider {
-    endpoint: Endpoint,
-}
+pub type CohereProvider = HttpProvider<Cohere>;
 
 impl CohereProvider {
     pub const DEFAULT_BASE_URL: &'static str = "https://api.cohere.com";
     pub const DEFAULT_KEY_ENV: &'static str = "COHERE_API_KEY";
-
-    pub fn new(endpoint: Endpoint) -> Self {
-        Self { endpoint }
-    }
 }
 
-impl Provider for CohereProvider {
-    fn kind(&self) -> &'static str {
-        "cohere"
-    }
+/// The Chat API v2.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cohere;
 
-    fn model(&self) -> &str {
-        &self.endpoint.model
-    }
+impl Wire for Cohere {
+    const KIND: &'static str = "cohere";
+    type Decoder = CohereDecoder;
 
-    fn stream(&self, request: ChatRequest) -> LlmStream {
-        let e = &self.endpoint;
-        let bearer = format!("Bearer {}", e.api_key);
-        let call = HttpCall::new(
-            "cohere",
-            e,
-            format!("{}/v2/chat", e.base_url),
-            e.header_map(&[("authorization", &bearer)]),
-            request_body(&request, e),
-        );
-        stream_call::<CohereDecoder>(call, &request)
+    fn request(&self, endpoint: &Endpoint, request: &ChatRequest) -> Outgoing {
+        Outgoing {
+            url: format!("{}/v2/chat", endpoint.base_url),
+            headers: vec![bearer(endpoint)],
+            body: request_body(request, endpoint),
+        }
     }
 }
 
 /// The JSON body for `request`.
 pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
-    let options = endpoint.resolve(&request.options);
-    let mut body = Map::new();
-    body.insert("model".into(), json!(options.model));
-    let names = request.tool_names();
-    let messages: Vec<Value> = request
-        .messages
-        .iter()
-        .filter_map(|m| message(m, &names))
-        .collect();
-    body.insert("messages".into(), Value::Array(messages));
-    if !request.tools.is_empty() {
-        body.insert(
-            "tools".into(),
-            super::openai::function_tools(request, &names),
-        );
-    }
-    if let Some(n) = options.max_tokens {
-        body.insert("max_tokens".into(), json!(n));
-    }
-    if let Some(t) = options.temperature {
-        body.insert("temperature".into(), json!(t));
-    }
-    body.insert("stream".into(), json!(true));
-    Value::Object(body)
+    Value::Object(chat_body(request, endpoint, message))
 }
 
 /// One message in Cohere's shape; an empty assistant message is left out.
@@ -101,18 +65,12 @@ fn message(m: &Message, names: &ToolNames) -> Option<Value> {
                 out[key] = json!(text);
             }
             if !tool_calls.is_empty() {
-                out["tool_calls"] = tool_calls
-                    .iter()
-                    .map(|c| {
-                        json!({"id": c.id, "type": "function",
-                            "function": {"name": names.wire(&c.name), "arguments": c.arguments_text()}})
-                    })
-                    .collect();
+                out["tool_calls"] = function_calls(tool_calls, names);
             }
             out
         }
         Message::Tool {
             call_id, content, ..
-        } => json!({"role": "tool", "tool_call_id": call_id, "content": content}),
+        } => tool_message(call_id, content),
     })
 }

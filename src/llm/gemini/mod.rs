@@ -10,48 +10,35 @@ use serde_json::{Map, Value, json};
 
 use self::stream::GeminiDecoder;
 use super::endpoint::Endpoint;
-use super::message::{ChatRequest, Message};
-use super::provider::{LlmStream, Provider};
+use super::message::{ChatRequest, Message, SYNTHETIC_ID_PREFIX};
 use super::tool_names::ToolNames;
-use super::transport::{HttpCall, stream_call};
+use super::wire::{HttpProvider, Outgoing, Wire, assistant_parts, sampling, turns};
 
-#[derive(Debug, Clone)]
-pub struct GeminiProvider {
-    endpoint: Endpoint,
-}
+pub type GeminiProvider = HttpProvider<Gemini>;
 
 impl GeminiProvider {
     pub const DEFAULT_BASE_URL: &'static str = "https://generativelanguage.googleapis.com";
     pub const DEFAULT_KEY_ENV: &'static str = "GEMINI_API_KEY";
-
-    pub fn new(endpoint: Endpoint) -> Self {
-        Self { endpoint }
-    }
 }
 
-impl Provider for GeminiProvider {
-    fn kind(&self) -> &'static str {
-        "gemini"
-    }
+/// The Gemini API (`generativelanguage`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Gemini;
 
-    fn model(&self) -> &str {
-        &self.endpoint.model
-    }
+impl Wire for Gemini {
+    const KIND: &'static str = "gemini";
+    type Decoder = GeminiDecoder;
 
-    fn stream(&self, request: ChatRequest) -> LlmStream {
-        let e = &self.endpoint;
-        let model = e.resolve(&request.options).model.unwrap_or_default();
-        let call = HttpCall::new(
-            "gemini",
-            e,
-            format!(
+    fn request(&self, endpoint: &Endpoint, request: &ChatRequest) -> Outgoing {
+        let model = endpoint.resolve(&request.options).model.unwrap_or_default();
+        Outgoing {
+            url: format!(
                 "{}/v1beta/models/{model}:streamGenerateContent?alt=sse",
-                e.base_url
+                endpoint.base_url
             ),
-            e.header_map(&[("x-goog-api-key", &e.api_key)]),
-            request_body(&request, e),
-        );
-        stream_call::<GeminiDecoder>(call, &request)
+            headers: vec![("x-goog-api-key", endpoint.api_key.clone())],
+            body: request_body(request, endpoint),
+        }
     }
 }
 
@@ -68,7 +55,7 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     let names = request.tool_names();
     body.insert(
         "contents".into(),
-        Value::Array(contents(&request.messages, &names)),
+        Value::Array(turns(&request.messages, "parts", |m| content(m, &names))),
     );
     if !request.tools.is_empty() {
         let declarations: Vec<Value> = request
@@ -85,66 +72,44 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
         );
     }
     let mut generation = Map::new();
-    if let Some(n) = options.max_tokens {
-        generation.insert("maxOutputTokens".into(), json!(n));
-    }
-    if let Some(t) = options.temperature {
-        generation.insert("temperature".into(), json!(t));
-    }
+    sampling(&mut generation, &options, "maxOutputTokens");
     if !generation.is_empty() {
         body.insert("generationConfig".into(), Value::Object(generation));
     }
     Value::Object(body)
 }
 
-fn contents(messages: &[Message], names: &ToolNames) -> Vec<Value> {
-    let mut out: Vec<(&str, Vec<Value>)> = Vec::new();
-    for m in messages {
-        let (role, parts) = match m {
-            Message::System { .. } => continue,
-            Message::User { text } => ("user", vec![json!({"text": text})]),
-            Message::Assistant { text, tool_calls } => {
-                let mut parts = Vec::new();
-                if !text.is_empty() {
-                    parts.push(json!({"text": text}));
+fn content(m: &Message, names: &ToolNames) -> Option<(&'static str, Vec<Value>)> {
+    Some(match m {
+        Message::System { .. } => return None,
+        Message::User { text } => ("user", vec![json!({"text": text})]),
+        Message::Assistant { text, tool_calls } => {
+            let text = (!text.is_empty()).then(|| json!({"text": text}));
+            let parts = assistant_parts(text, tool_calls, |c| {
+                let mut call = json!({"name": names.wire(&c.name), "args": c.arguments_object()});
+                if c.has_provider_id() {
+                    call["id"] = json!(c.id);
                 }
-                for c in tool_calls {
-                    let mut call =
-                        json!({"name": names.wire(&c.name), "args": c.arguments_object()});
-                    if c.has_provider_id() {
-                        call["id"] = json!(c.id);
-                    }
-                    let mut part = json!({"functionCall": call});
-                    if let Some(sig) = &c.signature {
-                        part["thoughtSignature"] = json!(sig);
-                    }
-                    parts.push(part);
+                let mut part = json!({"functionCall": call});
+                if let Some(sig) = &c.signature {
+                    part["thoughtSignature"] = json!(sig);
                 }
-                ("model", parts)
-            }
-            Message::Tool {
-                call_id,
-                name,
-                content,
-                is_error,
-            } => {
-                let key = if *is_error { "error" } else { "result" };
-                let mut response = json!({"name": names.wire(name), "response": {key: content}});
-                if !call_id.starts_with(super::message::SYNTHETIC_ID_PREFIX) {
-                    response["id"] = json!(call_id);
-                }
-                ("user", vec![json!({"functionResponse": response})])
-            }
-        };
-        if parts.is_empty() {
-            continue;
+                part
+            });
+            ("model", parts)
         }
-        match out.last_mut() {
-            Some((last, existing)) if *last == role => existing.extend(parts),
-            _ => out.push((role, parts)),
+        Message::Tool {
+            call_id,
+            name,
+            content,
+            is_error,
+        } => {
+            let key = if *is_error { "error" } else { "result" };
+            let mut response = json!({"name": names.wire(name), "response": {key: content}});
+            if !call_id.starts_with(SYNTHETIC_ID_PREFIX) {
+                response["id"] = json!(call_id);
+            }
+            ("user", vec![json!({"functionResponse": response})])
         }
-    }
-    out.into_iter()
-        .map(|(role, parts)| json!({"role": role, "parts": parts}))
-        .collect()
+    })
 }

@@ -7,52 +7,38 @@ use serde_json::{Map, Value, json};
 
 use self::stream::OpenAiDecoder;
 use super::endpoint::Endpoint;
-use super::message::{ChatRequest, Message};
-use super::provider::{LlmStream, Provider};
+use super::message::{ChatRequest, Message, ToolCall};
 use super::tool_names::ToolNames;
-use super::transport::{HttpCall, stream_call};
+use super::wire::{HttpProvider, Outgoing, Wire, bearer, sampling};
 
 /// The OpenAI provider; `base_url` includes the version path (`https://api.openai.com/v1`).
-#[derive(Debug, Clone)]
-pub struct OpenAiProvider {
-    endpoint: Endpoint,
-}
+pub type OpenAiProvider = HttpProvider<OpenAi>;
 
 impl OpenAiProvider {
     pub const DEFAULT_BASE_URL: &'static str = "https://api.openai.com/v1";
     pub const DEFAULT_KEY_ENV: &'static str = "OPENAI_API_KEY";
+}
 
-    pub fn new(endpoint: Endpoint) -> Self {
-        Self { endpoint }
+/// The Chat Completions API.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenAi;
+
+impl Wire for OpenAi {
+    const KIND: &'static str = "openai";
+    type Decoder = OpenAiDecoder;
+
+    fn request(&self, endpoint: &Endpoint, request: &ChatRequest) -> Outgoing {
+        Outgoing {
+            url: format!("{}/chat/completions", endpoint.base_url),
+            headers: vec![bearer(endpoint)],
+            body: request_body(request, endpoint),
+        }
     }
 }
 
-impl Provider for OpenAiProvider {
-    fn kind(&self) -> &'static str {
-        "openai"
-    }
-
-    fn model(&self) -> &str {
-        &self.endpoint.model
-    }
-
-    fn stream(&self, request: ChatRequest) -> LlmStream {
-        let e = &self.endpoint;
-        let bearer = format!("Bearer {}", e.api_key);
-        let call = HttpCall::new(
-            "openai",
-            e,
-            format!("{}/chat/completions", e.base_url),
-            e.header_map(&[("authorization", &bearer)]),
-            request_body(&request, e),
-        );
-        stream_call::<OpenAiDecoder>(call, &request)
-    }
-}
-
-/// The tools in the OpenAI function shape (Cohere's v2 API takes the same),
+/// The tools in the OpenAI function shape,
 /// declared under their provider-safe names.
-pub(super) fn function_tools(request: &ChatRequest, names: &ToolNames) -> Value {
+fn function_tools(request: &ChatRequest, names: &ToolNames) -> Value {
     request
         .tools
         .iter()
@@ -63,8 +49,37 @@ pub(super) fn function_tools(request: &ChatRequest, names: &ToolNames) -> Value 
         .collect()
 }
 
+/// An assistant's tool calls in the OpenAI function shape (Cohere's too).
+pub(super) fn function_calls(tool_calls: &[ToolCall], names: &ToolNames) -> Value {
+    tool_calls
+        .iter()
+        .map(|c| {
+            json!({"id": c.id, "type": "function",
+                "function": {"name": names.wire(&c.name), "arguments": c.arguments_text()}})
+        })
+        .collect()
+}
+
+/// A tool result as a `tool` message answering its call (Cohere's shape too).
+pub(super) fn tool_message(call_id: &str, content: &str) -> Value {
+    json!({"role": "tool", "tool_call_id": call_id, "content": content})
+}
+
 /// The JSON body for `request`.
 pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
+    let mut body = chat_body(request, endpoint, |m, names| Some(message(m, names)));
+    body.insert("stream_options".into(), json!({"include_usage": true}));
+    Value::Object(body)
+}
+
+/// The body of a Chat-Completions-like API (OpenAI's, Cohere's v2): the model, the
+/// messages (`message` maps each one; `None` leaves it out), the tools in the function
+/// shape, the sampling options and `stream: true`.
+pub(super) fn chat_body(
+    request: &ChatRequest,
+    endpoint: &Endpoint,
+    message: impl Fn(&Message, &ToolNames) -> Option<Value>,
+) -> Map<String, Value> {
     let options = endpoint.resolve(&request.options);
     let mut body = Map::new();
     body.insert("model".into(), json!(options.model));
@@ -72,21 +87,15 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     let messages: Vec<Value> = request
         .messages
         .iter()
-        .map(|m| message(m, &names))
+        .filter_map(|m| message(m, &names))
         .collect();
     body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
         body.insert("tools".into(), function_tools(request, &names));
     }
-    if let Some(n) = options.max_tokens {
-        body.insert("max_tokens".into(), json!(n));
-    }
-    if let Some(t) = options.temperature {
-        body.insert("temperature".into(), json!(t));
-    }
+    sampling(&mut body, &options, "max_tokens");
     body.insert("stream".into(), json!(true));
-    body.insert("stream_options".into(), json!({"include_usage": true}));
-    Value::Object(body)
+    body
 }
 
 fn message(m: &Message, names: &ToolNames) -> Value {
@@ -97,18 +106,12 @@ fn message(m: &Message, names: &ToolNames) -> Value {
             let mut out = json!({"role": "assistant",
                 "content": if text.is_empty() { Value::Null } else { json!(text) }});
             if !tool_calls.is_empty() {
-                out["tool_calls"] = tool_calls
-                    .iter()
-                    .map(|c| {
-                        json!({"id": c.id, "type": "function",
-                            "function": {"name": names.wire(&c.name), "arguments": c.arguments_text()}})
-                    })
-                    .collect();
+                out["tool_calls"] = function_calls(tool_calls, names);
             }
             out
         }
         Message::Tool {
             call_id, content, ..
-        } => json!({"role": "tool", "tool_call_id": call_id, "content": content}),
+        } => tool_message(call_id, content),
     }
 }
