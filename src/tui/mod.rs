@@ -21,6 +21,7 @@ mod executor_calls;
 mod executor_login;
 mod executor_mcp;
 mod executor_wire;
+pub mod field;
 pub mod form;
 pub mod frame_cache;
 pub mod help;
