@@ -148,3 +148,40 @@ pub(super) fn closing(
     out.push(LlmEvent::Finish(finish.unwrap_or(FinishReason::Stop)));
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closing_needs_the_end_and_defaults_the_reason() {
+        let err = closing("p", false, Some(FinishReason::Stop), None).unwrap_err();
+        assert_eq!(err.kind, LlmErrorKind::Truncated);
+        assert_eq!(
+            closing("p", true, None, Some(Usage::new(1, 2))).unwrap(),
+            vec![
+                LlmEvent::Usage(Usage::new(1, 2)),
+                LlmEvent::Finish(FinishReason::Stop)
+            ]
+        );
+    }
+
+    #[test]
+    fn open_calls_take_fragments_by_index_and_end_in_order() {
+        let mut calls = OpenCalls::default();
+        let mut out = Vec::new();
+        calls.start(1, "b".into(), "t", &mut out);
+        calls.start(0, "a".into(), "t", &mut out);
+        calls.fragment(1, "{}", &mut out);
+        calls.fragment(1, "", &mut out);
+        calls.fragment(7, "{}", &mut out);
+        calls.end_all(&mut out);
+        let ends: Vec<&LlmEvent> = out.iter().skip(3).collect();
+        assert_eq!(out.len(), 5);
+        assert_eq!(*ends[0], call_end("a".into()));
+        assert_eq!(*ends[1], call_end("b".into()));
+        assert!(
+            matches!(&out[2], LlmEvent::ToolCallDelta { id, fragment } if id == "b" && fragment == "{}")
+        );
+    }
+}
