@@ -11,7 +11,6 @@ use tokio::sync::mpsc;
 use super::cancel::Cancel;
 use super::event::AgentEvent;
 use super::op::Op;
-use super::prompt::builtin_system_prompt;
 use super::sink::EventSink;
 use super::step::{StepSwitch, step_channel};
 use super::store::{SessionStore, new_session_id};
@@ -270,11 +269,6 @@ impl Session {
             recorder,
         }
     }
-}
-
-/// The built-in prompt or the configured one.
-pub fn system_prompt_for(custom: Option<&str>, tools: &[crate::llm::ToolDeclaration]) -> String {
-    custom.map_or_else(|| builtin_system_prompt(tools), str::to_owned)
 }
 
 /// Handles ops while turns run.

@@ -8,7 +8,7 @@ use futures::StreamExt;
 
 use super::cancel::Cancel;
 use super::event::{AgentEvent, TurnEnd};
-use super::session::{CurrentTurn, SessionOptions, system_prompt_for};
+use super::session::{CurrentTurn, SessionOptions};
 use super::session_hooks;
 use super::sink::EventSink;
 use super::step::{StepControl, StepPause};
@@ -151,12 +151,7 @@ pub(super) async fn steps(
         {
             tools.retain(|t| list.allows(&t.name));
         }
-        let mut system = system_prompt_for(env.system_prompt.as_deref(), &tools);
-        system.push_str(&super::prompt::skills_section(&env.options.skills));
-        system.push_str(&session_hooks::session_section(&env.session_context));
-        if env.plan {
-            system.push_str(super::prompt::PLAN_NOTE);
-        }
+        let system = super::prompt::system_prompt(env, &tools);
         let mut messages = Vec::with_capacity(convo.messages.len() + 1);
         messages.push(Message::system(system));
         messages.extend(convo.messages.iter().cloned());

@@ -37,25 +37,48 @@ impl Default for AgentConfig {
 
 /// `system_prompt_file` could not be read.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot read [agent] system_prompt_file {path}: {source}")]
+#[error("cannot read {table}system_prompt_file {path}: {source}")]
 pub struct SystemPromptError {
+    /// The table that names the file and a space (`[agent] `), or nothing.
+    pub table: &'static str,
     pub path: PathBuf,
     pub source: std::io::Error,
+}
+
+/// A custom system prompt, `[agent]`'s or an agent's: `text` when set, else the text of
+/// `file` (`cwd` resolves a relative one), else none. `table` names the table in the
+/// error.
+pub fn custom_system_prompt(
+    text: Option<&str>,
+    file: Option<&Path>,
+    cwd: &Path,
+    table: &'static str,
+) -> Result<Option<String>, SystemPromptError> {
+    if let Some(text) = text {
+        return Ok(Some(text.to_owned()));
+    }
+    let Some(file) = file else {
+        return Ok(None);
+    };
+    let path = cwd.join(file);
+    std::fs::read_to_string(&path)
+        .map(Some)
+        .map_err(|source| SystemPromptError {
+            table,
+            path,
+            source,
+        })
 }
 
 impl AgentConfig {
     /// The configured system prompt text, if any (`cwd` resolves a relative file).
     pub fn custom_system_prompt(&self, cwd: &Path) -> Result<Option<String>, SystemPromptError> {
-        if let Some(text) = &self.system_prompt {
-            return Ok(Some(text.clone()));
-        }
-        let Some(file) = &self.system_prompt_file else {
-            return Ok(None);
-        };
-        let path = cwd.join(file);
-        std::fs::read_to_string(&path)
-            .map(Some)
-            .map_err(|source| SystemPromptError { path, source })
+        custom_system_prompt(
+            self.system_prompt.as_deref(),
+            self.system_prompt_file.as_deref(),
+            cwd,
+            "[agent] ",
+        )
     }
 }
 

@@ -99,16 +99,13 @@ impl AgentDef {
 
     /// The system prompt text, if any (`cwd` resolves a relative file).
     pub fn custom_system_prompt(&self, cwd: &Path) -> Result<Option<String>, String> {
-        if let Some(text) = &self.system_prompt {
-            return Ok(Some(text.clone()));
-        }
-        let Some(file) = &self.system_prompt_file else {
-            return Ok(None);
-        };
-        let path = cwd.join(file);
-        std::fs::read_to_string(&path)
-            .map(Some)
-            .map_err(|e| format!("cannot read system_prompt_file {}: {e}", path.display()))
+        super::agent::custom_system_prompt(
+            self.system_prompt.as_deref(),
+            self.system_prompt_file.as_deref(),
+            cwd,
+            "",
+        )
+        .map_err(|e| e.to_string())
     }
 }
 

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::anthropic::AnthropicProvider;
-use super::aws_auth::{AwsCredentials, SigV4Signer};
+use super::bedrock::aws_auth::{AwsCredentials, SigV4Signer};
 use super::bedrock::{BedrockAuth, BedrockProvider};
 use super::cohere::CohereProvider;
 use super::endpoint::Endpoint;

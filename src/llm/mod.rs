@@ -3,29 +3,26 @@
 //! - [`Message`] / [`ToolCall`] / [`ToolDeclaration`]: the internal, OpenAI-like model.
 //! - [`Provider::stream`] returns an [`LlmStream`] of [`LlmEvent`]s; dropping it
 //!   cancels the request.
-//! - One file per provider (`openai`, `anthropic`, `gemini`, `cohere`, `bedrock`,
-//!   `scripted`) plus its stream decoder; `transport` sends with retries (`retry`) and
-//!   reads SSE or AWS event-stream frames (`eventstream`); `aws_auth` signs with SigV4.
+//! - One folder per HTTP provider (`openai`, `anthropic`, `gemini`, `cohere`,
+//!   `bedrock`): its request body and `wire::Wire` in `mod.rs`, its stream decoder in
+//!   `stream.rs`. [`HttpProvider`] is the one `Provider` over any of them; `decode`
+//!   holds what the decoders share. `transport` sends with retries (`retry`) and reads
+//!   SSE or AWS event-stream frames (`eventstream`); `bedrock::aws_auth` signs with
+//!   SigV4. `scripted` answers offline.
 
 pub mod anthropic;
-mod anthropic_stream;
-pub mod aws_auth;
 pub mod bedrock;
-mod bedrock_stream;
 pub mod cohere;
-mod cohere_stream;
 mod configured;
+pub mod decode;
 mod endpoint;
 mod error;
 mod event;
 mod eventstream;
 mod failure;
 pub mod gemini;
-mod gemini_stream;
 mod message;
 pub mod openai;
-mod openai_chunk;
-mod openai_stream;
 mod provider;
 mod retry;
 pub mod scripted;
@@ -33,9 +30,10 @@ mod scripted_input;
 pub mod scripted_script;
 pub mod tool_names;
 mod transport;
+mod wire;
 
 pub use anthropic::AnthropicProvider;
-pub use aws_auth::{AwsCredentials, SigV4Signer, sign_request};
+pub use bedrock::aws_auth::{AwsCredentials, SigV4Signer, sign_request};
 pub use bedrock::{BedrockAuth, BedrockProvider};
 pub use cohere::CohereProvider;
 pub use configured::{ProviderChoice, build, provider_from_config};
@@ -54,13 +52,4 @@ pub use scripted::ScriptedProvider;
 pub use scripted_input::{RequestedCall, parse_line, requested_calls};
 pub use tool_names::{ToolNames, provider_name};
 pub use transport::{Framing, RequestSigner, StreamDecoder};
-
-/// Decoders, exposed for benchmarks and fixture tests.
-pub mod decode {
-    pub use super::anthropic_stream::AnthropicDecoder;
-    pub use super::bedrock_stream::BedrockDecoder;
-    pub use super::cohere_stream::CohereDecoder;
-    pub use super::eventstream::events as event_stream_frames;
-    pub use super::gemini_stream::GeminiDecoder;
-    pub use super::openai_stream::OpenAiDecoder;
-}
+pub use wire::HttpProvider;

@@ -101,6 +101,18 @@ struct Failure {
     shown: bool,
 }
 
+impl Failure {
+    /// A failure before anything was forwarded, with no delay asked for.
+    fn early(error: LlmError, retryable: bool) -> Self {
+        Self {
+            error,
+            retryable,
+            delay: None,
+            shown: false,
+        }
+    }
+}
+
 /// Sends `call` (retrying per its policy) and forwards the decoded events to `tx`.
 /// One request of a provider: `call` runs on a task, its body is decoded by a fresh
 /// `D` per attempt, and tool calls come back under the real names of `request`'s tools
@@ -237,12 +249,7 @@ async fn attempt_once(
     mut decoder: Box<dyn StreamDecoder>,
     tx: &mpsc::Sender<LlmEvent>,
 ) -> Result<(), Failure> {
-    let headers = attempt_headers(call, body).map_err(|error| Failure {
-        error,
-        retryable: false,
-        delay: None,
-        shown: false,
-    })?;
+    let headers = attempt_headers(call, body).map_err(|error| Failure::early(error, false))?;
     let response = call
         .client
         .post(&call.url)
@@ -250,15 +257,12 @@ async fn attempt_once(
         .body(body.to_vec())
         .send()
         .await
-        .map_err(|e| Failure {
-            error: LlmError::new(
-                LlmErrorKind::Transport,
-                call.provider,
-                crate::tls::error_chain(&e),
-            ),
-            retryable: true,
-            delay: None,
-            shown: false,
+        .map_err(|e| {
+            let message = crate::tls::error_chain(&e);
+            Failure::early(
+                LlmError::new(LlmErrorKind::Transport, call.provider, message),
+                true,
+            )
         })?;
     let request_id = request_id(response.headers());
     let status = response.status();
@@ -267,10 +271,8 @@ async fn attempt_once(
     }
     let mut shown = false;
     let fail = |error: LlmError, shown: bool| Failure {
-        error: error.with_request_id(request_id.clone()),
-        retryable: true,
-        delay: None,
         shown,
+        ..Failure::early(error.with_request_id(request_id.clone()), true)
     };
     match pump(call.framing, response, decoder.as_mut(), tx, &mut shown).await {
         Ok(true) => {}
@@ -324,10 +326,8 @@ async fn status_failure(
     error.code = body.code;
     error.request_id = request_id;
     Failure {
-        error,
-        retryable,
         delay,
-        shown: false,
+        ..Failure::early(error, retryable)
     }
 }
 

@@ -18,6 +18,7 @@ pub mod editor;
 pub mod event_loop;
 pub mod events;
 pub mod executor;
+pub mod field;
 pub mod form;
 pub mod frame_cache;
 pub mod help;

@@ -8,39 +8,7 @@
 
 use serde_json::{Map, Value};
 
-/// One choice of an enum: the value sent and what is shown.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Choice {
-    pub value: String,
-    pub title: String,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum FieldKind {
-    Text {
-        format: Option<String>,
-        min_len: Option<usize>,
-        max_len: Option<usize>,
-    },
-    Number {
-        integer: bool,
-        min: Option<f64>,
-        max: Option<f64>,
-    },
-    Bool,
-    /// One of `options`; `value` holds the chosen option's value ("" for none yet).
-    Choice {
-        options: Vec<Choice>,
-    },
-    /// Any of `options`: `chosen[i]` per option, `cursor` the one Space toggles.
-    Multi {
-        options: Vec<Choice>,
-        chosen: Vec<bool>,
-        cursor: usize,
-        min_items: Option<usize>,
-        max_items: Option<usize>,
-    },
-}
+pub use crate::tui::field::{Choice, FieldKind};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct AskField {
@@ -267,7 +235,7 @@ impl ElicitForm {
     /// Typed text goes to text and number fields only.
     pub fn text_mut(&mut self) -> Option<&mut String> {
         let f = self.fields.get_mut(self.sel)?;
-        matches!(f.kind, FieldKind::Text { .. } | FieldKind::Number { .. }).then_some(&mut f.value)
+        (!f.kind.is_choice()).then_some(&mut f.value)
     }
 
     /// The content to accept with, or the first problem (named by the field's label).
@@ -318,19 +286,14 @@ impl AskField {
                 Ok(Some(Value::String(self.value.clone())))
             }
             FieldKind::Number { integer, min, max } => {
-                let value: Value = if *integer {
-                    typed
-                        .parse::<i64>()
-                        .map(Value::from)
-                        .map_err(|_| format!("{label} must be a whole number"))?
-                } else {
-                    typed
-                        .parse::<f64>()
-                        .ok()
-                        .and_then(serde_json::Number::from_f64)
-                        .map(Value::Number)
-                        .ok_or_else(|| format!("{label} must be a number"))?
-                };
+                let value = FieldKind::number(typed, *integer).ok_or_else(|| {
+                    let what = if *integer {
+                        "a whole number"
+                    } else {
+                        "a number"
+                    };
+                    format!("{label} must be {what}")
+                })?;
                 let x = value.as_f64().unwrap_or(0.0);
                 if min.is_some_and(|m| x < m) || max.is_some_and(|m| x > m) {
                     return Err(format!("{label} must be {}", range_text(*min, *max)));
@@ -359,6 +322,11 @@ impl AskField {
                 }
                 Ok((self.required || n > 0).then_some(Value::Array(picked)))
             }
+            FieldKind::Json { bare_text } => serde_json::from_str(typed)
+                .ok()
+                .or_else(|| bare_text.then(|| Value::String(self.value.clone())))
+                .map(Some)
+                .ok_or_else(|| format!("{label} must be JSON")),
         }
     }
 }

@@ -6,6 +6,7 @@ pub use keys::key;
 
 use serde_json::{Map, Value};
 
+use super::field::{Choice, FieldKind};
 use crate::tools::schema_fields;
 
 /// What the form sends.
@@ -24,13 +25,14 @@ pub enum FormTarget {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FormField {
     pub name: String,
-    /// `string`, `integer`, `number`, `boolean`, `array<…>`, `object`, …
+    /// The schema's type, as shown: `string`, `integer`, `array<…>`, `string | null`, …
     pub ty: String,
+    /// What the value is read as: text, a number, a choice (booleans and enums), JSON.
+    pub kind: FieldKind,
     pub required: bool,
-    pub enum_values: Vec<String>,
     pub description: Option<String>,
     /// As typed; arrays and objects as JSON.
     pub value: String,
@@ -38,7 +40,7 @@ pub struct FormField {
     pub suggestions: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FormState {
     pub target: FormTarget,
     pub fields: Vec<FormField>,
@@ -59,18 +61,19 @@ impl FormState {
             .into_iter()
             .filter(|f| !f.path.contains(['.', '[']))
             .map(|f| {
-                let value = f.default.clone().unwrap_or_else(|| {
-                    if f.ty == "boolean" {
-                        "false".into()
-                    } else {
-                        f.enum_values.first().cloned().unwrap_or_default()
+                let kind = FieldKind::of_argument(&f.ty, &f.enum_values);
+                let value = f.default.clone().unwrap_or_else(|| match &kind {
+                    FieldKind::Bool => "false".into(),
+                    FieldKind::Choice { options } => {
+                        options.first().map(|o| o.value.clone()).unwrap_or_default()
                     }
+                    _ => String::new(),
                 });
                 FormField {
                     name: f.path,
                     ty: f.ty,
+                    kind,
                     required: f.required,
-                    enum_values: f.enum_values,
                     description: f.description,
                     value,
                     suggestions: Vec::new(),
@@ -95,8 +98,8 @@ impl FormState {
             .map(|name| FormField {
                 name,
                 ty: "string".into(),
+                kind: FieldKind::of_argument("string", &[]),
                 required: true,
-                enum_values: Vec::new(),
                 description: None,
                 value: String::new(),
                 suggestions: Vec::new(),
@@ -150,7 +153,7 @@ impl FormState {
             return false;
         };
         match f.suggestions.first().cloned() {
-            Some(first) if f.enum_values.is_empty() && f.ty != "boolean" => {
+            Some(first) if !f.kind.is_choice() => {
                 f.value = first;
                 f.suggestions.clear();
                 true
@@ -182,7 +185,7 @@ impl FormState {
             };
         }
         let mut args = Map::new();
-        for f in &self.fields {
+        for (i, f) in self.fields.iter().enumerate() {
             let text = f.value.trim();
             if text.is_empty() {
                 if f.required {
@@ -190,44 +193,50 @@ impl FormState {
                 }
                 continue;
             }
-            if !f.enum_values.is_empty() && !f.enum_values.iter().any(|v| v == text) {
-                return Err(format!(
-                    "`{}` must be one of {}",
-                    f.name,
-                    f.enum_values.join(", ")
-                ));
-            }
-            let value = match f.ty.as_str() {
-                "string" | "enum" => Value::String(f.value.clone()),
-                "integer" => text
-                    .parse::<i64>()
-                    .map(Value::from)
-                    .map_err(|_| format!("`{}` must be a whole number", f.name))?,
-                "number" => text
-                    .parse::<f64>()
-                    .ok()
-                    .and_then(serde_json::Number::from_f64)
-                    .map(Value::Number)
-                    .ok_or_else(|| format!("`{}` must be a number", f.name))?,
-                "boolean" => match text {
+            let value = match &f.kind {
+                FieldKind::Choice { options } => self.chosen(i, options, text)?,
+                FieldKind::Text { .. } => Value::String(f.value.clone()),
+                FieldKind::Number { integer, .. } => {
+                    FieldKind::number(text, *integer).ok_or_else(|| {
+                        let what = if *integer {
+                            "a whole number"
+                        } else {
+                            "a number"
+                        };
+                        format!("`{}` must be {what}", f.name)
+                    })?
+                }
+                FieldKind::Bool => match text {
                     "true" => Value::Bool(true),
                     "false" => Value::Bool(false),
                     _ => return Err(format!("`{}` must be true or false", f.name)),
                 },
-                _ => serde_json::from_str(text)
-                    .or_else(|_| {
-                        // `any`/unions: a bare word is a string.
-                        if f.ty.starts_with("array") || f.ty == "object" {
-                            Err(())
-                        } else {
-                            Ok(Value::String(f.value.clone()))
-                        }
-                    })
-                    .map_err(|()| format!("`{}` must be JSON ({})", f.name, f.ty))?,
+                FieldKind::Json { bare_text } => serde_json::from_str(text)
+                    .ok()
+                    .or_else(|| bare_text.then(|| Value::String(f.value.clone())))
+                    .ok_or_else(|| format!("`{}` must be JSON ({})", f.name, f.ty))?,
+                FieldKind::Multi { .. } => serde_json::from_str(text)
+                    .map_err(|_| format!("`{}` must be JSON ({})", f.name, f.ty))?,
             };
             args.insert(f.name.clone(), value);
         }
         Ok(args)
+    }
+
+    /// The value of field `index`, a choice: the schema's enum value shown as `text`
+    /// (so an integer enum sends a number), or the text where the schema has none.
+    fn chosen(&self, index: usize, options: &[Choice], text: &str) -> Result<Value, String> {
+        if !options.iter().any(|o| o.value == text) {
+            let values: Vec<&str> = options.iter().map(|o| o.value.as_str()).collect();
+            let name = self.fields.get(index).map_or("", |f| f.name.as_str());
+            return Err(format!("`{name}` must be one of {}", values.join(", ")));
+        }
+        let declared = self
+            .field_schema(index)
+            .and_then(|s| s.get("enum"))
+            .and_then(Value::as_array)
+            .and_then(|values| values.iter().find(|v| scalar(v) == text));
+        Ok(declared.map_or_else(|| Value::String(text.to_owned()), Clone::clone))
     }
 
     /// Switch between fields and raw JSON, carrying the values over when they are valid.
@@ -265,12 +274,12 @@ impl FormState {
             || self
                 .fields
                 .get(self.sel)
-                .is_some_and(|f| f.ty.starts_with("array") || f.ty == "object");
+                .is_some_and(|f| f.kind == FieldKind::Json { bare_text: false });
         let choice = self.raw.is_none()
             && self
                 .fields
                 .get(self.sel)
-                .is_some_and(|f| !f.enum_values.is_empty() || f.ty == "boolean");
+                .is_some_and(|f| f.kind.is_choice());
         if choice {
             self.error = Some("choose this value with ←/→".into());
             return Vec::new();
@@ -340,11 +349,7 @@ impl FormState {
         let Some(f) = self.fields.get_mut(self.sel) else {
             return;
         };
-        let choices: Vec<String> = if f.ty == "boolean" {
-            vec!["false".into(), "true".into()]
-        } else {
-            f.enum_values.clone()
-        };
+        let choices = f.kind.choice_values();
         if choices.is_empty() {
             return;
         }
@@ -354,8 +359,15 @@ impl FormState {
             .position(|c| *c == f.value)
             .unwrap_or(0)
             .cast_signed();
-        f.value
-            .clone_from(&choices[(at + delta).rem_euclid(n).cast_unsigned()]);
+        f.value = choices[(at + delta).rem_euclid(n).cast_unsigned()].to_owned();
+    }
+}
+
+/// An enum value as the form shows it: a string as is, anything else as JSON.
+fn scalar(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -401,6 +413,29 @@ mod tests {
         assert_eq!(
             f.to_args(),
             Err("`tags` must be JSON (array<string>)".into())
+        );
+    }
+
+    #[test]
+    fn a_choice_sends_the_schema_enum_value() {
+        let mut f = FormState::for_schema(
+            FormTarget::Tool("t".into()),
+            &json!({"type": "object", "properties": {
+                "level": {"type": "integer", "enum": [1, 2]},
+                "mode": {"enum": [1, "fast"]}
+            }}),
+        );
+        f.cycle(1);
+        f.sel = 1;
+        f.cycle(1);
+        assert_eq!(
+            Value::Object(f.to_args().unwrap()),
+            json!({"level": 2, "mode": "fast"})
+        );
+        f.cycle(1);
+        assert_eq!(
+            Value::Object(f.to_args().unwrap()),
+            json!({"level": 2, "mode": 1})
         );
     }
 

@@ -109,7 +109,7 @@ fn field_value(f: &AskField, selected: bool) -> String {
             })
             .collect::<Vec<_>>()
             .join("  "),
-        FieldKind::Text { .. } | FieldKind::Number { .. } => {
+        FieldKind::Text { .. } | FieldKind::Number { .. } | FieldKind::Json { .. } => {
             let shown = crate::sanitize::sanitize_line(&f.value);
             if selected {
                 format!("{shown}▏")
@@ -128,6 +128,7 @@ fn field_kind(f: &AskField) -> String {
         FieldKind::Bool => "yes/no".into(),
         FieldKind::Choice { .. } => "choice".into(),
         FieldKind::Multi { .. } => "any of".into(),
+        FieldKind::Json { .. } => "json".into(),
     }
 }
 

@@ -8,6 +8,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::keymap::{Action, Layer};
 use crate::sanitize::sanitize_line;
 use crate::theme::{Role, Theme};
+use crate::tui::field::FieldKind;
 use crate::tui::form::FormState;
 use crate::tui::state::State;
 use crate::tui::style::{pane_block, style};
@@ -89,7 +90,7 @@ fn field_lines(
     } else {
         style(theme, Role::Text)
     };
-    let choice = !f.enum_values.is_empty() || f.ty == "boolean";
+    let choice = f.kind.is_choice();
     // Line breaks (from $EDITOR or a paste) show as ⏎ on the one line.
     let shown = sanitize_line(&f.value.replace("\r\n", "\n").replace('\n', "⏎"));
     let value = if choice {
@@ -108,11 +109,11 @@ fn field_lines(
         dim(format!("  {}  ", sanitize_line(&f.ty))),
         Span::styled(value, style(theme, Role::FilterMatch)),
     ];
-    if !f.enum_values.is_empty() && selected {
-        spans.push(dim(format!(
-            "  ({})",
-            sanitize_line(&f.enum_values.join(" | "))
-        )));
+    if let FieldKind::Choice { options } = &f.kind
+        && selected
+    {
+        let values: Vec<&str> = options.iter().map(|o| o.value.as_str()).collect();
+        spans.push(dim(format!("  ({})", sanitize_line(&values.join(" | ")))));
     }
     lines.push(Line::from(spans));
     if let Some(d) = f.description.as_ref().filter(|_| selected) {

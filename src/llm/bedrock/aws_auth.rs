@@ -15,8 +15,8 @@ use aws_sigv4::http_request::{SignableBody, SignableRequest, SigningSettings, si
 use aws_sigv4::sign::v4;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
-use super::error::LlmError;
-use super::transport::RequestSigner;
+use crate::llm::error::LlmError;
+use crate::llm::transport::RequestSigner;
 
 /// An access key pair (and session token). `Debug` shows only the key id.
 #[derive(Clone, PartialEq, Eq)]

@@ -2,21 +2,19 @@
 //! tool_use with `input_json_delta`) → message_delta → message_stop; `ping` anywhere;
 //! `event: error` may arrive after HTTP 200. No `message_stop` means truncated.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
-use super::error::{LlmError, LlmErrorKind};
-use super::event::{FinishReason, LlmEvent, Usage};
-use super::failure::error_object;
-use super::transport::StreamDecoder;
+use crate::llm::decode::{OpenCalls, closing, json, push_text, str_at, stream_error};
+use crate::llm::error::LlmError;
+use crate::llm::event::{FinishReason, LlmEvent, Usage};
+use crate::llm::transport::StreamDecoder;
 
 const PROVIDER: &str = "anthropic";
 
 #[derive(Debug, Default)]
 pub struct AnthropicDecoder {
-    /// Tool-use blocks by index → call id.
-    tools: HashMap<u64, String>,
+    /// Tool-use blocks by index.
+    tools: OpenCalls,
     usage: Usage,
     finish: Option<FinishReason>,
     done: bool,
@@ -24,9 +22,7 @@ pub struct AnthropicDecoder {
 
 impl StreamDecoder for AnthropicDecoder {
     fn on_event(&mut self, name: &str, data: &str) -> Result<Vec<LlmEvent>, LlmError> {
-        let v: Value = serde_json::from_str(data).map_err(|e| {
-            LlmError::new(LlmErrorKind::Decode, PROVIDER, format!("bad event: {e}"))
-        })?;
+        let v = json(PROVIDER, "event", data)?;
         let kind = v.get("type").and_then(Value::as_str).unwrap_or(name);
         let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
         let mut out = Vec::new();
@@ -39,50 +35,26 @@ impl StreamDecoder for AnthropicDecoder {
             "content_block_start" => {
                 let block = v.get("content_block").unwrap_or(&Value::Null);
                 match block.get("type").and_then(Value::as_str) {
-                    Some("text") => {
-                        if let Some(t) = block.get("text").and_then(Value::as_str)
-                            && !t.is_empty()
-                        {
-                            out.push(LlmEvent::TextDelta(t.to_owned()));
-                        }
-                    }
+                    Some("text") => push_text(&mut out, block.get("text").and_then(Value::as_str)),
                     Some("tool_use") => {
-                        let s = |k: &str| block.get(k).and_then(Value::as_str).unwrap_or("");
-                        self.tools.insert(index, s("id").to_owned());
-                        out.push(LlmEvent::ToolCallStart {
-                            id: s("id").to_owned(),
-                            name: s("name").to_owned(),
-                        });
+                        let id = str_at(block, "id").to_owned();
+                        self.tools.start(index, id, str_at(block, "name"), &mut out);
                     }
                     _ => {}
                 }
             }
             "content_block_delta" => {
                 let delta = v.get("delta").unwrap_or(&Value::Null);
-                let s = |k: &str| delta.get(k).and_then(Value::as_str).unwrap_or("");
-                match s("type") {
-                    "text_delta" if !s("text").is_empty() => {
-                        out.push(LlmEvent::TextDelta(s("text").to_owned()));
-                    }
-                    "input_json_delta" if !s("partial_json").is_empty() => {
-                        if let Some(id) = self.tools.get(&index) {
-                            out.push(LlmEvent::ToolCallDelta {
-                                id: id.clone(),
-                                fragment: s("partial_json").to_owned(),
-                            });
-                        }
+                match str_at(delta, "type") {
+                    "text_delta" => push_text(&mut out, Some(str_at(delta, "text"))),
+                    "input_json_delta" => {
+                        self.tools
+                            .fragment(index, str_at(delta, "partial_json"), &mut out);
                     }
                     _ => {}
                 }
             }
-            "content_block_stop" => {
-                if let Some(id) = self.tools.remove(&index) {
-                    out.push(LlmEvent::ToolCallEnd {
-                        id,
-                        signature: None,
-                    });
-                }
-            }
+            "content_block_stop" => self.tools.end(index, &mut out),
             "message_delta" => {
                 if let Some(reason) = v.pointer("/delta/stop_reason").and_then(Value::as_str) {
                     self.finish = Some(stop_reason(reason));
@@ -93,14 +65,8 @@ impl StreamDecoder for AnthropicDecoder {
             }
             "message_stop" => self.done = true,
             "error" => {
-                let body = error_object(v.get("error").unwrap_or(&v));
-                let mut err = LlmError::new(
-                    LlmErrorKind::Stream,
-                    PROVIDER,
-                    body.message.unwrap_or_else(|| "error event".into()),
-                );
-                err.code = body.code;
-                return Err(err);
+                let error = v.get("error").unwrap_or(&v);
+                return Err(stream_error(PROVIDER, error, || "error event".into()));
             }
             _ => {} // ping, thinking blocks, future events
         }
@@ -112,13 +78,7 @@ impl StreamDecoder for AnthropicDecoder {
     }
 
     fn finish(&mut self) -> Result<Vec<LlmEvent>, LlmError> {
-        if !self.done {
-            return Err(LlmError::truncated(PROVIDER));
-        }
-        Ok(vec![
-            LlmEvent::Usage(self.usage),
-            LlmEvent::Finish(self.finish.take().unwrap_or(FinishReason::Stop)),
-        ])
+        closing(PROVIDER, self.done, self.finish.take(), Some(self.usage))
     }
 }
 

@@ -3,20 +3,19 @@
 //! messageStop (stop reason) → metadata (usage). Exception frames (`exception:TYPE`)
 //! end the stream with the service's message. No `messageStop` means truncated.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
-use super::error::{LlmError, LlmErrorKind};
-use super::event::{FinishReason, LlmEvent, Usage};
-use super::transport::StreamDecoder;
+use crate::llm::decode::{OpenCalls, closing, coded_error, json, push_text, str_at, usage_at};
+use crate::llm::error::LlmError;
+use crate::llm::event::{FinishReason, LlmEvent, Usage};
+use crate::llm::transport::StreamDecoder;
 
 const PROVIDER: &str = "bedrock";
 
 #[derive(Debug, Default)]
 pub struct BedrockDecoder {
-    /// Tool-use blocks by content block index → tool use id.
-    tools: HashMap<u64, String>,
+    /// Tool-use blocks by content block index.
+    tools: OpenCalls,
     usage: Option<Usage>,
     finish: Option<FinishReason>,
     metadata: bool,
@@ -24,22 +23,14 @@ pub struct BedrockDecoder {
 
 impl StreamDecoder for BedrockDecoder {
     fn on_event(&mut self, name: &str, data: &str) -> Result<Vec<LlmEvent>, LlmError> {
-        let v: Value = serde_json::from_str(data).map_err(|e| {
-            LlmError::new(
-                LlmErrorKind::Decode,
-                PROVIDER,
-                format!("bad {name} event: {e}"),
-            )
-        })?;
+        let v = json(PROVIDER, format_args!("{name} event"), data)?;
         if let Some(kind) = name.strip_prefix("exception:") {
             let message = v
                 .get("message")
                 .or_else(|| v.get("Message"))
                 .and_then(Value::as_str)
                 .unwrap_or("the service sent an exception");
-            let mut err = LlmError::new(LlmErrorKind::Stream, PROVIDER, message);
-            err.code = Some(kind.to_owned());
-            return Err(err);
+            return Err(coded_error(PROVIDER, message, Some(kind.to_owned())));
         }
         let index = v
             .get("contentBlockIndex")
@@ -49,39 +40,18 @@ impl StreamDecoder for BedrockDecoder {
         match name {
             "contentBlockStart" => {
                 if let Some(tool) = v.pointer("/start/toolUse") {
-                    let s = |k: &str| tool.get(k).and_then(Value::as_str).unwrap_or("");
-                    self.tools.insert(index, s("toolUseId").to_owned());
-                    out.push(LlmEvent::ToolCallStart {
-                        id: s("toolUseId").to_owned(),
-                        name: s("name").to_owned(),
-                    });
+                    let id = str_at(tool, "toolUseId").to_owned();
+                    self.tools.start(index, id, str_at(tool, "name"), &mut out);
                 }
             }
             "contentBlockDelta" => {
                 let delta = v.get("delta").unwrap_or(&Value::Null);
-                if let Some(text) = delta.get("text").and_then(Value::as_str)
-                    && !text.is_empty()
-                {
-                    out.push(LlmEvent::TextDelta(text.to_owned()));
-                }
-                let piece = delta.pointer("/toolUse/input").and_then(Value::as_str);
-                if let (Some(piece), Some(id)) = (piece, self.tools.get(&index))
-                    && !piece.is_empty()
-                {
-                    out.push(LlmEvent::ToolCallDelta {
-                        id: id.clone(),
-                        fragment: piece.to_owned(),
-                    });
+                push_text(&mut out, delta.get("text").and_then(Value::as_str));
+                if let Some(piece) = delta.pointer("/toolUse/input").and_then(Value::as_str) {
+                    self.tools.fragment(index, piece, &mut out);
                 }
             }
-            "contentBlockStop" => {
-                if let Some(id) = self.tools.remove(&index) {
-                    out.push(LlmEvent::ToolCallEnd {
-                        id,
-                        signature: None,
-                    });
-                }
-            }
+            "contentBlockStop" => self.tools.end(index, &mut out),
             "messageStop" => {
                 let reason = v
                     .get("stopReason")
@@ -91,8 +61,7 @@ impl StreamDecoder for BedrockDecoder {
             }
             "metadata" => {
                 if let Some(u) = v.get("usage") {
-                    let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
-                    self.usage = Some(Usage::new(n("inputTokens"), n("outputTokens")));
+                    self.usage = Some(usage_at(u, "inputTokens", "outputTokens"));
                 }
                 self.metadata = true;
             }
@@ -106,12 +75,8 @@ impl StreamDecoder for BedrockDecoder {
     }
 
     fn finish(&mut self) -> Result<Vec<LlmEvent>, LlmError> {
-        let Some(finish) = self.finish.take() else {
-            return Err(LlmError::truncated(PROVIDER));
-        };
-        let mut out: Vec<LlmEvent> = self.usage.take().map(LlmEvent::Usage).into_iter().collect();
-        out.push(LlmEvent::Finish(finish));
-        Ok(out)
+        let finish = self.finish.take();
+        closing(PROVIDER, finish.is_some(), finish, self.usage.take())
     }
 }
 

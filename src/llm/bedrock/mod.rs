@@ -3,18 +3,21 @@
 //! or sent with a Bedrock API key as `Authorization: Bearer`.
 //! Reference: <https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html>.
 
+pub mod aws_auth;
+pub(super) mod stream;
+
 use std::fmt::Write as _;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::aws_auth::SigV4Signer;
-use super::bedrock_stream::BedrockDecoder;
+use self::aws_auth::SigV4Signer;
+use self::stream::BedrockDecoder;
 use super::endpoint::Endpoint;
 use super::message::{ChatRequest, Message};
-use super::provider::{LlmStream, Provider};
 use super::tool_names::ToolNames;
-use super::transport::{Framing, HttpCall, stream_call};
+use super::transport::{Framing, HttpCall};
+use super::wire::{HttpProvider, Outgoing, Wire, assistant_parts, bearer, sampling, turns};
 
 /// How requests are authorised.
 #[derive(Debug, Clone)]
@@ -25,11 +28,7 @@ pub enum BedrockAuth {
     SigV4(Arc<SigV4Signer>),
 }
 
-#[derive(Debug, Clone)]
-pub struct BedrockProvider {
-    endpoint: Endpoint,
-    auth: BedrockAuth,
-}
+pub type BedrockProvider = HttpProvider<Bedrock>;
 
 impl BedrockProvider {
     /// The environment variable of a Bedrock API key (as botocore reads it).
@@ -38,7 +37,7 @@ impl BedrockProvider {
     pub const SIGNING_NAME: &'static str = "bedrock";
 
     pub fn new(endpoint: Endpoint, auth: BedrockAuth) -> Self {
-        Self { endpoint, auth }
+        Self::with_wire(endpoint, Bedrock { auth })
     }
 
     /// The regional runtime endpoint.
@@ -47,36 +46,38 @@ impl BedrockProvider {
     }
 }
 
-impl Provider for BedrockProvider {
-    fn kind(&self) -> &'static str {
-        "bedrock"
-    }
+/// The Converse API, with its authorisation.
+#[derive(Debug, Clone)]
+pub struct Bedrock {
+    auth: BedrockAuth,
+}
 
-    fn model(&self) -> &str {
-        &self.endpoint.model
-    }
+impl Wire for Bedrock {
+    const KIND: &'static str = "bedrock";
+    type Decoder = BedrockDecoder;
 
-    fn stream(&self, request: ChatRequest) -> LlmStream {
-        let e = &self.endpoint;
-        let model = e.resolve(&request.options).model.unwrap_or_default();
-        let url = format!("{}/model/{}/converse-stream", e.base_url, encode(&model));
-        let bearer = format!("Bearer {}", e.api_key);
-        let mut extra = vec![("accept", "application/vnd.amazon.eventstream")];
+    fn request(&self, endpoint: &Endpoint, request: &ChatRequest) -> Outgoing {
+        let model = endpoint.resolve(&request.options).model.unwrap_or_default();
+        let mut headers = vec![("accept", "application/vnd.amazon.eventstream".to_owned())];
         if matches!(self.auth, BedrockAuth::Bearer) {
-            extra.push(("authorization", &bearer));
+            headers.push(bearer(endpoint));
         }
-        let mut call = HttpCall::new(
-            "bedrock",
-            e,
-            url,
-            e.header_map(&extra),
-            request_body(&request, e),
-        );
+        Outgoing {
+            url: format!(
+                "{}/model/{}/converse-stream",
+                endpoint.base_url,
+                encode(&model)
+            ),
+            headers,
+            body: request_body(request, endpoint),
+        }
+    }
+
+    fn prepare(&self, call: &mut HttpCall) {
         call.framing = Framing::EventStream;
         if let BedrockAuth::SigV4(signer) = &self.auth {
             call.signer = Some(Arc::clone(signer) as Arc<_>);
         }
-        stream_call::<BedrockDecoder>(call, &request)
     }
 }
 
@@ -100,18 +101,13 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
     let names = request.tool_names();
     body.insert(
         "messages".into(),
-        Value::Array(messages(&request.messages, &names)),
+        Value::Array(turns(&request.messages, "content", |m| turn(m, &names))),
     );
     if let Some(system) = request.system_text() {
         body.insert("system".into(), json!([{"text": system}]));
     }
     let mut inference = Map::new();
-    if let Some(n) = options.max_tokens {
-        inference.insert("maxTokens".into(), json!(n));
-    }
-    if let Some(t) = options.temperature {
-        inference.insert("temperature".into(), json!(t));
-    }
+    sampling(&mut inference, &options, "maxTokens");
     if !inference.is_empty() {
         body.insert("inferenceConfig".into(), Value::Object(inference));
     }
@@ -135,54 +131,36 @@ pub fn request_body(request: &ChatRequest, endpoint: &Endpoint) -> Value {
 /// Alternating user/assistant messages: tool results are `toolResult` blocks of a user
 /// message, merged with neighbouring user blocks. Bedrock rejects blank text blocks,
 /// so empty texts are left out (an empty result says so).
-fn messages(messages: &[Message], names: &ToolNames) -> Vec<Value> {
-    let mut out: Vec<(&str, Vec<Value>)> = Vec::new();
-    for m in messages {
-        let (role, blocks) = match m {
-            Message::System { .. } => continue,
-            Message::User { text } if text.trim().is_empty() => continue,
-            Message::User { text } => ("user", vec![json!({"text": text})]),
-            Message::Assistant { text, tool_calls } => {
-                let mut blocks = Vec::new();
-                if !text.trim().is_empty() {
-                    blocks.push(json!({"text": text}));
-                }
-                for c in tool_calls {
-                    blocks.push(
-                        json!({"toolUse": {"toolUseId": c.id, "name": names.wire(&c.name),
-                        "input": c.arguments_object()}}),
-                    );
-                }
-                ("assistant", blocks)
-            }
-            Message::Tool {
-                call_id,
-                content,
-                is_error,
-                ..
-            } => {
-                let text = if content.trim().is_empty() {
-                    "(no output)"
-                } else {
-                    content.as_str()
-                };
-                let status = if *is_error { "error" } else { "success" };
-                let result = json!({"toolResult": {"toolUseId": call_id,
-                    "content": [{"text": text}], "status": status}});
-                ("user", vec![result])
-            }
-        };
-        if blocks.is_empty() {
-            continue;
+fn turn(m: &Message, names: &ToolNames) -> Option<(&'static str, Vec<Value>)> {
+    Some(match m {
+        Message::System { .. } => return None,
+        Message::User { text } if text.trim().is_empty() => return None,
+        Message::User { text } => ("user", vec![json!({"text": text})]),
+        Message::Assistant { text, tool_calls } => {
+            let text = (!text.trim().is_empty()).then(|| json!({"text": text}));
+            let blocks = assistant_parts(text, tool_calls, |c| {
+                json!({"toolUse": {"toolUseId": c.id, "name": names.wire(&c.name),
+                    "input": c.arguments_object()}})
+            });
+            ("assistant", blocks)
         }
-        match out.last_mut() {
-            Some((last, existing)) if *last == role => existing.extend(blocks),
-            _ => out.push((role, blocks)),
+        Message::Tool {
+            call_id,
+            content,
+            is_error,
+            ..
+        } => {
+            let text = if content.trim().is_empty() {
+                "(no output)"
+            } else {
+                content.as_str()
+            };
+            let status = if *is_error { "error" } else { "success" };
+            let result = json!({"toolResult": {"toolUseId": call_id,
+                "content": [{"text": text}], "status": status}});
+            ("user", vec![result])
         }
-    }
-    out.into_iter()
-        .map(|(role, content)| json!({"role": role, "content": content}))
-        .collect()
+    })
 }
 
 #[cfg(test)]

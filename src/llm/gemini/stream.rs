@@ -5,13 +5,13 @@
 
 use serde_json::Value;
 
-use super::error::{LlmError, LlmErrorKind};
-use super::event::{FinishReason, LlmEvent, Usage};
-use super::failure::error_object;
+use crate::llm::decode::{closing, count, json, push_text, stream_error};
+use crate::llm::error::LlmError;
+use crate::llm::event::{FinishReason, LlmEvent, Usage};
 #[cfg(test)]
-use super::message::SYNTHETIC_ID_PREFIX;
-use super::message::synthetic_call_id;
-use super::transport::StreamDecoder;
+use crate::llm::message::SYNTHETIC_ID_PREFIX;
+use crate::llm::message::synthetic_call_id;
+use crate::llm::transport::StreamDecoder;
 
 const PROVIDER: &str = "gemini";
 
@@ -24,24 +24,14 @@ pub struct GeminiDecoder {
 
 impl StreamDecoder for GeminiDecoder {
     fn on_event(&mut self, _name: &str, data: &str) -> Result<Vec<LlmEvent>, LlmError> {
-        let chunk: Value = serde_json::from_str(data).map_err(|e| {
-            LlmError::new(LlmErrorKind::Decode, PROVIDER, format!("bad chunk: {e}"))
-        })?;
+        let chunk = json(PROVIDER, "chunk", data)?;
         if let Some(error) = chunk.get("error") {
-            let body = error_object(error);
-            let mut err = LlmError::new(
-                LlmErrorKind::Stream,
-                PROVIDER,
-                body.message.unwrap_or_else(|| error.to_string()),
-            );
-            err.code = body.code;
-            return Err(err);
+            return Err(stream_error(PROVIDER, error, || error.to_string()));
         }
         if let Some(u) = chunk.get("usageMetadata") {
-            let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
             self.usage = Some(Usage::new(
-                n("promptTokenCount"),
-                n("candidatesTokenCount") + n("thoughtsTokenCount"),
+                count(u, "promptTokenCount"),
+                count(u, "candidatesTokenCount") + count(u, "thoughtsTokenCount"),
             ));
         }
         let mut out = Vec::new();
@@ -71,12 +61,8 @@ impl StreamDecoder for GeminiDecoder {
     }
 
     fn finish(&mut self) -> Result<Vec<LlmEvent>, LlmError> {
-        let Some(finish) = self.finish.take() else {
-            return Err(LlmError::truncated(PROVIDER));
-        };
-        let mut out: Vec<LlmEvent> = self.usage.take().map(LlmEvent::Usage).into_iter().collect();
-        out.push(LlmEvent::Finish(finish));
-        Ok(out)
+        let finish = self.finish.take();
+        closing(PROVIDER, finish.is_some(), finish, self.usage.take())
     }
 }
 
@@ -85,11 +71,7 @@ impl GeminiDecoder {
         if part.get("thought").and_then(Value::as_bool) == Some(true) {
             return; // thought summaries are not the answer
         }
-        if let Some(text) = part.get("text").and_then(Value::as_str)
-            && !text.is_empty()
-        {
-            out.push(LlmEvent::TextDelta(text.to_owned()));
-        }
+        push_text(out, part.get("text").and_then(Value::as_str));
         if let Some(call) = part.get("functionCall") {
             self.saw_call = true;
             let id = call

@@ -3,21 +3,20 @@
 //! tool-call-delta (argument pieces) → tool-call-end → message-end (finish reason and
 //! usage). A stream without `message-end` is truncated.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
-use super::error::{LlmError, LlmErrorKind};
-use super::event::{FinishReason, LlmEvent, Usage};
-use super::message::SYNTHETIC_ID_PREFIX;
-use super::transport::StreamDecoder;
+use crate::llm::decode::{OpenCalls, closing, coded_error, json, push_text, str_at, usage_at};
+use crate::llm::error::LlmError;
+use crate::llm::event::{FinishReason, LlmEvent, Usage};
+use crate::llm::message::SYNTHETIC_ID_PREFIX;
+use crate::llm::transport::StreamDecoder;
 
 const PROVIDER: &str = "cohere";
 
 #[derive(Debug, Default)]
 pub struct CohereDecoder {
-    /// Open tool calls by index → call id.
-    calls: HashMap<u64, String>,
+    /// Open tool calls by index.
+    calls: OpenCalls,
     usage: Option<Usage>,
     finish: Option<FinishReason>,
     done: bool,
@@ -29,20 +28,17 @@ impl StreamDecoder for CohereDecoder {
         if data.trim() == "[DONE]" {
             return Ok(Vec::new());
         }
-        let v: Value = serde_json::from_str(data).map_err(|e| {
-            LlmError::new(LlmErrorKind::Decode, PROVIDER, format!("bad event: {e}"))
-        })?;
+        let v = json(PROVIDER, "event", data)?;
         let kind = v.get("type").and_then(Value::as_str).unwrap_or(name);
         let index = v.get("index").and_then(Value::as_u64).unwrap_or(0);
         let message = v.pointer("/delta/message").unwrap_or(&Value::Null);
         let mut out = Vec::new();
         match kind {
             "content-delta" => {
-                if let Some(text) = message.pointer("/content/text").and_then(Value::as_str)
-                    && !text.is_empty()
-                {
-                    out.push(LlmEvent::TextDelta(text.to_owned()));
-                }
+                push_text(
+                    &mut out,
+                    message.pointer("/content/text").and_then(Value::as_str),
+                );
             }
             "tool-call-start" => {
                 let call = message.get("tool_calls").unwrap_or(&Value::Null);
@@ -53,23 +49,9 @@ impl StreamDecoder for CohereDecoder {
                     .pointer("/tool_calls/function/arguments")
                     .and_then(Value::as_str)
                     .unwrap_or("");
-                if let Some(id) = self.calls.get(&index)
-                    && !piece.is_empty()
-                {
-                    out.push(LlmEvent::ToolCallDelta {
-                        id: id.clone(),
-                        fragment: piece.to_owned(),
-                    });
-                }
+                self.calls.fragment(index, piece, &mut out);
             }
-            "tool-call-end" => {
-                if let Some(id) = self.calls.remove(&index) {
-                    out.push(LlmEvent::ToolCallEnd {
-                        id,
-                        signature: None,
-                    });
-                }
-            }
+            "tool-call-end" => self.calls.end(index, &mut out),
             "message-end" => self.end(&v, &mut out)?,
             _ => {} // message-start, content-start/-end, tool-plan-delta, citations
         }
@@ -81,14 +63,7 @@ impl StreamDecoder for CohereDecoder {
     }
 
     fn finish(&mut self) -> Result<Vec<LlmEvent>, LlmError> {
-        if !self.done {
-            return Err(LlmError::truncated(PROVIDER));
-        }
-        let mut out: Vec<LlmEvent> = self.usage.take().map(LlmEvent::Usage).into_iter().collect();
-        out.push(LlmEvent::Finish(
-            self.finish.take().unwrap_or(FinishReason::Stop),
-        ));
-        Ok(out)
+        closing(PROVIDER, self.done, self.finish.take(), self.usage.take())
     }
 }
 
@@ -102,36 +77,17 @@ impl CohereDecoder {
             }
         };
         let function = call.get("function").unwrap_or(&Value::Null);
-        let name = function.get("name").and_then(Value::as_str).unwrap_or("");
-        out.push(LlmEvent::ToolCallStart {
-            id: id.clone(),
-            name: name.to_owned(),
-        });
-        if let Some(args) = function.get("arguments").and_then(Value::as_str)
-            && !args.is_empty()
-        {
-            out.push(LlmEvent::ToolCallDelta {
-                id: id.clone(),
-                fragment: args.to_owned(),
-            });
-        }
-        self.calls.insert(index, id);
+        self.calls.start(index, id, str_at(function, "name"), out);
+        self.calls
+            .fragment(index, str_at(function, "arguments"), out);
     }
 
     /// `message-end`: close any call left open, read finish reason and usage.
     fn end(&mut self, v: &Value, out: &mut Vec<LlmEvent>) -> Result<(), LlmError> {
-        let mut open: Vec<(u64, String)> = self.calls.drain().collect();
-        open.sort();
-        for (_, id) in open {
-            out.push(LlmEvent::ToolCallEnd {
-                id,
-                signature: None,
-            });
-        }
+        self.calls.end_all(out);
         let delta = v.get("delta").unwrap_or(&Value::Null);
         if let Some(tokens) = delta.pointer("/usage/tokens") {
-            let n = |k: &str| tokens.get(k).and_then(Value::as_u64).unwrap_or(0);
-            self.usage = Some(Usage::new(n("input_tokens"), n("output_tokens")));
+            self.usage = Some(usage_at(tokens, "input_tokens", "output_tokens"));
         }
         let reason = delta
             .get("finish_reason")
@@ -142,9 +98,7 @@ impl CohereDecoder {
                 .get("error")
                 .and_then(Value::as_str)
                 .unwrap_or("the model stopped with an error");
-            let mut err = LlmError::new(LlmErrorKind::Stream, PROVIDER, message);
-            err.code = Some(reason.to_owned());
-            return Err(err);
+            return Err(coded_error(PROVIDER, message, Some(reason.to_owned())));
         }
         self.finish = Some(finish_reason(reason));
         self.done = true;

@@ -7,12 +7,14 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::error::{LlmError, LlmErrorKind};
-use super::event::{FinishReason, LlmEvent, Usage};
-use super::failure::error_object;
-use super::message::synthetic_call_id;
-use super::openai_chunk::{Chunk, Function, Text};
-use super::transport::StreamDecoder;
+use super::chunk::{Chunk, Function, Text};
+use crate::llm::decode::{
+    call_end, closing, json, push_fragment, push_text, stream_error, usage_at,
+};
+use crate::llm::error::LlmError;
+use crate::llm::event::{FinishReason, LlmEvent, Usage};
+use crate::llm::message::synthetic_call_id;
+use crate::llm::transport::StreamDecoder;
 
 const PROVIDER: &str = "openai";
 
@@ -52,14 +54,7 @@ impl StreamDecoder for OpenAiDecoder {
     }
 
     fn finish(&mut self) -> Result<Vec<LlmEvent>, LlmError> {
-        if !self.done {
-            return Err(LlmError::truncated(PROVIDER));
-        }
-        let mut out: Vec<LlmEvent> = self.usage.take().map(LlmEvent::Usage).into_iter().collect();
-        out.push(LlmEvent::Finish(
-            self.finish.take().unwrap_or(FinishReason::Stop),
-        ));
-        Ok(out)
+        closing(PROVIDER, self.done, self.finish.take(), self.usage.take())
     }
 }
 
@@ -76,11 +71,7 @@ impl OpenAiDecoder {
         let mut out = Vec::new();
         for choice in chunk.choices.into_iter().flatten() {
             if let Some(delta) = choice.delta {
-                if let Some(Text(text)) = delta.content
-                    && !text.is_empty()
-                {
-                    out.push(LlmEvent::TextDelta(text.into_owned()));
-                }
+                push_text(&mut out, delta.content.map(|Text(text)| text));
                 for call in delta.tool_calls.into_iter().flatten() {
                     let function = call.function.unwrap_or(Function {
                         name: None,
@@ -105,32 +96,18 @@ impl OpenAiDecoder {
 
     /// Any other JSON chunk, read leniently through `Value` (wrong types are ignored).
     fn untyped(&mut self, data: &str) -> Result<Vec<LlmEvent>, LlmError> {
-        let chunk: Value = serde_json::from_str(data).map_err(|e| {
-            LlmError::new(LlmErrorKind::Decode, PROVIDER, format!("bad chunk: {e}"))
-        })?;
+        let chunk = json(PROVIDER, "chunk", data)?;
         if let Some(error) = chunk.get("error") {
-            let body = error_object(error);
-            let mut err = LlmError::new(
-                LlmErrorKind::Stream,
-                PROVIDER,
-                body.message.unwrap_or_else(|| error.to_string()),
-            );
-            err.code = body.code;
-            return Err(err);
+            return Err(stream_error(PROVIDER, error, || error.to_string()));
         }
         if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
-            let n = |k: &str| usage.get(k).and_then(Value::as_u64).unwrap_or(0);
-            self.usage = Some(Usage::new(n("prompt_tokens"), n("completion_tokens")));
+            self.usage = Some(usage_at(usage, "prompt_tokens", "completion_tokens"));
         }
         let mut out = Vec::new();
         let choices = chunk.get("choices").and_then(Value::as_array);
         for choice in choices.into_iter().flatten() {
             let delta = choice.get("delta").unwrap_or(&Value::Null);
-            if let Some(text) = delta.get("content").and_then(Value::as_str)
-                && !text.is_empty()
-            {
-                out.push(LlmEvent::TextDelta(text.to_owned()));
-            }
+            push_text(&mut out, delta.get("content").and_then(Value::as_str));
             let calls = delta.get("tool_calls").and_then(Value::as_array);
             for call in calls.into_iter().flatten() {
                 let function = call.get("function").unwrap_or(&Value::Null);
@@ -173,12 +150,7 @@ impl OpenAiDecoder {
                 }
             }
         };
-        if !fragment.is_empty() {
-            out.push(LlmEvent::ToolCallDelta {
-                id,
-                fragment: fragment.into_owned(),
-            });
-        }
+        push_fragment(out, id, fragment);
     }
 
     fn start(&mut self, index: u64, id: String, name: &str, out: &mut Vec<LlmEvent>) -> String {
@@ -195,10 +167,7 @@ impl OpenAiDecoder {
         self.by_index.clear();
         std::mem::take(&mut self.open)
             .into_iter()
-            .map(|id| LlmEvent::ToolCallEnd {
-                id,
-                signature: None,
-            })
+            .map(call_end)
             .collect()
     }
 }
