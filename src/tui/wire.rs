@@ -342,7 +342,7 @@ fn copy(state: &mut State, entry: &Arc<WireEntry>) -> Vec<Cmd> {
             vec![Cmd::CopyText(line)]
         }
         Err(why) => {
-            state.notice(NoticeLevel::Warn, sanitize_line(&why));
+            state.notice(NoticeLevel::Warn, sanitize_line(&why.to_string()));
             Vec::new()
         }
     }
