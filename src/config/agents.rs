@@ -87,6 +87,14 @@ pub struct AgentDef {
     pub api_key_header: Option<String>,
 }
 
+/// An agent's `system_prompt_file` could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read system_prompt_file {path}: {source}")]
+pub struct AgentPromptError {
+    pub path: PathBuf,
+    pub source: std::io::Error,
+}
+
 impl AgentDef {
     /// The agent's tool name.
     pub fn tool_name(name: &str) -> String {
@@ -98,7 +106,7 @@ impl AgentDef {
     }
 
     /// The system prompt text, if any (`cwd` resolves a relative file).
-    pub fn custom_system_prompt(&self, cwd: &Path) -> Result<Option<String>, String> {
+    pub fn custom_system_prompt(&self, cwd: &Path) -> Result<Option<String>, AgentPromptError> {
         if let Some(text) = &self.system_prompt {
             return Ok(Some(text.clone()));
         }
@@ -108,7 +116,7 @@ impl AgentDef {
         let path = cwd.join(file);
         std::fs::read_to_string(&path)
             .map(Some)
-            .map_err(|e| format!("cannot read system_prompt_file {}: {e}", path.display()))
+            .map_err(|source| AgentPromptError { path, source })
     }
 }
 

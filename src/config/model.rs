@@ -11,7 +11,7 @@ use toml::Spanned;
 
 pub use super::agent::AgentConfig;
 pub use super::agents::{
-    AGENT_TOOL_PREFIX, AgentDef, AgentKind, AgentScope, DEFAULT_AGENT_MAX_STEPS,
+    AGENT_TOOL_PREFIX, AgentDef, AgentKind, AgentPromptError, AgentScope, DEFAULT_AGENT_MAX_STEPS,
 };
 pub use super::hooks::{HookConfig, HooksConfig};
 pub use super::tools::{

@@ -208,9 +208,8 @@ impl Executor {
             )),
             Cmd::ReadMemory(path) => {
                 let text = match self.memory_dir.as_deref() {
-                    Some(dir) => {
-                        crate::tools::builtin::read_memory_file(dir, &path).unwrap_or_else(|e| e)
-                    }
+                    Some(dir) => crate::tools::builtin::read_memory_file(dir, &path)
+                        .unwrap_or_else(|e| e.to_string()),
                     None => "the memory tool is disabled".into(),
                 };
                 Some(Msg::MemoryFile { path, text })
@@ -284,7 +283,7 @@ impl Executor {
                     message: "Switched; the conversation continues with the new model.".into(),
                 }))
             }
-            Err(e) => Msg::Failed(e),
+            Err(e) => Msg::Failed(e.to_string()),
         })
     }
 
@@ -324,7 +323,7 @@ impl Executor {
                 Msg::Resumed(Box::new(loaded))
             }
             Ok((_, None)) => Msg::Failed(format!("session {id} was not found")),
-            Err(e) => Msg::Failed(e),
+            Err(e) => Msg::Failed(e.to_string()),
         }
     }
 
