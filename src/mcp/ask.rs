@@ -9,13 +9,13 @@
 //!
 //! ```no_run
 //! # async fn demo() {
-//! use switchboard::mcp::{Ask, Answer, ChannelAsker, ElicitationAnswer};
+//! use switchboard::mcp::{Ask, Answer, ChannelAsker, ElicitationAnswer, SampleRefusal};
 //! let (asker, mut requests) = ChannelAsker::new();
 //! // McpHub::start_with(..., HubOptions { asker: Some(std::sync::Arc::new(asker)), .. })
 //! while let Some(request) = requests.recv().await {
 //!     let answer = match &request.ask {
 //!         Ask::Elicit(_) => Answer::Elicit(ElicitationAnswer::Decline),
-//!         Ask::Sample(_) => Answer::Sample(Err("rejected by the person".into())),
+//!         Ask::Sample(_) => Answer::Sample(Err(SampleRefusal::Declined)),
 //!     };
 //!     request.answer(answer);
 //! }
