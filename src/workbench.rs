@@ -19,8 +19,8 @@ use crate::mcp::{
 };
 use crate::paths::Dirs;
 use crate::policy::{AuditLog, Mode, Policy, ServerRequestRecord};
-use crate::tools::Registry;
 use crate::tools::builtin::{BuiltinSummary, register_builtins};
+use crate::tools::{Registry, ToolError};
 
 /// How to assemble a workbench.
 #[derive(Clone, Default)]
@@ -57,7 +57,7 @@ pub struct Workbench {
     pub broker: Arc<ApprovalBroker>,
     pub workspace: PathBuf,
     /// What the built-in tools registered, or why they could not start.
-    pub builtins: Result<BuiltinSummary, String>,
+    pub builtins: Result<BuiltinSummary, ToolError>,
     /// The wire capture (the Wire pane reads it). Always present; fed only when
     /// [`WorkbenchOptions::wire`] was given (see [`Workbench::wire_capture`]).
     pub wire: Arc<WireLog>,
@@ -113,9 +113,7 @@ impl Workbench {
 
         // Built-in tools go through the same gate as MCP tools; `switchboard call
         // builtin TOOL` reaches them by their bare name.
-        let builtins = register_builtins(&registry, config, dirs, &workspace)
-            .await
-            .map_err(|e| e.to_string());
+        let builtins = register_builtins(&registry, config, dirs, &workspace).await;
         if let Err(e) = &builtins {
             tracing::error!("built-in tools: {e}");
         }

@@ -256,9 +256,9 @@ impl A2aClient {
         }
         let mut events = Box::pin(crate::sse::events(capped(response.bytes_stream())));
         while let Some(event) = events.next().await {
-            let event = event.map_err(|message| A2aError::Transport {
+            let event = event.map_err(|e| A2aError::Transport {
                 url: url.clone(),
-                message,
+                message: e.to_string(),
             })?;
             if event.data.trim().is_empty() {
                 continue;

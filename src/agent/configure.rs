@@ -4,9 +4,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::session::SessionOptions;
-use super::store::SessionStore;
+use super::store::{SessionStore, StoreError};
 use crate::config::{Config, SystemPromptError};
-use crate::llm::Provider;
+use crate::llm::{LlmError, Provider};
 use crate::paths::Dirs;
 use crate::tools::Registry;
 
@@ -47,6 +47,22 @@ pub struct SessionRecipe {
     pub readiness: Option<Arc<dyn super::Readiness>>,
 }
 
+/// Why a session could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionStartError {
+    #[error("provider: {0}")]
+    Provider(#[source] LlmError),
+    #[error(transparent)]
+    SystemPrompt(#[from] SystemPromptError),
+    /// The saved session `id` could not be loaded.
+    #[error("resume {id}: {source}")]
+    Resume {
+        id: String,
+        #[source]
+        source: StoreError,
+    },
+}
+
 impl SessionRecipe {
     /// Start a session with this provider choice; `resume_id` continues a saved one
     /// (its conversation goes to the model, its file keeps growing), and the loaded
@@ -56,7 +72,7 @@ impl SessionRecipe {
         choice: &crate::llm::ProviderChoice,
         step_mode: bool,
         resume_id: Option<&str>,
-    ) -> Result<(super::SessionHandle, Option<super::LoadedSession>), String> {
+    ) -> Result<(super::SessionHandle, Option<super::LoadedSession>), SessionStartError> {
         let env = |name: &str| std::env::var(name).ok();
         let provider = crate::llm::provider_from_config(
             &self.config,
@@ -64,7 +80,7 @@ impl SessionRecipe {
             &env,
             crate::llm::RetryPolicy::default(),
         )
-        .map_err(|e| format!("provider: {e}"))?;
+        .map_err(SessionStartError::Provider)?;
         let mut options = session_options(
             &self.config,
             &self.dirs,
@@ -72,8 +88,7 @@ impl SessionRecipe {
             provider,
             Arc::clone(&self.registry),
             true,
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         options.step_mode = step_mode;
         options.skills.clone_from(&self.skills);
         options.readiness.clone_from(&self.readiness);
@@ -81,7 +96,10 @@ impl SessionRecipe {
         let mut loaded = None;
         if let Some(id) = resume_id {
             let store = SessionStore::from_dirs(&self.dirs);
-            let session = store.load(id).map_err(|e| format!("resume {id}: {e}"))?;
+            let session = store.load(id).map_err(|source| SessionStartError::Resume {
+                id: id.to_owned(),
+                source,
+            })?;
             options = super::resume(options, &store, &session);
             loaded = Some(session);
         }

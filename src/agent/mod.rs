@@ -19,7 +19,7 @@ pub mod transcript;
 mod turn;
 
 pub use cancel::Cancel;
-pub use configure::{SessionRecipe, session_options};
+pub use configure::{SessionRecipe, SessionStartError, session_options};
 pub use event::{AgentEvent, TurnEnd};
 pub use op::Op;
 pub use prompt::builtin_system_prompt;

@@ -13,7 +13,7 @@ use futures::StreamExt;
 use serde_json::{Value, json};
 
 use crate::llm::{
-    ChatRequest, FinishReason, LlmEvent, Message, Provider, RequestOptions, ToolCall,
+    ChatRequest, FinishReason, LlmError, LlmEvent, Message, Provider, RequestOptions, ToolCall,
     ToolDeclaration,
 };
 use crate::mcp::SamplingReply;
@@ -29,6 +29,15 @@ fn block_text(content: &Value) -> String {
     }
 }
 
+/// Why a sampling request got no reply from the model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SamplingError {
+    #[error("the sampling request has no messages")]
+    NoMessages,
+    #[error("the model failed: {0}")]
+    Model(#[source] LlmError),
+}
+
 fn blocks(content: &Value) -> Vec<Value> {
     match content {
         Value::Array(list) => list.clone(),
@@ -37,7 +46,7 @@ fn blocks(content: &Value) -> Vec<Value> {
 }
 
 /// The model request for `params`; `Err` when it has no messages.
-pub fn chat_request(params: &Value) -> Result<ChatRequest, String> {
+pub fn chat_request(params: &Value) -> Result<ChatRequest, SamplingError> {
     let mut messages = Vec::new();
     if let Some(system) = params.get("systemPrompt").and_then(Value::as_str) {
         messages.push(Message::system(system));
@@ -86,7 +95,7 @@ pub fn chat_request(params: &Value) -> Result<ChatRequest, String> {
         .iter()
         .any(|m| !matches!(m, Message::System { .. }))
     {
-        return Err("the sampling request has no messages".into());
+        return Err(SamplingError::NoMessages);
     }
     let tools = params
         .get("tools")
@@ -121,7 +130,10 @@ pub fn chat_request(params: &Value) -> Result<ChatRequest, String> {
 
 /// Asks `provider` and gathers its answer: text, tool calls (as `tool_use` blocks),
 /// the stop reason in MCP's words, the model that answered.
-pub async fn sample(provider: &dyn Provider, params: &Value) -> Result<SamplingReply, String> {
+pub async fn sample(
+    provider: &dyn Provider,
+    params: &Value,
+) -> Result<SamplingReply, SamplingError> {
     let request = chat_request(params)?;
     let mut stream = provider.stream(request);
     let mut text = String::new();
@@ -137,7 +149,7 @@ pub async fn sample(provider: &dyn Provider, params: &Value) -> Result<SamplingR
                 }
             }
             LlmEvent::Finish(reason) => finish = Some(reason),
-            LlmEvent::Error(e) => return Err(format!("the model failed: {e}")),
+            LlmEvent::Error(e) => return Err(SamplingError::Model(e)),
             _ => {}
         }
     }

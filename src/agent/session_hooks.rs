@@ -72,6 +72,15 @@ pub(super) fn session_section(context: &[String]) -> String {
     )
 }
 
+/// A `user_prompt_submit` hook blocked the user's message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Message blocked by hook `{command}`: {reason}")]
+pub struct PromptBlocked {
+    /// The hook command that denied it.
+    pub command: String,
+    pub reason: String,
+}
+
 /// `user_prompt_submit`: the hooks' context for the model (`None`: nothing to add),
 /// or why the message was blocked.
 pub(super) async fn prompt_submit(
@@ -79,16 +88,17 @@ pub(super) async fn prompt_submit(
     session_id: &str,
     run_id: &str,
     text: &str,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, PromptBlocked> {
     let mut input = input(env, HookEvent::UserPromptSubmit, session_id);
     input.prompt = Some(text.to_owned());
     let Some(verdict) = run(env, input, Some(run_id)).await else {
         return Ok(None);
     };
     if verdict.is_deny() {
-        let by = deciding_command(&verdict);
-        let reason = verdict.reason.unwrap_or_else(|| "no reason given".into());
-        return Err(format!("Message blocked by hook `{by}`: {reason}"));
+        return Err(PromptBlocked {
+            command: deciding_command(&verdict),
+            reason: verdict.reason.unwrap_or_else(|| "no reason given".into()),
+        });
     }
     Ok(Some(verdict.context.join("\n")).filter(|c| !c.is_empty()))
 }
@@ -132,7 +142,7 @@ pub(super) async fn user_message(
     session_id: &str,
     run_id: &str,
     mut text: String,
-) -> Result<Message, String> {
+) -> Result<Message, PromptBlocked> {
     if let Some(context) = prompt_submit(env, session_id, run_id, &text).await? {
         prompt_with_context(&mut text, &context);
         env.sink.emit(AgentEvent::HookNote {

@@ -101,7 +101,7 @@ pub async fn run_turn(env: &mut TurnEnv, convo: &mut Conversation, text: String)
         Err(blocked) => {
             env.sink.emit(AgentEvent::Error {
                 run_id: Some(run_id.clone()),
-                message: blocked,
+                message: blocked.to_string(),
             });
             TurnEnd::Blocked
         }

@@ -5,11 +5,22 @@ use std::sync::Arc;
 
 use super::tool::{AgentTool, RunFacts};
 use crate::agent::{AgentEvent, Delegation, Op, Session, SessionOptions, TurnEnd};
-use crate::config::{AgentDef, AgentScope};
+use crate::config::{AgentDef, AgentScope, SystemPromptError};
 use crate::gate::CallEnd;
-use crate::llm::{ProviderChoice, RetryPolicy, provider_from_config};
+use crate::llm::{LlmError, ProviderChoice, RetryPolicy, provider_from_config};
 use crate::policy::Scope;
-use crate::tools::{Registry, ToolAllowlist, ToolContext, ToolResult};
+use crate::tools::{AllowlistError, Registry, ToolAllowlist, ToolContext, ToolResult};
+
+/// Why a local agent's session could not be set up.
+#[derive(Debug, thiserror::Error)]
+enum SetupError {
+    #[error(transparent)]
+    Provider(#[from] LlmError),
+    #[error(transparent)]
+    Allowlist(#[from] AllowlistError),
+    #[error(transparent)]
+    SystemPrompt(#[from] SystemPromptError),
+}
 
 /// Runs the agent on `task` until its turn ends; its answer is the result.
 pub(super) async fn run(
@@ -57,15 +68,14 @@ fn options(
     def: &AgentDef,
     registry: &Arc<Registry>,
     ctx: &ToolContext,
-) -> Result<SessionOptions, String> {
+) -> Result<SessionOptions, SetupError> {
     let env = |name: &str| std::env::var(name).ok();
     let choice = ProviderChoice {
         name: def.provider.clone(),
         model: def.model.clone(),
     };
     let (provider_name, provider) =
-        provider_from_config(&tool.config, &choice, &env, RetryPolicy::default())
-            .map_err(|e| e.to_string())?;
+        provider_from_config(&tool.config, &choice, &env, RetryPolicy::default())?;
     let allowlist = match &def.tools {
         Some(patterns) => Some(Arc::new(ToolAllowlist::new(patterns)?)),
         None => None,

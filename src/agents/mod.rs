@@ -23,7 +23,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use coordinator::{Plan, RunMode, StepError, StepOutcome, coordinate, outcomes_text};
-pub use remote::read_card;
+pub use remote::{CardError, read_card};
 pub use tool::AgentTool;
 
 use crate::config::{AgentDef, Config};

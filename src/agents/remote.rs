@@ -20,20 +20,27 @@ fn auth(def: &AgentDef) -> A2aAuth {
     }
 }
 
+/// Why an agent's card could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CardError {
+    #[error(transparent)]
+    A2a(#[from] A2aError),
+    #[error("no answer from {url} within {} s", .timeout.as_secs_f64())]
+    Timeout { url: String, timeout: Duration },
+}
+
 /// Reads an `a2a` agent's card (with its configured credentials), giving up after
 /// `timeout`; the error says why it could not be read.
-pub async fn read_card(def: &AgentDef, timeout: Duration) -> Result<AgentCard, String> {
-    let headers = auth(def)
-        .header_map(&|k| std::env::var(k).ok())
-        .map_err(|e| e.to_string())?;
+pub async fn read_card(def: &AgentDef, timeout: Duration) -> Result<AgentCard, CardError> {
+    let headers = auth(def).header_map(&|k| std::env::var(k).ok())?;
     let url = def.url.as_deref().unwrap_or_default();
     match tokio::time::timeout(timeout, A2aClient::connect(url, headers)).await {
         Ok(Ok(client)) => Ok(client.card().clone()),
-        Ok(Err(e)) => Err(e.to_string()),
-        Err(_) => Err(format!(
-            "no answer from {url} within {} s",
-            timeout.as_secs_f64()
-        )),
+        Ok(Err(e)) => Err(e.into()),
+        Err(_) => Err(CardError::Timeout {
+            url: url.to_owned(),
+            timeout,
+        }),
     }
 }
 

@@ -71,7 +71,7 @@ async fn serve_stdio(gateway: &Arc<Gateway>, client: Option<&str>) -> i32 {
     match crate::serve::serve_stdio(Arc::clone(gateway), client).await {
         Ok(()) => exit::OK,
         Err(e) => {
-            eprintln!("serve: {}", safe(&e));
+            eprintln!("serve: {}", safe(&e.to_string()));
             exit::USAGE
         }
     }

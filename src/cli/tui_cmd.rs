@@ -49,7 +49,7 @@ fn start_session(
             Some(handle)
         }
         Err(e) => {
-            tui::boot::without_session(state, e);
+            tui::boot::without_session(state, e.to_string());
             None
         }
     }
@@ -319,10 +319,11 @@ fn boot(
     dirs: &Dirs,
 ) -> (SessionRecipe, Option<std::path::PathBuf>, Option<tui::Cmd>) {
     let registry = &workbench.registry;
+    let builtins_started = workbench.builtins.as_ref().map_err(ToString::to_string);
     tui::boot::with_tools(
         state,
         registry.mode().to_string(),
-        workbench.builtins.as_ref().map_err(String::as_str),
+        builtins_started.as_ref().copied().map_err(String::as_str),
         config.skills.allow.as_deref(),
         &registry.specs(),
     );

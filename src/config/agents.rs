@@ -98,14 +98,16 @@ impl AgentDef {
     }
 
     /// The system prompt text, if any (`cwd` resolves a relative file).
-    pub fn custom_system_prompt(&self, cwd: &Path) -> Result<Option<String>, String> {
+    pub fn custom_system_prompt(
+        &self,
+        cwd: &Path,
+    ) -> Result<Option<String>, super::SystemPromptError> {
         super::agent::custom_system_prompt(
             self.system_prompt.as_deref(),
             self.system_prompt_file.as_deref(),
             cwd,
             "",
         )
-        .map_err(|e| e.to_string())
     }
 }
 

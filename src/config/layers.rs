@@ -94,8 +94,15 @@ impl Layers {
         let Some(layer) = &self.project else {
             return Ok(base);
         };
-        merge(&base, &layer.config, &layer.set, project, true).map_err(|message| {
-            ConfigError::at(&layer.path, &layer.text, 0..0, String::new(), message, None)
+        merge(&base, &layer.config, &layer.set, project, true).map_err(|e| {
+            ConfigError::at(
+                &layer.path,
+                &layer.text,
+                0..0,
+                String::new(),
+                e.to_string(),
+                None,
+            )
         })
     }
 }

@@ -13,6 +13,16 @@ use toml::Table;
 
 use super::model::Config;
 
+/// A section that did not survive the trip through `toml::Value` while laying one
+/// layer over another.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error(transparent)]
+    Encode(#[from] toml::ser::Error),
+    #[error(transparent)]
+    Decode(#[from] toml::de::Error),
+}
+
 /// How much of the upper layer applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reach {
@@ -45,7 +55,7 @@ pub fn merge(
     set: &Table,
     reach: Reach,
     project: bool,
-) -> Result<Config, String> {
+) -> Result<Config, MergeError> {
     let mut out = base.clone();
     let has = |path: &[&str]| has(set, path);
     if has(&["ui", "theme"]) {
@@ -164,13 +174,13 @@ pub fn has(set: &Table, path: &[&str]) -> bool {
 fn overlay<T: Serialize + DeserializeOwned + Clone>(
     base: &T,
     upper: Option<&toml::Value>,
-) -> Result<T, String> {
+) -> Result<T, MergeError> {
     let Some(upper) = upper else {
         return Ok(base.clone());
     };
-    let mut value = toml::Value::try_from(base).map_err(|e| e.to_string())?;
+    let mut value = toml::Value::try_from(base)?;
     lay_over(&mut value, upper);
-    value.try_into().map_err(|e: toml::de::Error| e.to_string())
+    Ok(value.try_into::<T>()?)
 }
 
 fn lay_over(base: &mut toml::Value, upper: &toml::Value) {

@@ -9,13 +9,13 @@
 //!
 //! ```no_run
 //! # async fn demo() {
-//! use switchboard::mcp::{Ask, Answer, ChannelAsker, ElicitationAnswer};
+//! use switchboard::mcp::{Ask, Answer, ChannelAsker, ElicitationAnswer, SampleRefusal};
 //! let (asker, mut requests) = ChannelAsker::new();
 //! // McpHub::start_with(..., HubOptions { asker: Some(std::sync::Arc::new(asker)), .. })
 //! while let Some(request) = requests.recv().await {
 //!     let answer = match &request.ask {
 //!         Ask::Elicit(_) => Answer::Elicit(ElicitationAnswer::Decline),
-//!         Ask::Sample(_) => Answer::Sample(Err("rejected by the person".into())),
+//!         Ask::Sample(_) => Answer::Sample(Err(SampleRefusal::Declined)),
 //!     };
 //!     request.answer(answer);
 //! }
@@ -83,12 +83,25 @@ pub enum Ask {
     Sample(SamplingRequest),
 }
 
+/// Why a server's sampling request was rejected; the text is sent to the server.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SampleRefusal {
+    /// Nobody is there to approve it.
+    #[error("sampling is not available without a person to approve it (server {server})")]
+    Headless { server: String },
+    /// The front end stopped waiting or answered something else.
+    #[error("the sampling request was not answered")]
+    Unanswered,
+    #[error("the person declined the sampling request")]
+    Declined,
+}
+
 /// The answer to an [`Ask`] of the same kind.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     Elicit(ElicitationAnswer),
     /// The reply, or why it was rejected.
-    Sample(Result<SamplingReply, String>),
+    Sample(Result<SamplingReply, SampleRefusal>),
 }
 
 /// Whoever answers servers' questions. Implementations must not block for long
@@ -97,7 +110,7 @@ pub enum Answer {
 pub trait Asker: Send + Sync + std::fmt::Debug {
     async fn elicit(&self, request: ElicitationRequest) -> ElicitationAnswer;
     /// `Err` is the reason it was rejected (sent to the server).
-    async fn sample(&self, request: SamplingRequest) -> Result<SamplingReply, String>;
+    async fn sample(&self, request: SamplingRequest) -> Result<SamplingReply, SampleRefusal>;
 }
 
 /// The headless answer to elicitations (`--elicit`).
@@ -151,11 +164,10 @@ impl Asker for HeadlessAsker {
         answer
     }
 
-    async fn sample(&self, request: SamplingRequest) -> Result<SamplingReply, String> {
-        Err(format!(
-            "sampling is not available without a person to approve it (server {})",
-            request.server
-        ))
+    async fn sample(&self, request: SamplingRequest) -> Result<SamplingReply, SampleRefusal> {
+        Err(SampleRefusal::Headless {
+            server: request.server,
+        })
     }
 }
 
@@ -243,10 +255,10 @@ impl Asker for ChannelAsker {
         }
     }
 
-    async fn sample(&self, request: SamplingRequest) -> Result<SamplingReply, String> {
+    async fn sample(&self, request: SamplingRequest) -> Result<SamplingReply, SampleRefusal> {
         match self.ask(Ask::Sample(request)).await {
             Some(Answer::Sample(answer)) => answer,
-            _ => Err("the sampling request was not answered".into()),
+            _ => Err(SampleRefusal::Unanswered),
         }
     }
 }

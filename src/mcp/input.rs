@@ -116,7 +116,7 @@ impl ClientSide {
             }
             Err(reason) => {
                 self.asked("sampling", "reject", None);
-                Err(ErrorData::invalid_request(reason, None))
+                Err(ErrorData::invalid_request(reason.to_string(), None))
             }
         }
     }

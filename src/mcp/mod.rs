@@ -43,7 +43,7 @@ mod wire_tap;
 
 pub use ask::{
     Answer, Ask, AskRequest, Asker, ChannelAsker, ElicitMode, ElicitationAnswer, ElicitationKind,
-    ElicitationRequest, HeadlessAsker, SamplingReply, SamplingRequest,
+    ElicitationRequest, HeadlessAsker, SampleRefusal, SamplingReply, SamplingRequest,
 };
 pub use calls::{CallContext, CompletionRef};
 pub use catalog::{
@@ -54,7 +54,7 @@ pub use endpoint::{Endpoint, EndpointError, TransportKind, refusal};
 pub use error::{LimitKind, McpError, needs_login, untrusted};
 pub use hub::{HubOptions, McpHub, StartGate};
 pub use limits::Limits;
-pub use reauth::{MAX_LOGIN_ROUNDS, step_up_scopes};
+pub use reauth::{LoginFailure, MAX_LOGIN_ROUNDS, step_up_scopes};
 pub use result::{PromptMessageView, PromptView, ResourceRead};
 pub use server::{ServerHandle, backoff};
 pub use snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStatus, era_of};

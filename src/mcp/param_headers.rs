@@ -16,41 +16,66 @@ use serde_json::{Map, Value};
 
 const KEY: &str = "x-mcp-header";
 
+/// Why a tool's `x-mcp-header` annotations are invalid; `path` is the annotated
+/// property's dotted path.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HeaderAnnotationError {
+    #[error("x-mcp-header must annotate a property, not the schema root")]
+    OnRoot,
+    #[error("x-mcp-header must sit on a `properties`-only path from the root")]
+    OffChain,
+    #[error("property `{path}`: x-mcp-header must be a string")]
+    NotAString { path: String },
+    #[error("property `{path}`: x-mcp-header must not be empty")]
+    Empty { path: String },
+    #[error("property `{path}`: x-mcp-header `{header}` is not a valid HTTP token")]
+    NotAToken { path: String, header: String },
+    #[error("property `{path}`: duplicate x-mcp-header `{header}` (ignoring case)")]
+    Duplicate { path: String, header: String },
+    #[error(
+        "property `{path}`: x-mcp-header needs type string, integer or boolean, not {}",
+        .found.as_deref().unwrap_or("(none)")
+    )]
+    WrongType { path: String, found: Option<String> },
+}
+
 /// Why a tool's input schema is refused, if it is.
-pub fn check(schema: &Map<String, Value>) -> Result<(), String> {
+pub fn check(schema: &Map<String, Value>) -> Result<(), HeaderAnnotationError> {
     if schema.contains_key(KEY) {
-        return Err("x-mcp-header must annotate a property, not the schema root".into());
+        return Err(HeaderAnnotationError::OnRoot);
     }
     if off_chain(schema, true) {
-        return Err("x-mcp-header must sit on a `properties`-only path from the root".into());
+        return Err(HeaderAnnotationError::OffChain);
     }
     let mut seen = HashSet::new();
     let mut found = Vec::new();
     annotations(schema.get("properties"), &mut Vec::new(), &mut found);
     for (path, property, header) in found {
         let Value::String(header) = header else {
-            return Err(format!("property `{path}`: x-mcp-header must be a string"));
+            return Err(HeaderAnnotationError::NotAString { path });
         };
         if header.is_empty() {
-            return Err(format!("property `{path}`: x-mcp-header must not be empty"));
+            return Err(HeaderAnnotationError::Empty { path });
         }
         if !header.chars().all(is_tchar) {
-            return Err(format!(
-                "property `{path}`: x-mcp-header `{header}` is not a valid HTTP token"
-            ));
+            return Err(HeaderAnnotationError::NotAToken {
+                path,
+                header: header.clone(),
+            });
         }
         if !seen.insert(header.to_ascii_lowercase()) {
-            return Err(format!(
-                "property `{path}`: duplicate x-mcp-header `{header}` (ignoring case)"
-            ));
+            return Err(HeaderAnnotationError::Duplicate {
+                path,
+                header: header.clone(),
+            });
         }
         match property.get("type").and_then(Value::as_str) {
             Some("string" | "integer" | "boolean") => {}
             other => {
-                return Err(format!(
-                    "property `{path}`: x-mcp-header needs type string, integer or boolean, not {}",
-                    other.unwrap_or("(none)")
-                ));
+                return Err(HeaderAnnotationError::WrongType {
+                    path,
+                    found: other.map(str::to_owned),
+                });
             }
         }
     }
@@ -117,7 +142,7 @@ pub fn refused_in(result: &Value) -> Vec<(String, String)> {
         .flatten()
         .filter_map(|tool| {
             let schema = tool.get("inputSchema")?.as_object()?;
-            let reason = check(schema).err()?;
+            let reason = check(schema).err()?.to_string();
             let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
             Some((name.to_owned(), reason))
         })
@@ -166,7 +191,7 @@ mod tests {
 
     use super::*;
 
-    fn why(schema: &Value) -> Result<(), String> {
+    fn why(schema: &Value) -> Result<(), HeaderAnnotationError> {
         check(schema.as_object().unwrap())
     }
 
@@ -215,7 +240,7 @@ mod tests {
             ),
         ];
         for (schema, reason) in cases {
-            let got = why(&schema).unwrap_err();
+            let got = why(&schema).unwrap_err().to_string();
             assert!(got.contains(reason), "{schema}: {got}");
         }
     }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::calls::CallContext;
 use super::error::McpError;
-use super::oauth::{self, LoginTarget};
+use super::oauth::{self, LoginTarget, OAuthError, StoreError};
 use super::server::ServerHandle;
 use super::snapshot::{ServerSnapshot, ServerStatus};
 use crate::tools::ToolResult;
@@ -17,6 +17,26 @@ use crate::tools::ToolResult;
 /// login and two step-ups. A server that keeps refusing then stays in `NeedsLogin`
 /// with the reason instead of sending the person through the browser in a loop.
 pub const MAX_LOGIN_ROUNDS: u32 = 3;
+
+/// Why a server that needs a login got none (the text becomes the server's
+/// `NeedsLogin` reason).
+#[derive(Debug, thiserror::Error)]
+pub enum LoginFailure {
+    /// The error was not a login request.
+    #[error(transparent)]
+    NotALogin(Box<McpError>),
+    /// Nobody can log in here; the server's own reason stands.
+    #[error("{reason}")]
+    NoPrompt { reason: String },
+    #[error("{reason}; gave up after {} logins in a row", MAX_LOGIN_ROUNDS)]
+    GaveUp { reason: String },
+    #[error("server {server} is not an HTTP server")]
+    NotHttp { server: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    OAuth(#[from] OAuthError),
+}
 
 /// Logins since the last success.
 #[derive(Debug, Default)]
@@ -43,7 +63,7 @@ impl ServerHandle {
                 Err(error @ McpError::NeedsLogin { .. }) if self.login.is_some() => {
                     // Boxed: a login's state stays out of every call's future.
                     if let Err(reason) = Box::pin(self.try_login(&error, &mut rounds)).await {
-                        return Err(with_reason(error, reason));
+                        return Err(with_reason(error, reason.to_string()));
                     }
                 }
                 other => return other,
@@ -62,6 +82,7 @@ impl ServerHandle {
         match self.try_login(error, rounds).await {
             Ok(()) => true,
             Err(reason) => {
+                let reason = reason.to_string();
                 tracing::warn!(server = self.name, "needs login: {reason}");
                 snap.status = ServerStatus::NeedsLogin {
                     reason: reason.clone(),
@@ -73,7 +94,11 @@ impl ServerHandle {
         }
     }
 
-    async fn try_login(&self, error: &McpError, rounds: &mut LoginRounds) -> Result<(), String> {
+    async fn try_login(
+        &self,
+        error: &McpError,
+        rounds: &mut LoginRounds,
+    ) -> Result<(), LoginFailure> {
         let McpError::NeedsLogin {
             reason,
             challenge,
@@ -81,22 +106,24 @@ impl ServerHandle {
             ..
         } = error
         else {
-            return Err(error.to_string());
+            return Err(LoginFailure::NotALogin(Box::new(error.clone())));
         };
         let Some(prompt) = &self.login else {
-            return Err(reason.clone());
+            return Err(LoginFailure::NoPrompt {
+                reason: reason.clone(),
+            });
         };
         if rounds.0 >= MAX_LOGIN_ROUNDS {
-            return Err(format!(
-                "{reason}; gave up after {MAX_LOGIN_ROUNDS} logins in a row"
-            ));
+            return Err(LoginFailure::GaveUp {
+                reason: reason.clone(),
+            });
         }
         rounds.0 += 1;
         let target = self.login_target(challenge.clone(), insufficient_scope.as_deref())?;
         oauth::login(&target, prompt.as_ref())
             .await
             .map(|summary| tracing::info!(server = self.name, "{summary}"))
-            .map_err(|e| e.to_string())
+            .map_err(LoginFailure::from)
     }
 
     /// The stored login of this HTTP server, if there is one (a store that cannot
@@ -120,12 +147,14 @@ impl ServerHandle {
         &self,
         challenge: Option<String>,
         insufficient_scope: Option<&str>,
-    ) -> Result<LoginTarget, String> {
+    ) -> Result<LoginTarget, LoginFailure> {
         let url = self
             .config
             .url
             .clone()
-            .ok_or_else(|| format!("server {} is not an HTTP server", self.name))?;
+            .ok_or_else(|| LoginFailure::NotHttp {
+                server: self.name.clone(),
+            })?;
         let scopes = match insufficient_scope {
             Some(required) => {
                 let granted = oauth::stored_login(&url)?

@@ -19,11 +19,11 @@ pub struct Saved {
 
 /// The bytes a content block stands for: text as UTF-8, binary decoded from base64.
 /// A resource link has no bytes of its own.
-pub fn content_bytes(block: &ContentBlock) -> Result<(Vec<u8>, Option<String>), String> {
+pub fn content_bytes(block: &ContentBlock) -> Result<(Vec<u8>, Option<String>), ContentError> {
     let decode = |data: &str| {
         base64::engine::general_purpose::STANDARD
             .decode(data.trim())
-            .map_err(|e| format!("the server sent invalid base64: {e}"))
+            .map_err(ContentError::Base64)
     };
     match block {
         ContentBlock::Text { text } => Ok((text.as_bytes().to_vec(), None)),
@@ -37,10 +37,7 @@ pub fn content_bytes(block: &ContentBlock) -> Result<(Vec<u8>, Option<String>), 
             (Some(text), None) => Ok((text.as_bytes().to_vec(), mime.clone())),
             (None, None) => Ok((Vec::new(), mime.clone())),
         },
-        ContentBlock::ResourceLink { uri, .. } => Err(format!(
-            "item is a link to {}, not contents; read that URI instead",
-            crate::sanitize::sanitize_line(uri)
-        )),
+        ContentBlock::ResourceLink { uri, .. } => Err(ContentError::Link { uri: uri.clone() }),
     }
 }
 
@@ -55,14 +52,46 @@ impl std::fmt::Display for Saved {
     }
 }
 
-/// Why nothing was saved.
+/// A content block without bytes to save.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ContentError {
+    #[error("the server sent invalid base64: {0}")]
+    Base64(#[source] base64::DecodeError),
+    /// A resource link; the URI is sanitised when shown.
+    #[error(
+        "item is a link to {}, not contents; read that URI instead",
+        crate::sanitize::sanitize_line(.uri)
+    )]
+    Link { uri: String },
+}
+
+/// Why nothing was saved.
+#[derive(Debug, thiserror::Error)]
 pub enum SaveError {
     /// The file is there and `overwrite` was not given.
     #[error("{} exists", .0.display())]
     Exists(PathBuf),
-    #[error("{0}")]
-    Other(String),
+    #[error("there are no contents to save")]
+    NoContents,
+    /// `item` (1-based) is not among the `count` items.
+    #[error("item {item}: {}", count_text(*.count))]
+    NoSuchItem { item: usize, count: usize },
+    #[error(transparent)]
+    Content(#[from] ContentError),
+    #[error("{}: {source}", .path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn count_text(count: usize) -> String {
+    if count == 1 {
+        "there is one item".to_owned()
+    } else {
+        format!("there are {count} items (1–{count})")
+    }
 }
 
 /// Writes item `item` (1-based) of `blocks` to `path`. An existing file is kept unless
@@ -77,18 +106,18 @@ pub fn save_content(
     let block = item
         .checked_sub(1)
         .and_then(|i| blocks.get(i))
-        .ok_or_else(|| {
-            SaveError::Other(match count {
-                0 => "there are no contents to save".to_owned(),
-                1 => format!("item {item}: there is one item"),
-                n => format!("item {item}: there are {n} items (1–{n})"),
-            })
+        .ok_or(match count {
+            0 => SaveError::NoContents,
+            count => SaveError::NoSuchItem { item, count },
         })?;
-    let (bytes, mime) = content_bytes(block).map_err(SaveError::Other)?;
+    let (bytes, mime) = content_bytes(block)?;
     if !overwrite && path.exists() {
         return Err(SaveError::Exists(path.to_path_buf()));
     }
-    write_atomic(path, &bytes).map_err(|e| SaveError::Other(format!("{}: {e}", path.display())))?;
+    write_atomic(path, &bytes).map_err(|source| SaveError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
     Ok(Saved {
         path: path.to_path_buf(),
         bytes: bytes.len(),
@@ -161,10 +190,10 @@ mod tests {
         let path = dir.path().join("keep.txt");
         std::fs::write(&path, "mine").unwrap();
         let r = read(vec![blob("AAEC")]);
-        assert_eq!(
+        assert!(matches!(
             save_content(&r, 1, &path, false).unwrap_err(),
-            SaveError::Exists(path.clone())
-        );
+            SaveError::Exists(p) if p == path
+        ));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "mine");
         save_content(&r, 1, &path, true).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), [0, 1, 2]);

@@ -6,6 +6,19 @@
 
 use globset::{GlobBuilder, GlobMatcher};
 
+/// What is wrong with an `always_ask` pattern.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum AlwaysAskError {
+    #[error("is empty: write a tool-name glob such as `shell` or `github__*`")]
+    Empty,
+    #[error(
+        "`{pattern}` has arguments, but always_ask takes tool-name globs only (for arguments write an `ask` rule)"
+    )]
+    HasArguments { pattern: String },
+    #[error("not a glob: {}", .0.kind())]
+    NotAGlob(#[source] globset::Error),
+}
+
 /// One `always_ask` pattern.
 #[derive(Debug, Clone)]
 pub struct AlwaysAsk {
@@ -16,16 +29,15 @@ pub struct AlwaysAsk {
 impl AlwaysAsk {
     /// A glob over the qualified tool name (`shell`, `github__*`); `Err` says what is
     /// wrong with it.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, AlwaysAskError> {
         let trimmed = text.trim();
         if trimmed.is_empty() {
-            return Err("is empty: write a tool-name glob such as `shell` or `github__*`".into());
+            return Err(AlwaysAskError::Empty);
         }
         if trimmed.contains('(') {
-            return Err(format!(
-                "`{trimmed}` has arguments, but always_ask takes tool-name globs only \
-                 (for arguments write an `ask` rule)"
-            ));
+            return Err(AlwaysAskError::HasArguments {
+                pattern: trimmed.to_owned(),
+            });
         }
         GlobBuilder::new(trimmed)
             .backslash_escape(true)
@@ -34,7 +46,7 @@ impl AlwaysAsk {
                 text: trimmed.to_owned(),
                 matcher: glob.compile_matcher(),
             })
-            .map_err(|e| format!("not a glob: {}", e.kind()))
+            .map_err(AlwaysAskError::NotAGlob)
     }
 
     /// The pattern as written.

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 pub use always::{AlwaysError, always_rule_for, append_allow_rule, suggested_allow_rule};
-pub use always_ask::AlwaysAsk;
+pub use always_ask::{AlwaysAsk, AlwaysAskError};
 pub use audit::{
     AuditLog, AuditOpenError, AuditRecord, DecidedBy, ServerRequestRecord, args_sha256, rfc3339,
 };
@@ -99,7 +99,7 @@ impl Policy {
     }
 
     /// Adds an `always_ask` pattern.
-    pub fn with_always_ask(mut self, pattern: &str) -> Result<Self, String> {
+    pub fn with_always_ask(mut self, pattern: &str) -> Result<Self, AlwaysAskError> {
         self.always_ask.push(AlwaysAsk::parse(pattern)?);
         Ok(self)
     }

@@ -33,7 +33,7 @@ pub use clients::{Clients, ConnectedClient, Connection};
 pub use expose::{BUILTIN, Expose};
 pub use handler::GatewayHandler;
 pub use http::{HttpError, HttpServer};
-pub use stdio::serve_stdio;
+pub use stdio::{StdioServeError, serve_stdio};
 
 use crate::agent::Readiness;
 use crate::config::ServeConfig;

@@ -18,14 +18,31 @@ use tokio::sync::mpsc;
 use super::Gateway;
 use super::wire_tap::StdioWire;
 
+/// Why `serve --stdio` stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum StdioServeError {
+    /// `--client NAME` without a `[serve.clients.NAME]` entry.
+    #[error("--client {name}: there is no [serve.clients.{name}]")]
+    UnknownClient { name: String },
+    /// The client's handshake failed.
+    #[error(transparent)]
+    Initialize(#[from] Box<rmcp::service::ServerInitializeError>),
+    /// The serving task ended abnormally.
+    #[error(transparent)]
+    Join(#[from] tokio::task::JoinError),
+}
+
 /// Serves one client on stdin/stdout until it closes stdin; as the `[serve.clients]`
 /// entry `client` when given (`--client NAME`), else by its declared name, a label.
-pub async fn serve_stdio(gateway: Arc<Gateway>, client: Option<&str>) -> Result<(), String> {
+pub async fn serve_stdio(
+    gateway: Arc<Gateway>,
+    client: Option<&str>,
+) -> Result<(), StdioServeError> {
     let handler = match client {
         Some(name) if !gateway.clients().configured(name) => {
-            return Err(format!(
-                "--client {name}: there is no [serve.clients.{name}]"
-            ));
+            return Err(StdioServeError::UnknownClient {
+                name: name.to_owned(),
+            });
         }
         Some(name) => gateway.handler_as("stdio", name),
         None => gateway.handler("stdio"),
@@ -37,8 +54,8 @@ pub async fn serve_stdio(gateway: Arc<Gateway>, client: Option<&str>) -> Result<
         .wire
         .clone()
         .map(|log| Arc::new(StdioWire::new(log)));
-    let running = handler.serve(transport).await.map_err(|e| e.to_string())?;
-    running.waiting().await.map_err(|e| e.to_string())?;
+    let running = handler.serve(transport).await.map_err(Box::new)?;
+    running.waiting().await?;
     Ok(())
 }
 

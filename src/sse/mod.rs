@@ -151,9 +151,19 @@ pub struct OwnedEvent {
     pub data: String,
 }
 
+/// What ended an event stream early: the transport (`E`, the body's error) or the
+/// format.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError<E> {
+    #[error("{0}")]
+    Transport(E),
+    #[error(transparent)]
+    Format(#[from] SseError),
+}
+
 /// The events of a byte stream, owned; the first error (the transport's or the
-/// format's, as text) ends it.
-pub fn events<S, B, E>(body: S) -> impl Stream<Item = Result<OwnedEvent, String>>
+/// format's) ends it.
+pub fn events<S, B, E>(body: S) -> impl Stream<Item = Result<OwnedEvent, StreamError<E>>>
 where
     S: Stream<Item = Result<B, E>>,
     B: AsRef<[u8]>,
@@ -174,7 +184,7 @@ where
                     return Some((Ok(event), (body, parser, false)));
                 }
                 Ok(None) => None,
-                Err(e) => Some(e.to_string()),
+                Err(e) => Some(StreamError::Format(e)),
             };
             let failed = match failed {
                 Some(e) => Some(e),
@@ -183,7 +193,7 @@ where
                         parser.push(piece.as_ref());
                         None
                     }
-                    Some(Err(e)) => Some(e.to_string()),
+                    Some(Err(e)) => Some(StreamError::Transport(e)),
                     None => return None,
                 },
             };

@@ -7,6 +7,19 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 /// The rule a refusal by an agent's allowlist names.
 pub const ALLOWLIST: &str = "the agent's tool allowlist";
 
+/// A pattern that is not a glob.
+#[derive(Debug, thiserror::Error)]
+pub enum AllowlistError {
+    #[error("`{pattern}` is not a glob: {}", .source.kind())]
+    NotAGlob {
+        pattern: String,
+        #[source]
+        source: globset::Error,
+    },
+    #[error(transparent)]
+    Build(#[from] globset::Error),
+}
+
 /// Tool names an agent may call.
 #[derive(Debug, Clone)]
 pub struct ToolAllowlist {
@@ -16,12 +29,15 @@ pub struct ToolAllowlist {
 
 impl ToolAllowlist {
     /// Compiles `patterns` (`fs`, `weather__*`); the first bad one is the error.
-    pub fn new(patterns: &[String]) -> Result<Self, String> {
+    pub fn new(patterns: &[String]) -> Result<Self, AllowlistError> {
         let mut builder = GlobSetBuilder::new();
         for p in patterns {
-            builder.add(Glob::new(p).map_err(|e| format!("`{p}` is not a glob: {}", e.kind()))?);
+            builder.add(Glob::new(p).map_err(|source| AllowlistError::NotAGlob {
+                pattern: p.clone(),
+                source,
+            })?);
         }
-        let set = builder.build().map_err(|e| e.to_string())?;
+        let set = builder.build()?;
         Ok(Self {
             patterns: patterns.to_vec(),
             set,

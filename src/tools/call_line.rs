@@ -10,22 +10,39 @@ pub struct CallLine {
     pub args: Map<String, Value>,
 }
 
+/// Why a call line could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CallLineError {
+    #[error("name a tool: TOOL key=value … or TOOL {{json}}")]
+    NoTool,
+    #[error("the arguments must be a JSON object")]
+    NotAnObject,
+    #[error("arguments are not valid JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    #[error("expected key=value, got `{word}`")]
+    NotKeyValue { word: String },
+    #[error("missing key before `={value}`")]
+    MissingKey { value: String },
+    #[error("unterminated quote")]
+    UnterminatedQuote,
+}
+
 /// Parse `TOOL {json}` or `TOOL key=value key="quoted value" n=3 flag=true`.
 /// Values that parse as JSON (numbers, booleans, arrays, objects, null) keep their
 /// type; anything else is a string.
-pub fn parse_call_line(line: &str) -> Result<CallLine, String> {
+pub fn parse_call_line(line: &str) -> Result<CallLine, CallLineError> {
     let line = line.trim();
     let (tool, rest) = line
         .split_once(char::is_whitespace)
         .map_or((line, ""), |(t, r)| (t, r.trim()));
     if tool.is_empty() {
-        return Err("name a tool: TOOL key=value … or TOOL {json}".into());
+        return Err(CallLineError::NoTool);
     }
     let args = if rest.starts_with('{') {
         match serde_json::from_str::<Value>(rest) {
             Ok(Value::Object(map)) => map,
-            Ok(_) => return Err("the arguments must be a JSON object".into()),
-            Err(e) => return Err(format!("arguments are not valid JSON: {e}")),
+            Ok(_) => return Err(CallLineError::NotAnObject),
+            Err(e) => return Err(CallLineError::Json(e)),
         }
     } else {
         let mut map = Map::new();
@@ -39,11 +56,13 @@ pub fn parse_call_line(line: &str) -> Result<CallLine, String> {
                         text.push_str(&word);
                         continue;
                     }
-                    _ => return Err(format!("expected key=value, got `{word}`")),
+                    _ => return Err(CallLineError::NotKeyValue { word }),
                 }
             };
             if key.is_empty() {
-                return Err(format!("missing key before `={value}`"));
+                return Err(CallLineError::MissingKey {
+                    value: value.to_owned(),
+                });
             }
             let value = parse_value(value);
             map.insert(key.to_string(), value);
@@ -65,7 +84,7 @@ pub fn parse_value(text: &str) -> Value {
 }
 
 /// Split on spaces, keeping double-quoted values (with `\"` escapes) together.
-fn split_words(text: &str) -> Result<Vec<String>, String> {
+fn split_words(text: &str) -> Result<Vec<String>, CallLineError> {
     let mut words = Vec::new();
     let mut current = String::new();
     let mut in_quotes = false;
@@ -94,7 +113,7 @@ fn split_words(text: &str) -> Result<Vec<String>, String> {
         }
     }
     if in_quotes {
-        return Err("unterminated quote".into());
+        return Err(CallLineError::UnterminatedQuote);
     }
     if !current.is_empty() {
         words.push(current);
@@ -107,6 +126,10 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    fn mistake(line: &str) -> String {
+        parse_call_line(line).unwrap_err().to_string()
+    }
 
     #[test]
     fn key_values_keep_json_types_and_quotes() {
@@ -127,10 +150,7 @@ mod tests {
             Value::Object(call.args),
             json!({"message": "hello big world", "n": 2})
         );
-        assert_eq!(
-            parse_call_line("t n=2 x"),
-            Err("expected key=value, got `x`".into())
-        );
+        assert_eq!(mistake("t n=2 x"), "expected key=value, got `x`");
     }
 
     #[test]
@@ -143,26 +163,10 @@ mod tests {
 
     #[test]
     fn mistakes_are_explained() {
-        assert_eq!(
-            parse_call_line(""),
-            Err("name a tool: TOOL key=value … or TOOL {json}".into())
-        );
-        assert_eq!(
-            parse_call_line("fs path"),
-            Err("expected key=value, got `path`".into())
-        );
-        assert_eq!(
-            parse_call_line("fs a=\"x"),
-            Err("unterminated quote".into())
-        );
-        assert!(
-            parse_call_line("fs {bad")
-                .unwrap_err()
-                .starts_with("arguments are not valid JSON")
-        );
-        assert_eq!(
-            parse_call_line("fs [1]"),
-            Err("expected key=value, got `[1]`".into())
-        );
+        assert_eq!(mistake(""), "name a tool: TOOL key=value … or TOOL {json}");
+        assert_eq!(mistake("fs path"), "expected key=value, got `path`");
+        assert_eq!(mistake("fs a=\"x"), "unterminated quote");
+        assert!(mistake("fs {bad").starts_with("arguments are not valid JSON"));
+        assert_eq!(mistake("fs [1]"), "expected key=value, got `[1]`");
     }
 }

@@ -17,12 +17,22 @@ use super::registry::{InvokeError, Registry};
 use super::result::ToolResult;
 use crate::gate::{Answer, ApprovalDecision, ApprovalRequest, CallEnd, CallId, GateEvent, Ruling};
 use crate::policy::{
-    AuditRecord, CallFacts, DecidedBy, Decision, GrantScope, Scope, ToolEffect, Verdict,
-    always_rule_for, append_allow_rule, args_sha256, rfc3339,
+    AuditRecord, BudgetSpent, CallFacts, ClientBudgetSpent, DecidedBy, Decision, GrantScope, Scope,
+    ToolEffect, Verdict, always_rule_for, append_allow_rule, args_sha256, rfc3339,
 };
 
 /// How long a cancelled tool may take to stop before the gate stops waiting.
 const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// A budget the call would overrun: the session's `[policy] max_calls` or the serve
+/// client's.
+#[derive(Debug, thiserror::Error)]
+enum Spent {
+    #[error(transparent)]
+    Session(#[from] BudgetSpent),
+    #[error(transparent)]
+    Client(#[from] ClientBudgetSpent),
+}
 
 /// How one call through the gate ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -269,7 +279,7 @@ impl Registry {
         if let Err(reason) = lease.precheck(args) {
             return Gate::Refuse(
                 Ruling::new(DecidedBy::Tool, "the tool's own limits"),
-                reason,
+                reason.to_string(),
             );
         }
         if let Some(message) = call.ctx.outside_allowlist(&call.facts.tool) {
@@ -384,10 +394,10 @@ impl Registry {
     }
 
     /// Counts the call against `[policy] max_calls` and the serve client's budget.
-    fn consume_budgets(&self, name: &str, ctx: &ToolContext) -> Result<(), String> {
-        self.budget.consume(name).map_err(|e| e.to_string())?;
+    fn consume_budgets(&self, name: &str, ctx: &ToolContext) -> Result<(), Spent> {
+        self.budget.consume(name)?;
         match &ctx.remote {
-            Some(client) => client.consume().map_err(|e| e.to_string()),
+            Some(client) => Ok(client.consume()?),
             None => Ok(()),
         }
     }

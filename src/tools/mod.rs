@@ -22,8 +22,8 @@ mod spec;
 mod tool;
 
 pub use crate::policy::{Origin, ParseEffectError, Scope, SubjectStyle, ToolEffect};
-pub use allowlist::ToolAllowlist;
-pub use call_line::{CallLine, parse_call_line, parse_value};
+pub use allowlist::{AllowlistError, ToolAllowlist};
+pub use call_line::{CallLine, CallLineError, parse_call_line, parse_value};
 pub use context::ToolContext;
 pub use hints::{AnnotationHints, effect_from_hints};
 pub use invoke::CallOutcome;
@@ -33,4 +33,4 @@ pub use result::{ContentBlock, ToolResult, decoded_size, render_blocks, render_b
 pub use schema_check::{check as check_schema, skeleton as schema_skeleton};
 pub use schema_fields::{SchemaField, call_skeleton, schema_fields};
 pub use spec::{Subject, ToolSpec, ToolSpecBuilder};
-pub use tool::{Tool, ToolError};
+pub use tool::{PrecheckError, Tool, ToolError};

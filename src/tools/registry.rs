@@ -13,7 +13,7 @@ use super::spec::ToolSpec;
 use super::tool::{Tool, ToolError};
 use crate::gate::ApprovalBroker;
 use crate::hooks::Hooks;
-use crate::policy::{AuditLog, CallBudget, Mode, Policy, SessionGrants};
+use crate::policy::{AuditLog, BudgetSpent, CallBudget, Mode, Policy, SessionGrants};
 
 /// A call could not be made at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -132,8 +132,8 @@ impl Registry {
 
     /// Counts one use of `name` against `[policy] max_calls` for work that is not a
     /// tool call but is budgeted like one; `Err` says the budget is spent.
-    pub fn spend_budget(&self, name: &str) -> Result<(), String> {
-        self.budget.consume(name).map_err(|spent| spent.to_string())
+    pub fn spend_budget(&self, name: &str) -> Result<(), BudgetSpent> {
+        self.budget.consume(name)
     }
 
     /// The session's `[policy] max_calls` counters, shared with whoever spends from

@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use super::builtin::{FsError, HttpError, ShellError};
 use super::context::ToolContext;
 use super::result::ToolResult;
 use super::spec::ToolSpec;
@@ -16,6 +17,18 @@ pub enum ToolError {
     Duplicate { tool: String },
     #[error("cannot put tool {found} in place of {expected}: the names differ")]
     NameMismatch { expected: String, found: String },
+}
+
+/// Why a tool would refuse a call by its own limits ([`Tool::precheck`]); the message
+/// is the refusal the model reads.
+#[derive(Debug, thiserror::Error)]
+pub enum PrecheckError {
+    #[error(transparent)]
+    Fs(#[from] FsError),
+    #[error(transparent)]
+    Shell(#[from] ShellError),
+    #[error(transparent)]
+    Http(#[from] HttpError),
 }
 
 /// A callable tool. Object-safe: the registry holds `Arc<dyn Tool>`.
@@ -44,7 +57,7 @@ pub trait Tool: Send + Sync {
     /// The tool's own limits, checked before anyone is asked: `Err` is why the tool
     /// would refuse this call anyway (a path outside the workspace, a host not on the
     /// allowlist). Cheap and without side effects; `invoke` still checks for itself.
-    fn precheck(&self, _args: &Map<String, Value>) -> Result<(), String> {
+    fn precheck(&self, _args: &Map<String, Value>) -> Result<(), PrecheckError> {
         Ok(())
     }
 }

@@ -294,7 +294,12 @@ fn import_servers(
 ) -> Option<std::collections::BTreeMap<String, crate::config::ServerConfig>> {
     struct AsWritten;
     impl InputResolver for AsWritten {
-        fn resolve(&self, id: &str, _: Option<&str>, _: bool) -> Result<String, String> {
+        fn resolve(
+            &self,
+            id: &str,
+            _: Option<&str>,
+            _: bool,
+        ) -> Result<String, import::InputError> {
             Ok(format!("${{input:{id}}}"))
         }
     }

@@ -69,7 +69,10 @@ pub(super) fn spawn_reads(
     for (tool, def) in agents {
         let inbox = inbox.clone();
         tokio::spawn(async move {
-            let card = crate::agents::read_card(&def, timeout).await.map(Box::new);
+            let card = crate::agents::read_card(&def, timeout)
+                .await
+                .map(Box::new)
+                .map_err(|e| e.to_string());
             let _ = inbox.send(Msg::AgentCard { tool, card });
         });
     }

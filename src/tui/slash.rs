@@ -83,7 +83,7 @@ fn command(state: &mut State, text: &str) -> Result<Vec<Cmd>, String> {
         "/save" | "/save!" => save_command(state, rest, verb == "/save!")?,
         "/prompt" => match rest.split_once(char::is_whitespace) {
             Some((server, call)) => {
-                let c = crate::tools::parse_call_line(call)?;
+                let c = crate::tools::parse_call_line(call).map_err(|e| e.to_string())?;
                 CallCmd::GetPrompt {
                     call_id: state.next_manual_call(),
                     server: server.to_string(),

@@ -343,7 +343,7 @@ fn copy(state: &mut State, entry: &Arc<WireEntry>) -> Vec<Cmd> {
             vec![UiCmd::CopyText(line).into()]
         }
         Err(why) => {
-            state.notice(NoticeLevel::Warn, sanitize_line(&why));
+            state.notice(NoticeLevel::Warn, sanitize_line(&why.to_string()));
             Vec::new()
         }
     }

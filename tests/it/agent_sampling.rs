@@ -117,7 +117,7 @@ async fn tool_calls_go_back_to_the_server_unrun() {
 #[tokio::test]
 async fn a_provider_error_is_the_reason_given() {
     let provider = canned(vec![LlmEvent::Error(LlmError::config("canned", "no key"))]);
-    let err = sample(&provider, &params()).await.unwrap_err();
+    let err = sample(&provider, &params()).await.unwrap_err().to_string();
     assert!(err.starts_with("the model failed:"), "{err}");
 }
 
@@ -129,6 +129,9 @@ fn sampling_spends_the_max_calls_budget() {
     let broker = std::sync::Arc::new(switchboard::gate::ApprovalBroker::new(false));
     let registry = switchboard::tools::Registry::new(policy, broker);
     assert_eq!(registry.spend_budget(SAMPLING_BUDGET), Ok(()));
-    let spent = registry.spend_budget(SAMPLING_BUDGET).unwrap_err();
+    let spent = registry
+        .spend_budget(SAMPLING_BUDGET)
+        .unwrap_err()
+        .to_string();
     assert!(spent.contains("max_calls"), "{spent}");
 }

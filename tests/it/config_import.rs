@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use switchboard::config::import::{ForeignFormat, Headless, InputResolver, import_str, to_toml};
+use switchboard::config::import::{
+    ForeignFormat, Headless, InputError, InputResolver, import_str, to_toml,
+};
 
 fn fixture(rel: &str) -> (PathBuf, String) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -59,7 +61,7 @@ fn claude_code_with_defaults_and_types() {
 
 struct Answers;
 impl InputResolver for Answers {
-    fn resolve(&self, id: &str, _: Option<&str>, password: bool) -> Result<String, String> {
+    fn resolve(&self, id: &str, _: Option<&str>, password: bool) -> Result<String, InputError> {
         assert!(password);
         Ok(format!("typed-{id}"))
     }

@@ -62,7 +62,7 @@ pub(super) fn logout(config: &Config, name: &str) -> i32 {
         Ok(true) => print(&format!("{}: logged out\n", safe(name))),
         Ok(false) => print(&format!("{}: no stored login\n", safe(name))),
         Err(e) => {
-            eprintln!("{}", safe(&e));
+            eprintln!("{}", safe(&e.to_string()));
             return exit::USAGE;
         }
     }
@@ -84,7 +84,7 @@ pub(super) async fn auth_status(config: &Config) -> i32 {
                     format!("needs login: run `switchboard mcp login {name}`")
                 }
                 Ok(None) => "not needed".to_owned(),
-                Err(e) => e,
+                Err(e) => e.to_string(),
             },
         };
         let _ = writeln!(out, "{:<16} {}", safe(name), safe(&state));
@@ -149,7 +149,7 @@ impl LoginPrompt for TerminalPrompt {
             ),
             Err(why) => eprintln!(
                 "{server}: could not open a browser ({}); open this URL:\n  {}",
-                safe(&why),
+                safe(&why.to_string()),
                 safe(url)
             ),
         }

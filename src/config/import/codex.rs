@@ -54,9 +54,9 @@ fn server(
         message: format!("expected {what}"),
     };
     let expand = |field: &str, text: &str| {
-        expander.expand(text).map_err(|message| ImportError::Value {
+        expander.expand(text).map_err(|source| ImportError::Expand {
             key: at(field),
-            message,
+            source,
         })
     };
     let string = |field: &str| -> Result<Option<String>, ImportError> {
@@ -92,9 +92,9 @@ fn server(
                 } else {
                     expander.expand(v)
                 };
-                let value = value.map_err(|message| ImportError::Value {
+                let value = value.map_err(|source| ImportError::Expand {
                     key: at(field),
-                    message,
+                    source,
                 })?;
                 out.insert(k.clone(), value);
             }

@@ -1,6 +1,39 @@
 //! Variable expansion in imported configs: `${VAR}`, `${VAR:-default}`, `${env:VAR}`,
 //! and VS Code's `${input:id}` through an [`InputResolver`].
 
+/// Why an `${input:id}` placeholder got no value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// A headless run has nobody to ask.
+    #[error(
+        "${{input:{id}}}{what} needs an answer from the user, which a headless run cannot give; replace it with the value or an ${{env:VAR}} reference",
+        what = .description.as_ref().map_or_else(String::new, |d| format!(" ({d})"))
+    )]
+    Headless {
+        id: String,
+        description: Option<String>,
+    },
+    /// The user was asked but gave no answer for this id.
+    #[error("${{input:{id}}} was not answered")]
+    Unanswered { id: String },
+}
+
+/// Why a placeholder could not be expanded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExpandError {
+    /// A `${` without its closing `}`; `text` is the whole value.
+    #[error("unterminated ${{ in {text:?}")]
+    Unterminated { text: String },
+    /// Not a variable name, `env:NAME`, `NAME:-default` nor `input:id`.
+    #[error("unsupported placeholder ${{{body}}}")]
+    Unsupported { body: String },
+    /// A variable without a default that is not set.
+    #[error("environment variable {name} is not set (used as ${{{body}}})")]
+    Unset { name: String, body: String },
+    #[error(transparent)]
+    Input(#[from] InputError),
+}
+
 /// Answers `${input:id}` placeholders (VS Code `inputs`). The TUI prompts the user;
 /// headless runs use [`Headless`], which refuses.
 pub trait InputResolver {
@@ -10,7 +43,7 @@ pub trait InputResolver {
         id: &str,
         description: Option<&str>,
         password: bool,
-    ) -> Result<String, String>;
+    ) -> Result<String, InputError>;
 }
 
 /// Refuses every `${input:…}`: there is nobody to ask.
@@ -23,11 +56,11 @@ impl InputResolver for Headless {
         id: &str,
         description: Option<&str>,
         _password: bool,
-    ) -> Result<String, String> {
-        let what = description.map_or_else(String::new, |d| format!(" ({d})"));
-        Err(format!(
-            "${{input:{id}}}{what} needs an answer from the user, which a headless run cannot give; replace it with the value or an ${{env:VAR}} reference"
-        ))
+    ) -> Result<String, InputError> {
+        Err(InputError::Headless {
+            id: id.to_owned(),
+            description: description.map(str::to_owned),
+        })
     }
 }
 
@@ -36,11 +69,11 @@ impl InputResolver for Headless {
 pub struct Answers(pub std::collections::BTreeMap<String, String>);
 
 impl InputResolver for Answers {
-    fn resolve(&self, id: &str, _: Option<&str>, _: bool) -> Result<String, String> {
+    fn resolve(&self, id: &str, _: Option<&str>, _: bool) -> Result<String, InputError> {
         self.0
             .get(id)
             .cloned()
-            .ok_or_else(|| format!("${{input:{id}}} was not answered"))
+            .ok_or_else(|| InputError::Unanswered { id: id.to_owned() })
     }
 }
 
@@ -83,7 +116,7 @@ impl Expander<'_> {
     /// Like [`Expander::expand`] for values that may hold secrets (headers, `env`):
     /// with `keep_env`, `${VAR}`, `${env:VAR}` and `${VAR:-default}` stay references
     /// (`${VAR}`, `${VAR:-default}`); `${input:…}` is still resolved.
-    pub fn expand_secret(&self, text: &str) -> Result<String, String> {
+    pub fn expand_secret(&self, text: &str) -> Result<String, ExpandError> {
         if !self.keep_env {
             return self.expand(text);
         }
@@ -92,9 +125,9 @@ impl Expander<'_> {
         while let Some(start) = rest.find("${") {
             out.push_str(&rest[..start]);
             let after = &rest[start + 2..];
-            let end = after
-                .find('}')
-                .ok_or_else(|| format!("unterminated ${{ in {text:?}"))?;
+            let end = after.find('}').ok_or_else(|| ExpandError::Unterminated {
+                text: text.to_owned(),
+            })?;
             let body = &after[..end];
             if body.starts_with("input:") {
                 out.push_str(&self.placeholder(body)?);
@@ -112,15 +145,15 @@ impl Expander<'_> {
 
     /// Expands every placeholder in `text`. An unset variable without a default, an
     /// unterminated `${`, or an unanswerable input is an error naming it.
-    pub fn expand(&self, text: &str) -> Result<String, String> {
+    pub fn expand(&self, text: &str) -> Result<String, ExpandError> {
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
         while let Some(start) = rest.find("${") {
             out.push_str(&rest[..start]);
             let after = &rest[start + 2..];
-            let end = after
-                .find('}')
-                .ok_or_else(|| format!("unterminated ${{ in {text:?}"))?;
+            let end = after.find('}').ok_or_else(|| ExpandError::Unterminated {
+                text: text.to_owned(),
+            })?;
             out.push_str(&self.placeholder(&after[..end])?);
             rest = &after[end + 1..];
         }
@@ -128,14 +161,14 @@ impl Expander<'_> {
         Ok(out)
     }
 
-    fn placeholder(&self, body: &str) -> Result<String, String> {
+    fn placeholder(&self, body: &str) -> Result<String, ExpandError> {
         if let Some(id) = body.strip_prefix("input:") {
             let spec = self.inputs.iter().find(|i| i.id == id);
-            return self.resolver.resolve(
+            return Ok(self.resolver.resolve(
                 id,
                 spec.and_then(|s| s.description.as_deref()),
                 spec.is_some_and(|s| s.password),
-            );
+            )?);
         }
         let body = body.strip_prefix("env:").unwrap_or(body);
         let (name, default) = match body.split_once(":-") {
@@ -144,14 +177,17 @@ impl Expander<'_> {
         };
         let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !valid {
-            return Err(format!("unsupported placeholder ${{{body}}}"));
+            return Err(ExpandError::Unsupported {
+                body: body.to_owned(),
+            });
         }
         match ((self.env)(name), default) {
             (Some(value), _) if !value.is_empty() || default.is_none() => Ok(value),
             (_, Some(default)) => Ok(default.to_owned()),
-            (None, None) => Err(format!(
-                "environment variable {name} is not set (used as ${{{body}}})"
-            )),
+            (None, None) => Err(ExpandError::Unset {
+                name: name.to_owned(),
+                body: body.to_owned(),
+            }),
             (Some(value), None) => Ok(value),
         }
     }
@@ -192,9 +228,19 @@ mod tests {
     #[test]
     fn failures_name_the_placeholder() {
         let e = expander(&Headless);
-        assert!(e.expand("${NOPE}").unwrap_err().contains("NOPE is not set"));
-        assert!(e.expand("${HOME").unwrap_err().contains("unterminated"));
-        let err = e.expand("${input:token}").unwrap_err();
+        assert!(
+            e.expand("${NOPE}")
+                .unwrap_err()
+                .to_string()
+                .contains("NOPE is not set")
+        );
+        assert!(
+            e.expand("${HOME")
+                .unwrap_err()
+                .to_string()
+                .contains("unterminated")
+        );
+        let err = e.expand("${input:token}").unwrap_err().to_string();
         assert!(
             err.contains("${input:token}") && err.contains("headless"),
             "{err}"
@@ -230,14 +276,19 @@ mod tests {
         let answers = Answers([("key".to_owned(), "s3cret".to_owned())].into());
         let e = expander(&answers);
         assert_eq!(e.expand("Bearer ${input:key}").unwrap(), "Bearer s3cret");
-        assert!(e.expand("${input:other}").unwrap_err().contains("other"));
+        assert!(
+            e.expand("${input:other}")
+                .unwrap_err()
+                .to_string()
+                .contains("other")
+        );
     }
 
     #[test]
     fn inputs_go_to_the_resolver() {
         struct Answer;
         impl InputResolver for Answer {
-            fn resolve(&self, id: &str, _: Option<&str>, _: bool) -> Result<String, String> {
+            fn resolve(&self, id: &str, _: Option<&str>, _: bool) -> Result<String, InputError> {
                 Ok(format!("answer-{id}"))
             }
         }

@@ -64,9 +64,9 @@ fn server(
 ) -> Result<ServerConfig, ImportError> {
     let at = |field: &str| format!("{key}.{name}.{field}");
     let expand = |field: &str, text: &str| {
-        expander.expand(text).map_err(|message| ImportError::Value {
+        expander.expand(text).map_err(|source| ImportError::Expand {
             key: at(field),
-            message,
+            source,
         })
     };
     let string = |field: &str| -> Result<Option<String>, ImportError> {
@@ -90,9 +90,9 @@ fn server(
                 let value =
                     expander
                         .expand_secret(&text)
-                        .map_err(|message| ImportError::Value {
+                        .map_err(|source| ImportError::Expand {
                             key: at(field),
-                            message,
+                            source,
                         })?;
                 out.insert(k.clone(), value);
             }

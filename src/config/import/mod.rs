@@ -16,7 +16,7 @@ use std::path::Path;
 use serde_json::Value;
 
 pub use entry::{Entry, import_entry};
-pub use expand::{Answers, Expander, Headless, InputResolver, InputSpec};
+pub use expand::{Answers, ExpandError, Expander, Headless, InputError, InputResolver, InputSpec};
 
 use crate::config::{AnnotationTrust, SamplingPolicy, ServerConfig};
 
@@ -61,6 +61,13 @@ pub enum ImportError {
     Shape(String),
     #[error("`{key}`: {message}")]
     Value { key: String, message: String },
+    /// A placeholder in the value at `key` could not be expanded.
+    #[error("`{key}`: {source}")]
+    Expand {
+        key: String,
+        #[source]
+        source: ExpandError,
+    },
 }
 
 /// Which format `text` (from a file called `path`) is in.

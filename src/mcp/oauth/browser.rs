@@ -9,6 +9,41 @@ use std::time::Duration;
 /// How long a browser command gets to fail before it counts as started.
 const START_GRACE: Duration = Duration::from_millis(1500);
 
+/// Why no browser command took the page.
+#[derive(Debug, thiserror::Error)]
+pub enum BrowserError {
+    #[error("no browser command")]
+    NoCommand,
+    /// Every command failed, each for its own reason (in the order tried).
+    #[error("{}", joined(.0))]
+    Failed(Vec<OpenerFailure>),
+}
+
+/// Why one browser command did not take the page.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenerFailure {
+    /// It could not be started or waited for.
+    #[error("{program}: {source}")]
+    Io {
+        program: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{program} exited with {status}")]
+    Exited {
+        program: String,
+        status: std::process::ExitStatus,
+    },
+}
+
+fn joined(failures: &[OpenerFailure]) -> String {
+    failures
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// The commands to try, in order, for `browser` (the `$BROWSER` value, if any).
 pub fn opener_commands(browser: Option<&str>, url: &str) -> Vec<Vec<String>> {
     let mut commands = Vec::new();
@@ -38,7 +73,7 @@ pub fn opener_commands(browser: Option<&str>, url: &str) -> Vec<Vec<String>> {
 }
 
 /// Opens `url`; returns the program that took it, or why none did.
-pub async fn open(url: &str) -> Result<String, String> {
+pub async fn open(url: &str) -> Result<String, BrowserError> {
     let browser = std::env::var("BROWSER").ok();
     let mut why = Vec::new();
     for argv in opener_commands(browser.as_deref(), url) {
@@ -53,16 +88,25 @@ pub async fn open(url: &str) -> Result<String, String> {
             .spawn();
         let mut child = match spawned {
             Ok(child) => child,
-            Err(e) => {
-                why.push(format!("{program}: {e}"));
+            Err(source) => {
+                why.push(OpenerFailure::Io {
+                    program: program.clone(),
+                    source,
+                });
                 continue;
             }
         };
         match tokio::time::timeout(START_GRACE, child.wait()).await {
             Ok(Ok(status)) if !status.success() => {
-                why.push(format!("{program} exited with {status}"));
+                why.push(OpenerFailure::Exited {
+                    program: program.clone(),
+                    status,
+                });
             }
-            Ok(Err(e)) => why.push(format!("{program}: {e}")),
+            Ok(Err(source)) => why.push(OpenerFailure::Io {
+                program: program.clone(),
+                source,
+            }),
             // Still running (a browser window) or done fine: the page is open.
             Ok(Ok(_)) => return Ok(program.clone()),
             Err(_) => {
@@ -75,9 +119,9 @@ pub async fn open(url: &str) -> Result<String, String> {
         }
     }
     Err(if why.is_empty() {
-        "no browser command".into()
+        BrowserError::NoCommand
     } else {
-        why.join("; ")
+        BrowserError::Failed(why)
     })
 }
 

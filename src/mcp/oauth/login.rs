@@ -103,7 +103,7 @@ pub async fn login(
         .map_err(|e| describe(&e))?;
     let stored = store
         .read()
-        .map_err(OAuthError)?
+        .map_err(|e| OAuthError(e.to_string()))?
         .ok_or_else(|| OAuthError("the tokens were not stored".into()))?;
     Ok(summary_of(&stored))
 }

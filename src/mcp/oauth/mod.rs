@@ -22,7 +22,7 @@ use rmcp::transport::auth::OAuthClientConfig;
 
 pub use login::{LoginPrompt, LoginTarget, OAuthError, login};
 pub use status::{LoginSummary, stored_login};
-pub use store::FileCredentialStore;
+pub use store::{FileCredentialStore, StoreError};
 
 use crate::config::OAuthClientSettings;
 

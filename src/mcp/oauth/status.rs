@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rmcp::transport::auth::StoredCredentials;
 
-use super::store::FileCredentialStore;
+use super::store::{FileCredentialStore, StoreError};
 
 /// A stored login, without secrets.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -99,7 +99,7 @@ pub fn summary_of(stored: &StoredCredentials) -> LoginSummary {
 }
 
 /// The stored login of the server at `url`, if it has tokens.
-pub fn stored_login(url: &str) -> Result<Option<LoginSummary>, String> {
+pub fn stored_login(url: &str) -> Result<Option<LoginSummary>, StoreError> {
     let stored = FileCredentialStore::for_server(url).read()?;
     Ok(stored
         .filter(|s| s.token_response.is_some())

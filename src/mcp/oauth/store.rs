@@ -30,6 +30,38 @@ pub fn token_dir(dirs: &Dirs) -> PathBuf {
     dirs.state_home.join(APP_DIR).join("oauth")
 }
 
+/// The token file could not be read, written or removed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path} is not a token record: {source}")]
+    NotARecord {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error(transparent)]
+    Encode(#[from] serde_json::Error),
+    /// A step of writing the record (`what` says which).
+    #[error("cannot {what}: {source}")]
+    Write {
+        what: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot remove {path}: {source}")]
+    Remove {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
 /// What is kept for one server.
 #[derive(Clone, Serialize, Deserialize)]
 struct Record {
@@ -68,21 +100,29 @@ impl FileCredentialStore {
     }
 
     /// The stored credentials, if any (synchronous, for status displays).
-    pub fn read(&self) -> Result<Option<StoredCredentials>, String> {
+    pub fn read(&self) -> Result<Option<StoredCredentials>, StoreError> {
         let text = match std::fs::read_to_string(&self.path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("cannot read {}: {e}", self.path.display())),
+            Err(source) => {
+                return Err(StoreError::Read {
+                    path: self.path.clone(),
+                    source,
+                });
+            }
         };
-        let record: Record = serde_json::from_str(&text)
-            .map_err(|e| format!("{} is not a token record: {e}", self.path.display()))?;
+        let record: Record =
+            serde_json::from_str(&text).map_err(|source| StoreError::NotARecord {
+                path: self.path.clone(),
+                source,
+            })?;
         Ok((record.server_url == self.server_url).then_some(record.credentials))
     }
 
     /// Writes the record: a 0600 temporary file in a 0700 directory, renamed into
     /// place, so a reader never sees half a file and nobody else can read it.
-    pub fn write(&self, credentials: StoredCredentials) -> Result<(), String> {
-        let fail = |what: &str, e: std::io::Error| format!("cannot {what}: {e}");
+    pub fn write(&self, credentials: StoredCredentials) -> Result<(), StoreError> {
+        let fail = |what: &'static str, source: std::io::Error| StoreError::Write { what, source };
         let dir = self.path.parent().unwrap_or_else(|| Path::new("."));
         std::fs::create_dir_all(dir).map_err(|e| fail("create the token directory", e))?;
         std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
@@ -91,7 +131,7 @@ impl FileCredentialStore {
             server_url: self.server_url.clone(),
             credentials,
         };
-        let text = serde_json::to_vec_pretty(&record).map_err(|e| e.to_string())?;
+        let text = serde_json::to_vec_pretty(&record)?;
         let temp = self
             .path
             .with_extension(format!("tmp{}", std::process::id()));
@@ -109,11 +149,14 @@ impl FileCredentialStore {
     }
 
     /// Forgets the tokens; true when there were some.
-    pub fn remove(&self) -> Result<bool, String> {
+    pub fn remove(&self) -> Result<bool, StoreError> {
         match std::fs::remove_file(&self.path) {
             Ok(()) => Ok(true),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-            Err(e) => Err(format!("cannot remove {}: {e}", self.path.display())),
+            Err(source) => Err(StoreError::Remove {
+                path: self.path.clone(),
+                source,
+            }),
         }
     }
 }
@@ -121,18 +164,19 @@ impl FileCredentialStore {
 #[async_trait]
 impl rmcp::transport::auth::CredentialStore for FileCredentialStore {
     async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
-        self.read().map_err(AuthError::CredentialStoreError)
+        self.read()
+            .map_err(|e| AuthError::CredentialStoreError(e.to_string()))
     }
 
     async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
         self.write(credentials)
-            .map_err(AuthError::CredentialStoreError)
+            .map_err(|e| AuthError::CredentialStoreError(e.to_string()))
     }
 
     async fn clear(&self) -> Result<(), AuthError> {
         self.remove()
             .map(|_| ())
-            .map_err(AuthError::CredentialStoreError)
+            .map_err(|e| AuthError::CredentialStoreError(e.to_string()))
     }
 }
 

@@ -24,50 +24,73 @@ pub fn request_of<'a>(
     })
 }
 
+/// Why no command repeats a captured message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RepeatError {
+    /// Not a request, or a method no command sends.
+    #[error("no command repeats {method}")]
+    Method { method: String },
+    /// A request a client sent to switchboard, not one switchboard sent a server.
+    #[error("no command repeats {method}: {peer} sent it to switchboard")]
+    Downstream { method: String, peer: String },
+    #[error("the call names no tool")]
+    NoTool,
+    #[error("the read names no URI")]
+    NoUri,
+    #[error("the request names no prompt")]
+    NoPrompt,
+    #[error("a prompt argument's name holds `=` or starts with `-`: no -a KEY=VALUE can pass it")]
+    PromptArgumentName,
+    #[error("its arguments are not a JSON object")]
+    ArgumentsNotObject,
+    #[error("a value holds a NUL byte, which no shell word can")]
+    Nul,
+}
+
 /// The command line that repeats `request`, or why there is none.
-pub fn repeat(request: &WireEntry) -> Result<String, String> {
+pub fn repeat(request: &WireEntry) -> Result<String, RepeatError> {
     let method = request.method.as_deref().unwrap_or("this message");
+    let unrepeatable = || RepeatError::Method {
+        method: method.to_owned(),
+    };
     if request.kind != Kind::Request {
-        return Err(format!("no command repeats {method}"));
+        return Err(unrepeatable());
     }
     if request.side != Side::Upstream || request.direction != Direction::Sent {
-        return Err(format!(
-            "no command repeats {method}: {} sent it to switchboard",
-            request.peer
-        ));
+        return Err(RepeatError::Downstream {
+            method: method.to_owned(),
+            peer: request.peer.to_string(),
+        });
     }
     let params = request.message.get("params").unwrap_or(&Value::Null);
     let text = |key: &str| params.get(key).and_then(Value::as_str);
     let server = &*request.peer;
     let words = match method {
         "tools/call" => {
-            let tool = text("name").ok_or("the call names no tool")?;
+            let tool = text("name").ok_or(RepeatError::NoTool)?;
             let mut words = vec!["call".into(), server.into(), tool.into()];
             words.extend(call_arguments(params.get("arguments"))?);
             words
         }
         "resources/read" => {
-            let uri = text("uri").ok_or("the read names no URI")?;
+            let uri = text("uri").ok_or(RepeatError::NoUri)?;
             vec!["read".into(), server.into(), uri.into()]
         }
         "prompts/get" => {
-            let name = text("name").ok_or("the request names no prompt")?;
+            let name = text("name").ok_or(RepeatError::NoPrompt)?;
             let mut words = vec!["prompt".into(), server.into(), name.into()];
             if let Some(args) = object(params.get("arguments"))? {
-                words.extend(dash_a(args).ok_or(
-                    "a prompt argument's name holds `=` or starts with `-`: no -a KEY=VALUE \
-                     can pass it",
-                )?);
+                words.extend(dash_a(args).ok_or(RepeatError::PromptArgumentName)?);
             }
             words
         }
-        _ => return Err(format!("no command repeats {method}")),
+        _ => return Err(unrepeatable()),
     };
     quote_line(&words)
 }
 
 /// `-a KEY=VALUE …` when every name allows it, else `--args JSON`.
-fn call_arguments(arguments: Option<&Value>) -> Result<Vec<String>, String> {
+fn call_arguments(arguments: Option<&Value>) -> Result<Vec<String>, RepeatError> {
     let Some(args) = object(arguments)? else {
         return Ok(Vec::new());
     };
@@ -75,12 +98,12 @@ fn call_arguments(arguments: Option<&Value>) -> Result<Vec<String>, String> {
         .unwrap_or_else(|| vec!["--args".into(), Value::Object(args.clone()).to_string()]))
 }
 
-fn object(arguments: Option<&Value>) -> Result<Option<&Map<String, Value>>, String> {
+fn object(arguments: Option<&Value>) -> Result<Option<&Map<String, Value>>, RepeatError> {
     match arguments {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Object(map)) if map.is_empty() => Ok(None),
         Some(Value::Object(map)) => Ok(Some(map)),
-        Some(_) => Err("its arguments are not a JSON object".into()),
+        Some(_) => Err(RepeatError::ArgumentsNotObject),
     }
 }
 
@@ -104,15 +127,14 @@ fn dash_a(args: &Map<String, Value>) -> Option<Vec<String>> {
 }
 
 /// `switchboard WORD…`, each word quoted only when a shell would change it.
-fn quote_line(words: &[String]) -> Result<String, String> {
+fn quote_line(words: &[String]) -> Result<String, RepeatError> {
     let mut line = String::from("switchboard");
     for word in words {
         line.push(' ');
         if plain(word) {
             line.push_str(word);
         } else {
-            let quoted = shlex::try_quote(word)
-                .map_err(|_| "a value holds a NUL byte, which no shell word can".to_string())?;
+            let quoted = shlex::try_quote(word).map_err(|_| RepeatError::Nul)?;
             line.push_str(&quoted);
         }
     }

@@ -10,7 +10,7 @@ fn sent(method: &str, params: &Value) -> Arc<WireEntry> {
     Arc::clone(&log.entries()[0])
 }
 
-fn line(method: &str, params: &Value) -> Result<String, String> {
+fn line(method: &str, params: &Value) -> Result<String, RepeatError> {
     repeat(&sent(method, params))
 }
 
@@ -64,11 +64,16 @@ fn names_that_dash_a_cannot_carry_use_args_json() {
     );
     let bad = json!({"name": "t", "arguments": [1]});
     assert_eq!(
-        line("tools/call", &bad).unwrap_err(),
+        line("tools/call", &bad).unwrap_err().to_string(),
         "its arguments are not a JSON object"
     );
     let nul = json!({"name": "t", "arguments": {"k": "a\u{0}b"}});
-    assert!(line("tools/call", &nul).unwrap_err().contains("NUL"));
+    assert!(
+        line("tools/call", &nul)
+            .unwrap_err()
+            .to_string()
+            .contains("NUL")
+    );
 }
 
 #[test]
@@ -87,6 +92,7 @@ fn reads_and_prompts_have_their_commands() {
     assert!(
         line("prompts/get", &odd)
             .unwrap_err()
+            .to_string()
             .contains("no -a KEY=VALUE")
     );
 }
@@ -94,7 +100,7 @@ fn reads_and_prompts_have_their_commands() {
 #[test]
 fn other_messages_say_no_command_repeats_them() {
     assert_eq!(
-        line("tools/list", &json!({})).unwrap_err(),
+        line("tools/list", &json!({})).unwrap_err().to_string(),
         "no command repeats tools/list"
     );
     let log = WireLog::new(10);
@@ -110,11 +116,11 @@ fn other_messages_say_no_command_repeats_them() {
     );
     let entries = log.entries();
     assert_eq!(
-        repeat(&entries[0]).unwrap_err(),
+        repeat(&entries[0]).unwrap_err().to_string(),
         "no command repeats notifications/initialized"
     );
     assert_eq!(
-        repeat(&entries[1]).unwrap_err(),
+        repeat(&entries[1]).unwrap_err().to_string(),
         "no command repeats tools/call: claude sent it to switchboard"
     );
 }

@@ -10,7 +10,7 @@ use super::{fs_read, fs_write};
 use crate::config::FsToolConfig;
 use crate::gate::Preview;
 use crate::tools::builtin_specs::fs_spec;
-use crate::tools::{Tool, ToolContext, ToolResult, ToolSpec};
+use crate::tools::{PrecheckError, Tool, ToolContext, ToolResult, ToolSpec};
 
 /// Why an `fs` call failed; the message is what the model reads.
 #[derive(Debug, thiserror::Error)]
@@ -108,7 +108,7 @@ impl Tool for FsTool {
         }
     }
 
-    fn precheck(&self, args: &Map<String, Value>) -> Result<(), String> {
+    fn precheck(&self, args: &Map<String, Value>) -> Result<(), PrecheckError> {
         let check = || -> Result<(), FsError> {
             let operation = args::string(args, "operation")?;
             let path = args::optional_string(args, "path")?.unwrap_or(".");
@@ -122,7 +122,7 @@ impl Tool for FsTool {
             self.root.resolve(path)?;
             Ok(())
         };
-        check().map_err(|e| e.to_string())
+        Ok(check()?)
     }
 
     fn preview(&self, args: &Map<String, Value>) -> Option<Preview> {

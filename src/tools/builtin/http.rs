@@ -15,7 +15,7 @@ use super::http_rules::{HttpRuleError, HttpRules};
 use crate::config::HttpToolConfig;
 use crate::gate::Preview;
 use crate::tools::builtin_specs::http_spec;
-use crate::tools::{Tool, ToolContext, ToolError, ToolResult, ToolSpec};
+use crate::tools::{PrecheckError, Tool, ToolContext, ToolError, ToolResult, ToolSpec};
 
 /// The most redirect hops followed (each one re-checked).
 pub const MAX_REDIRECTS: usize = 10;
@@ -47,7 +47,7 @@ pub struct HttpTool {
     spec: ToolSpec,
     config: HttpToolConfig,
     rules: HttpRules,
-    client: OnceLock<Result<Client, String>>,
+    client: OnceLock<Result<Client, reqwest::Error>>,
 }
 
 impl HttpTool {
@@ -69,7 +69,7 @@ impl HttpTool {
             .map_err(|e| HttpError::Request(format!("cannot build the HTTP client: {e}")))
     }
 
-    fn build_client(&self) -> Result<Client, String> {
+    fn build_client(&self) -> Result<Client, reqwest::Error> {
         let policy = if self.config.follow_redirects {
             let hop_rules = self.rules.clone();
             redirect::Policy::custom(move |attempt| {
@@ -96,7 +96,6 @@ impl HttpTool {
             .timeout(Duration::from_secs(self.config.timeout_secs))
             .user_agent(concat!("switchboard/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|e| e.to_string())
     }
 
     fn check(&self, args: &Map<String, Value>) -> Result<Checked, HttpError> {
@@ -212,8 +211,8 @@ impl Tool for HttpTool {
         outcome.unwrap_or_else(|e| ToolResult::error(e.to_string()))
     }
 
-    fn precheck(&self, args: &Map<String, Value>) -> Result<(), String> {
-        self.check(args).map(|_| ()).map_err(|e| e.to_string())
+    fn precheck(&self, args: &Map<String, Value>) -> Result<(), PrecheckError> {
+        self.check(args).map(|_| ()).map_err(PrecheckError::from)
     }
 
     fn preview(&self, args: &Map<String, Value>) -> Option<Preview> {

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::args;
 use super::confine::Root;
 use super::diff;
-use super::memory_store::{MEMORIES, MemoryResult, MemoryStore, walk};
+use super::memory_store::{MEMORIES, MemoryError, MemoryResult, MemoryStore, walk};
 use crate::gate::Preview;
 use crate::tools::builtin_specs::memory_spec;
 use crate::tools::{Tool, ToolContext, ToolResult, ToolSpec};
@@ -27,8 +27,11 @@ pub fn list_memory_files(dir: &Path) -> Vec<(String, u64)> {
 }
 
 /// The text of one memory file (`/memories/…`), with the same path checks as the tool.
-pub fn read_memory_file(dir: &Path, path: &str) -> Result<String, String> {
-    let root = Root::new(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn read_memory_file(dir: &Path, path: &str) -> MemoryResult {
+    let root = Root::new(dir).map_err(|source| MemoryError::Root {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
     MemoryStore::new(root).read_text(path)
 }
 
@@ -52,46 +55,40 @@ impl MemoryTool {
     }
 
     fn run(&self, args: &Map<String, Value>) -> MemoryResult {
-        let command = args::string(args, "command").map_err(|e| format!("Error: {e}"))?;
-        let text = |name| {
-            args::string(args, name)
-                .map(str::to_owned)
-                .map_err(|e| format!("Error: {e}"))
-        };
+        let command = args::string(args, "command")?;
+        let text = |name| args::string(args, name).map(str::to_owned);
         match command {
             "view" => self.store.view(&text("path")?, view_range(args)?),
             "create" => self.store.create(&text("path")?, &text("file_text")?),
             "str_replace" => {
-                let new = args::optional_string(args, "new_str")
-                    .map_err(|e| format!("Error: {e}"))?
-                    .unwrap_or("");
+                let new = args::optional_string(args, "new_str")?.unwrap_or("");
                 self.store
                     .str_replace(&text("path")?, &text("old_str")?, new)
             }
             "insert" => {
-                let line = args::u64_arg(args, "insert_line").map_err(|e| format!("Error: {e}"))?;
+                let line = args::u64_arg(args, "insert_line")?;
                 self.store
                     .insert(&text("path")?, line, &text("insert_text")?)
             }
             "delete" => self.store.delete(&text("path")?),
             "rename" => self.store.rename(&text("old_path")?, &text("new_path")?),
-            other => Err(format!(
-                "Error: Unknown command `{other}`: use view, create, str_replace, insert, delete or rename"
-            )),
+            other => Err(MemoryError::UnknownCommand {
+                command: other.into(),
+            }),
         }
     }
 }
 
-fn view_range(args: &Map<String, Value>) -> Result<Option<(i64, i64)>, String> {
+fn view_range(args: &Map<String, Value>) -> Result<Option<(i64, i64)>, MemoryError> {
     match args.get("view_range") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Array(items)) if items.len() == 2 => {
             match (items[0].as_i64(), items[1].as_i64()) {
                 (Some(a), Some(b)) => Ok(Some((a, b))),
-                _ => Err("Error: `view_range` must be two integers [start, end]".into()),
+                _ => Err(MemoryError::ViewRangeShape),
             }
         }
-        Some(_) => Err("Error: `view_range` must be two integers [start, end]".into()),
+        Some(_) => Err(MemoryError::ViewRangeShape),
     }
 }
 
@@ -104,7 +101,7 @@ impl Tool for MemoryTool {
     async fn invoke(&self, args: Map<String, Value>, _ctx: &ToolContext) -> ToolResult {
         match self.run(&args) {
             Ok(text) => ToolResult::text(text),
-            Err(text) => ToolResult::error(text),
+            Err(e) => ToolResult::error(e.to_string()),
         }
     }
 

@@ -4,7 +4,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use super::args::ArgError;
 use super::confine::{Confined, PathError, Root};
+use super::fs::FsError;
 use super::fs_read::read_capped;
 use super::fs_write;
 use crate::config::FsToolConfig;
@@ -15,8 +17,102 @@ pub const MEMORIES: &str = "/memories";
 pub const MAX_MEMORY_FILE: u64 = 1024 * 1024;
 const MAX_LINES: usize = 999_999;
 
-/// A memory command failed; the text is what the model reads.
-pub type MemoryResult = Result<String, String>;
+/// A memory command's result text, or why it failed.
+pub type MemoryResult = Result<String, MemoryError>;
+
+/// Why a memory command failed; the message is what the model reads (the texts of
+/// Anthropic's `memory_20250818` tool).
+#[derive(Debug, thiserror::Error)]
+pub enum MemoryError {
+    #[error(
+        "Error: The path {path} is not allowed: memory paths must start with {}",
+        MEMORIES
+    )]
+    OutsideMemories { path: String },
+    #[error("Error: The path {path} is not a valid memory path")]
+    InvalidPath { path: String },
+    #[error("Error: The path {path} is not allowed: {source}")]
+    NotAllowed {
+        path: String,
+        #[source]
+        source: PathError,
+    },
+    /// What `view` says about a missing path.
+    #[error("The path {path} does not exist. Please provide a valid path.")]
+    Missing { path: String },
+    /// What `str_replace` says about a file it cannot read.
+    #[error("Error: The path {path} does not exist. Please provide a valid path.")]
+    MissingFile { path: String },
+    #[error("Error: The path {path} does not exist")]
+    NotFound { path: String },
+    #[error("Error: {0}")]
+    Fs(#[from] FsError),
+    #[error("Error: {path} is larger than {} bytes", MAX_MEMORY_FILE)]
+    TooLarge { path: String },
+    #[error("File {path} exceeds maximum line limit of 999,999 lines.")]
+    TooManyLines { path: String },
+    #[error(
+        "Error: Invalid `view_range`: [{start}, {end}]. Its first element `{start}` should be within the range of lines of the file: [1, {lines}]"
+    )]
+    ViewStart { start: i64, end: i64, lines: usize },
+    #[error(
+        "Error: Invalid `view_range`: [{start}, {end}]. Its second element `{end}` should be -1 or within [{start}, {lines}]"
+    )]
+    ViewEnd { start: i64, end: i64, lines: usize },
+    #[error("Error: `view_range` must be two integers [start, end]")]
+    ViewRangeShape,
+    #[error("Error: File {path} already exists")]
+    Exists { path: String },
+    #[error("No replacement was performed, old_str `{old}` did not appear verbatim in {path}.")]
+    NoMatch { old: String, path: String },
+    #[error(
+        "No replacement was performed. Multiple occurrences of old_str `{old}` in lines: {}. Please ensure it is unique",
+        joined(.lines)
+    )]
+    Ambiguous { old: String, lines: Vec<usize> },
+    #[error(
+        "Error: Invalid `insert_line` parameter: {after}. It should be within the range of lines of the file: [0, {lines}]"
+    )]
+    InsertLine { after: u64, lines: usize },
+    #[error("Error: Cannot delete the {} directory itself", MEMORIES)]
+    DeleteRoot,
+    #[error("Error: Cannot rename the {} directory itself", MEMORIES)]
+    RenameRoot,
+    #[error("Error: The destination {path} already exists")]
+    DestinationExists { path: String },
+    #[error("Error: Cannot move {old} into itself ({new})")]
+    IntoItself { old: String, new: String },
+    /// Removing `path` or creating its parent directories failed.
+    #[error("Error: {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("Error: {0}")]
+    Rename(#[source] std::io::Error),
+    #[error("Error: {0}")]
+    Arg(#[from] ArgError),
+    #[error(
+        "Error: Unknown command `{command}`: use view, create, str_replace, insert, delete or rename"
+    )]
+    UnknownCommand { command: String },
+    /// The memory directory itself cannot be used.
+    #[error("{}: {source}", .dir.display())]
+    Root {
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn joined(lines: &[usize]) -> String {
+    lines
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// `/memories` mapped onto a directory.
 #[derive(Debug, Clone)]
@@ -34,34 +130,34 @@ impl MemoryStore {
     }
 
     /// Maps `/memories/...` to a checked path under the directory.
-    pub fn locate(&self, path: &str) -> Result<Confined, String> {
+    pub fn locate(&self, path: &str) -> Result<Confined, MemoryError> {
         let rest = if path == MEMORIES {
             ""
         } else if let Some(rest) = path.strip_prefix("/memories/") {
             rest
         } else {
-            return Err(format!(
-                "Error: The path {path} is not allowed: memory paths must start with {MEMORIES}"
-            ));
+            return Err(MemoryError::OutsideMemories { path: path.into() });
         };
         if rest.starts_with('/') {
-            return Err(format!("Error: The path {path} is not a valid memory path"));
+            return Err(MemoryError::InvalidPath { path: path.into() });
         }
-        self.root.resolve(rest).map_err(|e| path_error(path, &e))
+        self.root
+            .resolve(rest)
+            .map_err(|source| MemoryError::NotAllowed {
+                path: path.into(),
+                source,
+            })
     }
 
     /// The text of a memory file (at most [`MAX_MEMORY_FILE`] bytes).
     pub fn read_text(&self, path: &str) -> MemoryResult {
         let confined = self.locate(path)?;
         if !confined.exists() {
-            return Err(missing(path));
+            return Err(MemoryError::Missing { path: path.into() });
         }
-        let capped = read_capped(&self.root, &confined, MAX_MEMORY_FILE)
-            .map_err(|e| format!("Error: {e}"))?;
+        let capped = read_capped(&self.root, &confined, MAX_MEMORY_FILE)?;
         if capped.truncated {
-            return Err(format!(
-                "Error: {path} is larger than {MAX_MEMORY_FILE} bytes"
-            ));
+            return Err(MemoryError::TooLarge { path: path.into() });
         }
         Ok(capped.text)
     }
@@ -69,7 +165,7 @@ impl MemoryStore {
     pub fn view(&self, path: &str, range: Option<(i64, i64)>) -> MemoryResult {
         let confined = self.locate(path)?;
         if !confined.exists() {
-            return Err(missing(path));
+            return Err(MemoryError::Missing { path: path.into() });
         }
         if confined.full.is_dir() {
             return Ok(view_dir(path, &confined));
@@ -77,9 +173,7 @@ impl MemoryStore {
         let text = self.read_text(path)?;
         let lines: Vec<&str> = text.lines().collect();
         if lines.len() > MAX_LINES {
-            return Err(format!(
-                "File {path} exceeds maximum line limit of 999,999 lines."
-            ));
+            return Err(MemoryError::TooManyLines { path: path.into() });
         }
         let (start, end) = match range {
             None => (1, lines.len()),
@@ -93,7 +187,7 @@ impl MemoryStore {
     pub fn create(&self, path: &str, text: &str) -> MemoryResult {
         let confined = self.locate(path)?;
         if confined.exists() {
-            return Err(format!("Error: File {path} already exists"));
+            return Err(MemoryError::Exists { path: path.into() });
         }
         self.write(&confined, text)?;
         Ok(format!("File created successfully at: {path}"))
@@ -101,24 +195,25 @@ impl MemoryStore {
 
     /// The content after replacing the single `old` with `new`.
     pub fn replaced(&self, path: &str, old: &str, new: &str) -> MemoryResult {
-        let text = self.read_text(path).map_err(|_| {
-            format!("Error: The path {path} does not exist. Please provide a valid path.")
-        })?;
+        let text = self
+            .read_text(path)
+            .map_err(|_| MemoryError::MissingFile { path: path.into() })?;
         let starts: Vec<usize> = text.match_indices(old).map(|(i, _)| i).collect();
         match starts.as_slice() {
-            [] => Err(format!(
-                "No replacement was performed, old_str `{old}` did not appear verbatim in {path}."
-            )),
+            [] => Err(MemoryError::NoMatch {
+                old: old.into(),
+                path: path.into(),
+            }),
             [_] => Ok(text.replacen(old, new, 1)),
             many => {
-                let lines: Vec<String> = many
+                let lines = many
                     .iter()
-                    .map(|&i| (text[..i].matches('\n').count() + 1).to_string())
+                    .map(|&i| text[..i].matches('\n').count() + 1)
                     .collect();
-                Err(format!(
-                    "No replacement was performed. Multiple occurrences of old_str `{old}` in lines: {}. Please ensure it is unique",
-                    lines.join(", ")
-                ))
+                Err(MemoryError::Ambiguous {
+                    old: old.into(),
+                    lines,
+                })
             }
         }
     }
@@ -142,14 +237,13 @@ impl MemoryStore {
     pub fn inserted(&self, path: &str, after: u64, insert: &str) -> MemoryResult {
         let text = self
             .read_text(path)
-            .map_err(|_| format!("Error: The path {path} does not exist"))?;
+            .map_err(|_| MemoryError::NotFound { path: path.into() })?;
         let mut lines: Vec<&str> = text.lines().collect();
         let n = lines.len();
-        let at = usize::try_from(after).ok().filter(|&a| a <= n).ok_or_else(|| {
-            format!(
-                "Error: Invalid `insert_line` parameter: {after}. It should be within the range of lines of the file: [0, {n}]"
-            )
-        })?;
+        let at = usize::try_from(after)
+            .ok()
+            .filter(|&a| a <= n)
+            .ok_or(MemoryError::InsertLine { after, lines: n })?;
         let new_lines: Vec<&str> = insert.lines().collect();
         lines.splice(at..at, new_lines);
         let mut out = lines.join("\n");
@@ -169,12 +263,10 @@ impl MemoryStore {
     pub fn delete(&self, path: &str) -> MemoryResult {
         let confined = self.locate(path)?;
         if confined.is_root() {
-            return Err(format!(
-                "Error: Cannot delete the {MEMORIES} directory itself"
-            ));
+            return Err(MemoryError::DeleteRoot);
         }
         if !confined.exists() {
-            return Err(format!("Error: The path {path} does not exist"));
+            return Err(MemoryError::NotFound { path: path.into() });
         }
         let removed = if confined.full.is_dir() {
             // remove_dir_all never follows symlinks inside the tree.
@@ -182,7 +274,10 @@ impl MemoryStore {
         } else {
             std::fs::remove_file(&confined.full)
         };
-        removed.map_err(|e| format!("Error: {path}: {e}"))?;
+        removed.map_err(|source| MemoryError::Io {
+            path: path.into(),
+            source,
+        })?;
         Ok(format!("Successfully deleted {path}"))
     }
 
@@ -190,34 +285,38 @@ impl MemoryStore {
         let from = self.locate(old)?;
         let to = self.locate(new)?;
         if from.is_root() || to.is_root() {
-            return Err(format!(
-                "Error: Cannot rename the {MEMORIES} directory itself"
-            ));
+            return Err(MemoryError::RenameRoot);
         }
         if !from.exists() {
-            return Err(format!("Error: The path {old} does not exist"));
+            return Err(MemoryError::NotFound { path: old.into() });
         }
         if to.exists() {
-            return Err(format!("Error: The destination {new} already exists"));
+            return Err(MemoryError::DestinationExists { path: new.into() });
         }
         if to.full.starts_with(&from.full) {
-            return Err(format!("Error: Cannot move {old} into itself ({new})"));
+            return Err(MemoryError::IntoItself {
+                old: old.into(),
+                new: new.into(),
+            });
         }
         if let Some(parent) = to.full.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("Error: {new}: {e}"))?;
+            std::fs::create_dir_all(parent).map_err(|source| MemoryError::Io {
+                path: new.into(),
+                source,
+            })?;
         }
-        std::fs::rename(&from.full, &to.full).map_err(|e| format!("Error: {e}"))?;
+        std::fs::rename(&from.full, &to.full).map_err(MemoryError::Rename)?;
         Ok(format!("Successfully renamed {old} to {new}"))
     }
 
-    fn write(&self, confined: &Confined, text: &str) -> Result<(), String> {
+    fn write(&self, confined: &Confined, text: &str) -> Result<(), MemoryError> {
         let limits = FsToolConfig {
             max_write_bytes: MAX_MEMORY_FILE,
             ..FsToolConfig::default()
         };
         fs_write::write(&self.root, &limits, &confined.rel.to_string_lossy(), text)
             .map(|_| ())
-            .map_err(|e| format!("Error: {e}"))
+            .map_err(MemoryError::Fs)
     }
 }
 
@@ -233,25 +332,21 @@ fn view_dir(path: &str, confined: &Confined) -> String {
     out
 }
 
-fn missing(path: &str) -> String {
-    format!("The path {path} does not exist. Please provide a valid path.")
-}
-
-fn path_error(path: &str, e: &PathError) -> String {
-    format!("Error: The path {path} is not allowed: {e}")
-}
-
-fn check_range((start, end): (i64, i64), n: usize) -> Result<(usize, usize), String> {
+fn check_range((start, end): (i64, i64), n: usize) -> Result<(usize, usize), MemoryError> {
     let n_i = i64::try_from(n).unwrap_or(i64::MAX);
     if start < 1 || start > n_i.max(1) {
-        return Err(format!(
-            "Error: Invalid `view_range`: [{start}, {end}]. Its first element `{start}` should be within the range of lines of the file: [1, {n}]"
-        ));
+        return Err(MemoryError::ViewStart {
+            start,
+            end,
+            lines: n,
+        });
     }
     if end != -1 && (end < start || end > n_i) {
-        return Err(format!(
-            "Error: Invalid `view_range`: [{start}, {end}]. Its second element `{end}` should be -1 or within [{start}, {n}]"
-        ));
+        return Err(MemoryError::ViewEnd {
+            start,
+            end,
+            lines: n,
+        });
     }
     let last = if end == -1 { n_i } else { end };
     Ok((

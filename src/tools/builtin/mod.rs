@@ -23,7 +23,7 @@ pub use fs::{FsError, FsTool};
 pub use http::{HttpError, HttpTool, MAX_REDIRECTS};
 pub use http_rules::{HttpRuleError, HttpRules};
 pub use memory::{MemoryTool, list_memory_files, read_memory_file};
-pub use memory_store::{MEMORIES, MemoryStore, human_size};
+pub use memory_store::{MEMORIES, MemoryError, MemoryStore, human_size};
 pub use shell::{MINIMAL_PATH, ShellError, ShellTool, command_line, find_on_path};
 pub use skills::{MAX_GET_CHARS, SkillsTool, UNTRUSTED_CLOSE, UNTRUSTED_OPEN, wrap};
 

@@ -15,7 +15,7 @@ use super::process_group::{self, RunOutcome};
 use crate::config::ShellToolConfig;
 use crate::gate::Preview;
 use crate::tools::builtin_specs::shell_spec;
-use crate::tools::{Tool, ToolContext, ToolResult, ToolSpec};
+use crate::tools::{PrecheckError, Tool, ToolContext, ToolResult, ToolSpec};
 
 /// The PATH a program sees unless `PATH` is on `[tools.shell] env`.
 pub const MINIMAL_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
@@ -218,8 +218,8 @@ impl Tool for ShellTool {
         }
     }
 
-    fn precheck(&self, args: &Map<String, Value>) -> Result<(), String> {
-        self.check(args).map(|_| ()).map_err(|e| e.to_string())
+    fn precheck(&self, args: &Map<String, Value>) -> Result<(), PrecheckError> {
+        self.check(args).map(|_| ()).map_err(PrecheckError::from)
     }
 
     fn preview(&self, args: &Map<String, Value>) -> Option<Preview> {

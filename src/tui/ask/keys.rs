@@ -139,7 +139,7 @@ fn refuse(state: &mut State, cancel: bool) -> Vec<Cmd> {
     };
     let (answer, outcome) = match (&front.view, cancel) {
         (AskView::Sample(_), _) => (
-            Answer::Sample(Err("the person declined the sampling request".into())),
+            Answer::Sample(Err(crate::mcp::SampleRefusal::Declined)),
             "declined",
         ),
         (_, true) => (Answer::Elicit(ElicitationAnswer::Cancel), "cancelled"),

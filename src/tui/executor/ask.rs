@@ -123,7 +123,9 @@ impl Executor {
         tracing::info!(server, "sampling request sent to {}", provider.kind());
         let inbox = self.inbox.clone();
         tokio::spawn(async move {
-            let result = crate::agent::sampling::sample(provider.as_ref(), &params).await;
+            let result = crate::agent::sampling::sample(provider.as_ref(), &params)
+                .await
+                .map_err(|e| e.to_string());
             let _ = inbox.send(Msg::Sampled { id, result });
         });
         None

@@ -31,9 +31,8 @@ impl Executor {
             ),
             FileCmd::ReadMemory(path) => {
                 let text = match self.memory_dir.as_deref() {
-                    Some(dir) => {
-                        crate::tools::builtin::read_memory_file(dir, &path).unwrap_or_else(|e| e)
-                    }
+                    Some(dir) => crate::tools::builtin::read_memory_file(dir, &path)
+                        .unwrap_or_else(|e| e.to_string()),
                     None => "the memory tool is disabled".into(),
                 };
                 Msg::MemoryFile { path, text }

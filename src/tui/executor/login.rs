@@ -39,7 +39,7 @@ struct OverlayPrompt {
 #[async_trait::async_trait]
 impl LoginPrompt for OverlayPrompt {
     async fn present(&self, server: &str, url: &str, port: u16) -> Option<String> {
-        let opened = oauth::browser::open(url).await;
+        let opened = oauth::browser::open(url).await.map_err(|e| e.to_string());
         let _ = self.inbox.send(Msg::Login(LoginMsg::Waiting {
             server: server.to_owned(),
             url: url.to_owned(),
@@ -143,7 +143,9 @@ async fn run(
     if challenge.is_none() {
         challenge = oauth::challenge_of(&url).await;
     }
-    let target = handle.login_target(challenge, None)?;
+    let target = handle
+        .login_target(challenge, None)
+        .map_err(|e| e.to_string())?;
     let summary = oauth::login(&target, prompt)
         .await
         .map_err(|e| e.to_string())?;

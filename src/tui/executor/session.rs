@@ -49,7 +49,7 @@ impl Executor {
                     message: "Switched; the conversation continues with the new model.".into(),
                 }))
             }
-            Err(e) => Msg::Failed(e),
+            Err(e) => Msg::Failed(e.to_string()),
         })
     }
 
@@ -89,7 +89,7 @@ impl Executor {
                 Msg::Resumed(Box::new(loaded))
             }
             Ok((_, None)) => Msg::Failed(format!("session {id} was not found")),
-            Err(e) => Msg::Failed(e),
+            Err(e) => Msg::Failed(e.to_string()),
         }
     }
 }
