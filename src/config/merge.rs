@@ -7,11 +7,13 @@
 //! `deny` and `always_ask` rules apply (the policy ranks deny > ask > allow whatever
 //! file a rule came from).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use toml::Table;
+use toml::{Spanned, Table};
 
-use super::model::Config;
+use super::model::{Config, KeyBindingSpec};
 
 /// How much of the upper layer applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,7 +68,7 @@ pub fn merge(
     if has(&["default_provider"]) {
         out.default_provider.clone_from(&upper.default_provider);
     }
-    out.ui.keys.extend(upper.ui.keys.clone());
+    merge_keys(&mut out.ui.keys, &upper.ui.keys);
     for (name, server) in &upper.servers {
         let mut server = server.clone();
         server.from_project = project;
@@ -186,6 +188,23 @@ fn lay_over(base: &mut toml::Value, upper: &toml::Value) {
             }
         }
         (slot, value) => *slot = value.clone(),
+    }
+}
+
+/// `[ui.keys]`: the upper file's entries replace the lower's by action, also inside
+/// `[ui.keys.LAYER]` tables both files write.
+fn merge_keys(
+    out: &mut BTreeMap<String, Spanned<KeyBindingSpec>>,
+    upper: &BTreeMap<String, Spanned<KeyBindingSpec>>,
+) {
+    for (name, spec) in upper {
+        if let (Some(lower), KeyBindingSpec::Layer(entries)) = (out.get_mut(name), spec.get_ref())
+            && let KeyBindingSpec::Layer(lower_entries) = lower.get_mut()
+        {
+            lower_entries.extend(entries.clone());
+            continue;
+        }
+        out.insert(name.clone(), spec.clone());
     }
 }
 

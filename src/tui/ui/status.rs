@@ -13,7 +13,7 @@ use crate::tui::style::style;
 
 /// The status-bar hints for the layer taking the keys, from the key table (the rows
 /// with a short label), less those that do nothing where the focus is: (label, key).
-fn hints(state: &State) -> Vec<(&'static str, String)> {
+fn hints(state: &State) -> Vec<(&str, String)> {
     let layer = state.layer();
     let with_global = matches!(layer, Layer::Normal | Layer::Composer);
     let server_details = matches!(state.overlay, Some(Overlay::Server { .. }));
