@@ -83,6 +83,7 @@ mod tui_executor;
 mod tui_form_editor;
 mod tui_hardening;
 mod tui_inputs;
+mod tui_keys;
 mod tui_login;
 mod tui_login_view;
 mod tui_modes;

@@ -44,7 +44,11 @@ pub fn help_lines(state: &State, theme: &Theme) -> Vec<Line<'static>> {
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, scroll: u16) {
     let area = super::popup(frame, 64, frame.area().height.saturating_sub(4));
-    let block = pane_block(theme, "Keys · Esc closes", true);
+    let title = format!(
+        "Keys · {} closes",
+        state.keymap.hint(Layer::Help, Action::Close)
+    );
+    let block = pane_block(theme, &title, true);
     let lines = help_lines(state, theme);
     let inner_h = block.inner(area).height;
     let max = u16::try_from(lines.len())
