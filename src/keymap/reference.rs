@@ -23,7 +23,7 @@ pub fn reference_markdown() -> String {
         }
         let _ = write!(
             out,
-            "\n### {} `[{}]`\n\n| Keys | Action | What it does |\n| --- | --- | --- |\n",
+            "\n### {} — `[ui.keys.{}]`\n\n| Keys | Action | What it does |\n| --- | --- | --- |\n",
             layer.title(),
             layer.name()
         );
@@ -41,17 +41,27 @@ pub fn reference_markdown() -> String {
         "\n### All actions\n\n| Action | What it does | Default keys |\n| --- | --- | --- |\n",
     );
     for action in Action::ALL {
-        let mut by_layer: Vec<String> = Vec::new();
+        // The same keys in several layers are listed once: `↑` `k` (panes, help).
+        let mut by_keys: Vec<(String, Vec<&str>)> = Vec::new();
         for layer in Layer::ALL {
             let keys: Vec<String> = bindings
                 .iter()
                 .filter(|b| b.layer == layer && b.action == *action)
                 .map(|b| b.key.to_string())
                 .collect();
-            if !keys.is_empty() {
-                by_layer.push(format!("{} ({})", code_list(&keys), layer.name()));
+            if keys.is_empty() {
+                continue;
+            }
+            let keys = code_list(&keys);
+            match by_keys.iter_mut().find(|(k, _)| *k == keys) {
+                Some((_, layers)) => layers.push(layer.name()),
+                None => by_keys.push((keys, vec![layer.name()])),
             }
         }
+        let by_layer: Vec<String> = by_keys
+            .into_iter()
+            .map(|(keys, layers)| format!("{keys} ({})", layers.join(", ")))
+            .collect();
         let _ = writeln!(
             out,
             "| `{}` | {} | {} |",

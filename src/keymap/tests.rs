@@ -190,7 +190,7 @@ fn the_reference_lists_every_action_and_layer() {
     }
     for layer in Layer::ALL {
         assert!(
-            md.contains(&format!("`[{}]`", layer.name())),
+            md.contains(&format!("`[ui.keys.{}]`", layer.name())),
             "{}",
             layer.name()
         );

@@ -38,6 +38,7 @@ mod gate_rules;
 mod harden_cli;
 mod hooks;
 mod hooks_cli;
+mod keys_doc;
 mod llm_anthropic;
 mod llm_bedrock;
 mod llm_cohere;
