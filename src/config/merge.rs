@@ -254,6 +254,23 @@ mod tests {
     "#;
 
     #[test]
+    fn key_bindings_merge_by_action_also_inside_layer_tables() {
+        let (user, _) = layer(
+            "[ui.keys]\nquit = \"ctrl+q\"\n[ui.keys.approval]\ndeny = \"x\"\nabort_turn = \"ctrl+g\"\n",
+        );
+        let (project, set) = layer("[ui.keys.approval]\napprove_once = \"Y\"\ndeny = \"z\"\n");
+        let out = merge(&user, &project, &set, Reach::Full, true).unwrap();
+        assert_eq!(out.ui.keys["quit"].get_ref().keys(), ["ctrl+q"]);
+        let KeyBindingSpec::Layer(approval) = out.ui.keys["approval"].get_ref() else {
+            panic!("{:?}", out.ui.keys);
+        };
+        let keys = |name: &str| approval[name].get_ref().keys();
+        assert_eq!(keys("approve_once"), ["Y"]);
+        assert_eq!(keys("deny"), ["z"]);
+        assert_eq!(keys("abort_turn"), ["ctrl+g"]);
+    }
+
+    #[test]
     fn a_full_merge_keeps_the_users_keys_and_joins_rules_and_hooks() {
         let (user, _) = layer(USER);
         let (project, set) = layer(PROJECT);
