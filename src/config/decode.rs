@@ -57,6 +57,14 @@ fn describe(keys: &[String], message: &str) -> Description {
             key,
         };
     }
+    if message.starts_with("invalid type: ") && message.contains(super::KEY_SPEC_EXPECTED) {
+        return Description {
+            kind: ErrorKind::WrongType,
+            message: format!("`{key}`: expected {}", super::KEY_SPEC_EXPECTED),
+            hint: None,
+            key,
+        };
+    }
     if let Some(rest) = message.strip_prefix("invalid type: ") {
         let (found, expected) = split_expected(rest);
         return Description {
@@ -99,14 +107,6 @@ fn describe(keys: &[String], message: &str) -> Description {
             message: format!("missing required key `{field}` {table}"),
             hint: None,
             key: KeyPath::new(&full).to_string(),
-        };
-    }
-    if message.starts_with("data did not match any variant of untagged enum KeyBindingSpec") {
-        return Description {
-            kind: ErrorKind::WrongType,
-            message: format!("`{key}`: expected a key (\"ctrl+l\") or a list of keys"),
-            hint: None,
-            key,
         };
     }
     let first_line = message.lines().next().unwrap_or_default();

@@ -7,11 +7,13 @@
 //! `deny` and `always_ask` rules apply (the policy ranks deny > ask > allow whatever
 //! file a rule came from).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use toml::Table;
+use toml::{Spanned, Table};
 
-use super::model::Config;
+use super::model::{Config, KeyBindingSpec};
 
 /// A section that did not survive the trip through `toml::Value` while laying one
 /// layer over another.
@@ -76,7 +78,7 @@ pub fn merge(
     if has(&["default_provider"]) {
         out.default_provider.clone_from(&upper.default_provider);
     }
-    out.ui.keys.extend(upper.ui.keys.clone());
+    merge_keys(&mut out.ui.keys, &upper.ui.keys);
     for (name, server) in &upper.servers {
         let mut server = server.clone();
         server.from_project = project;
@@ -199,6 +201,23 @@ fn lay_over(base: &mut toml::Value, upper: &toml::Value) {
     }
 }
 
+/// `[ui.keys]`: the upper file's entries replace the lower's by action, also inside
+/// `[ui.keys.LAYER]` tables both files write.
+fn merge_keys(
+    out: &mut BTreeMap<String, Spanned<KeyBindingSpec>>,
+    upper: &BTreeMap<String, Spanned<KeyBindingSpec>>,
+) {
+    for (name, spec) in upper {
+        if let (Some(lower), KeyBindingSpec::Layer(entries)) = (out.get_mut(name), spec.get_ref())
+            && let KeyBindingSpec::Layer(lower_entries) = lower.get_mut()
+        {
+            lower_entries.extend(entries.clone());
+            continue;
+        }
+        out.insert(name.clone(), spec.clone());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,6 +262,23 @@ mod tests {
         [[hooks.pre_tool_use]]
         command = ["project-hook"]
     "#;
+
+    #[test]
+    fn key_bindings_merge_by_action_also_inside_layer_tables() {
+        let (user, _) = layer(
+            "[ui.keys]\nquit = \"ctrl+q\"\n[ui.keys.approval]\ndeny = \"x\"\nabort_turn = \"ctrl+g\"\n",
+        );
+        let (project, set) = layer("[ui.keys.approval]\napprove_once = \"Y\"\ndeny = \"z\"\n");
+        let out = merge(&user, &project, &set, Reach::Full, true).unwrap();
+        assert_eq!(out.ui.keys["quit"].get_ref().keys(), ["ctrl+q"]);
+        let KeyBindingSpec::Layer(approval) = out.ui.keys["approval"].get_ref() else {
+            panic!("{:?}", out.ui.keys);
+        };
+        let keys = |name: &str| approval[name].get_ref().keys();
+        assert_eq!(keys("approve_once"), ["Y"]);
+        assert_eq!(keys("deny"), ["z"]);
+        assert_eq!(keys("abort_turn"), ["ctrl+g"]);
+    }
 
     #[test]
     fn a_full_merge_keeps_the_users_keys_and_joins_rules_and_hooks() {

@@ -16,6 +16,7 @@ mod error;
 mod hooks;
 pub mod import;
 mod key_path;
+mod keys;
 mod layers;
 mod load;
 mod locate;

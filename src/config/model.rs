@@ -14,6 +14,7 @@ pub use super::agents::{
     AGENT_TOOL_PREFIX, AgentDef, AgentKind, AgentScope, DEFAULT_AGENT_MAX_STEPS,
 };
 pub use super::hooks::{HookConfig, HooksConfig};
+pub use super::keys::{DescribedKeys, KEY_SPEC_EXPECTED, KeyBindingSpec};
 pub use super::tools::{
     FsToolConfig, HTTP_METHODS, HttpToolConfig, MemoryToolConfig, ShellToolConfig, ToolsConfig,
 };
@@ -50,7 +51,8 @@ pub struct UiConfig {
     pub mouse: bool,
     /// Show the Logs pane at start.
     pub show_logs: bool,
-    /// Key binding overrides: action name → key (`"ctrl+l"`) or list of keys.
+    /// Key binding overrides: action name → key (`"ctrl+l"`) or list of keys (every
+    /// layer the action has keys in), or `[ui.keys.LAYER]` tables for one layer.
     pub keys: BTreeMap<String, Spanned<KeyBindingSpec>>,
 }
 
@@ -61,23 +63,6 @@ impl Default for UiConfig {
             mouse: true,
             show_logs: false,
             keys: BTreeMap::new(),
-        }
-    }
-}
-
-/// One key or several keys for an action.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(untagged)]
-pub enum KeyBindingSpec {
-    One(String),
-    Many(Vec<String>),
-}
-
-impl KeyBindingSpec {
-    pub fn keys(&self) -> Vec<&str> {
-        match self {
-            Self::One(k) => vec![k.as_str()],
-            Self::Many(ks) => ks.iter().map(String::as_str).collect(),
         }
     }
 }

@@ -52,6 +52,30 @@ impl Layer {
         Layer::Wire,
     ];
 
+    /// The section name in `default.toml` and under `[ui.keys]` (`[ui.keys.approval]`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::Global => "global",
+            Layer::Normal => "panes",
+            Layer::Composer => "composer",
+            Layer::Filter => "filter",
+            Layer::Palette => "palette",
+            Layer::Help => "help",
+            Layer::Approval => "approval",
+            Layer::Detail => "detail",
+            Layer::Browse => "browse",
+            Layer::Step => "step",
+            Layer::Form => "form",
+            Layer::Ask => "ask",
+            Layer::Tasks => "tasks",
+            Layer::Wire => "wire",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Layer> {
+        Layer::ALL.into_iter().find(|l| l.name() == name)
+    }
+
     pub fn title(self) -> &'static str {
         match self {
             Layer::Global => "Everywhere",
@@ -73,8 +97,9 @@ impl Layer {
 }
 
 macro_rules! actions {
-    ($($variant:ident => $name:literal),* $(,)?) => {
-        /// Everything a key binding can trigger.
+    ($($variant:ident => $name:literal, $description:literal),* $(,)?) => {
+        /// Everything a key binding can trigger. The order is the help overlay's: a
+        /// layer lists its actions in this order.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Action { $($variant),* }
 
@@ -86,6 +111,12 @@ macro_rules! actions {
                 match self { $(Action::$variant => $name),* }
             }
 
+            /// One line on what the action does: the help text of a binding that
+            /// does not bring its own, and the docs' list of actions.
+            pub fn description(self) -> &'static str {
+                match self { $(Action::$variant => $description),* }
+            }
+
             pub fn from_name(name: &str) -> Option<Action> {
                 match name { $($name => Some(Action::$variant),)* _ => None }
             }
@@ -94,54 +125,54 @@ macro_rules! actions {
 }
 
 actions! {
-    Interrupt => "interrupt",
-    Quit => "quit",
-    FocusNext => "focus_next",
-    FocusPrev => "focus_prev",
-    Palette => "palette",
-    Help => "help",
-    ToggleLogs => "toggle_logs",
-    Up => "up",
-    Down => "down",
-    PageUp => "page_up",
-    PageDown => "page_down",
-    Top => "top",
-    Bottom => "bottom",
-    NextTab => "next_tab",
-    PrevTab => "prev_tab",
-    Filter => "filter",
-    Activate => "activate",
-    FocusComposer => "focus_composer",
-    Reconnect => "reconnect",
-    ToggleServer => "toggle_server",
-    ExpandCards => "expand_cards",
-    LogLevel => "log_level",
-    Send => "send",
-    Newline => "newline",
-    Close => "close",
-    ApproveOnce => "approve_once",
-    ApproveSession => "approve_session",
-    ApproveAlways => "approve_always",
-    Deny => "deny",
-    DenyWithReason => "deny_with_reason",
-    AbortTurn => "abort_turn",
-    ToggleRaw => "toggle_raw",
-    ShowSkills => "show_skills",
-    ToggleStepMode => "toggle_step_mode",
-    StepNext => "step_next",
-    StepContinue => "step_continue",
-    CancelTurn => "cancel_turn",
-    ShowMemory => "show_memory",
-    CallTool => "call_tool",
-    ExternalEditor => "external_editor",
-    OpenUrl => "open_url",
-    Login => "login",
-    CopyUrl => "copy_url",
-    ShowTasks => "show_tasks",
-    CancelTask => "cancel_task",
-    Subscribe => "subscribe",
-    CycleMode => "cycle_mode",
-    ShowWire => "show_wire",
-    ExportWire => "export_wire",
-    CopyCommand => "copy_command",
+    Interrupt => "interrupt", "quit (twice while typing)",
+    FocusNext => "focus_next", "next pane",
+    FocusPrev => "focus_prev", "previous pane",
+    CycleMode => "cycle_mode", "next permission mode",
+    Palette => "palette", "command palette",
+    Help => "help", "help",
+    ToggleLogs => "toggle_logs", "show/hide logs",
+    ShowSkills => "show_skills", "show the Skills pane",
+    ToggleStepMode => "toggle_step_mode", "step mode on/off",
+    ShowMemory => "show_memory", "show the Memory pane",
+    Up => "up", "move up",
+    Down => "down", "move down",
+    PageUp => "page_up", "page up",
+    PageDown => "page_down", "page down",
+    Top => "top", "first",
+    Bottom => "bottom", "last",
+    NextTab => "next_tab", "next catalog tab",
+    PrevTab => "prev_tab", "previous catalog tab",
+    Filter => "filter", "filter the catalog",
+    Activate => "activate", "open / select",
+    FocusComposer => "focus_composer", "write a message",
+    Send => "send", "send",
+    Newline => "newline", "new line",
+    Close => "close", "close",
+    CancelTurn => "cancel_turn", "interrupt the running turn",
+    Reconnect => "reconnect", "reconnect the selected server (catalog: read the resource again)",
+    ExpandCards => "expand_cards", "tool cards: show all / first lines",
+    LogLevel => "log_level", "logs: lowest level shown",
+    Login => "login", "log in to the selected server (OAuth)",
+    ToggleServer => "toggle_server", "disable / enable the selected server",
+    CallTool => "call_tool", "catalog: call / use the selected item",
+    Quit => "quit", "quit",
+    StepNext => "step_next", "next step",
+    StepContinue => "step_continue", "continue without pausing",
+    ToggleRaw => "toggle_raw", "raw JSON on/off",
+    CopyUrl => "copy_url", "copy the URL (terminal clipboard, OSC 52)",
+    ExternalEditor => "external_editor", "edit the value in $VISUAL / $EDITOR",
+    ApproveOnce => "approve_once", "approve once",
+    ApproveSession => "approve_session", "approve for this session",
+    ApproveAlways => "approve_always", "always allow (shows the rule)",
+    Deny => "deny", "deny",
+    DenyWithReason => "deny_with_reason", "deny with a reason",
+    AbortTurn => "abort_turn", "abort the turn",
+    OpenUrl => "open_url", "open the URL in the browser",
+    ShowTasks => "show_tasks", "show the Tasks view",
+    Subscribe => "subscribe", "catalog: subscribe to the selected resource / stop",
+    CancelTask => "cancel_task", "cancel the task (tasks/cancel)",
+    ShowWire => "show_wire", "show the Wire view (every JSON-RPC message)",
+    ExportWire => "export_wire", "export the shown messages (JSONL)",
+    CopyCommand => "copy_command", "copy the command that repeats the request (OSC 52)",
 }

@@ -1,20 +1,24 @@
-//! Keymap as data: one table maps (layer, key) to an action and its help text.
+//! Keymap as data: one table maps (layer, key) to an action, its help text and its
+//! status-bar label.
 //!
-//! The terminal layer turns its key events into [`Key`]; everything else (lookup,
-//! user overrides, conflicts, the help overlay) works on this table.
+//! The built-in table is `default.toml`, in the syntax of `[ui.keys]`, read by the
+//! same parser as the user's overrides (`parse.rs`). The terminal layer turns its key
+//! events into [`Key`]; everything else (lookup, user overrides, conflicts, the help
+//! overlay, footers, the docs' key reference) works on this table.
 
 mod action;
 mod key;
+mod parse;
+mod reference;
 mod table;
-mod table_ask;
-mod table_wire;
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 pub use action::{Action, Layer};
 pub use key::{Key, KeyCode, Mods};
-pub use table::{Binding, default_bindings};
+pub use reference::reference_markdown;
+pub use table::{Binding, DEFAULT_TOML, default_bindings};
 
 use crate::config::KeyBindingSpec;
 
@@ -51,59 +55,14 @@ impl Keymap {
         Self { bindings, index }
     }
 
-    /// The default table with the user's `[ui.keys]` applied. Each entry replaces every
-    /// default key of that action (in every layer the action appears in).
+    /// The default table with the user's `[ui.keys]` applied: an `action = keys`
+    /// entry replaces the action's keys in every layer it has keys in, a
+    /// `[ui.keys.LAYER]` entry in that layer.
     pub fn with_overrides(
         overrides: &BTreeMap<String, toml::Spanned<KeyBindingSpec>>,
     ) -> Result<Self, Vec<KeymapError>> {
         let mut bindings = default_bindings();
-        let mut errors = Vec::new();
-        let mut origin: HashMap<Action, (Range<usize>, String)> = HashMap::new();
-        for (name, spec) in overrides {
-            let span = spec.span();
-            let key_path = format!("ui.keys.{name}");
-            let Some(action) = Action::from_name(name) else {
-                errors.push(KeymapError {
-                    span,
-                    key: key_path,
-                    message: format!("unknown action `{name}`"),
-                    hint: Some(action_hint(name)),
-                });
-                continue;
-            };
-            let mut keys = Vec::new();
-            for text in spec.get_ref().keys() {
-                match Key::parse(text) {
-                    Ok(key) => keys.push(key),
-                    Err(message) => errors.push(KeymapError {
-                        span: span.clone(),
-                        key: key_path.clone(),
-                        message,
-                        hint: Some("keys look like `q`, `ctrl+p`, `alt+enter`, `f2`".into()),
-                    }),
-                }
-            }
-            let layers: Vec<(Layer, (&'static str, Option<&'static str>))> = bindings
-                .iter()
-                .filter(|b| b.action == action)
-                .map(|b| (b.layer, (b.help, b.hint)))
-                .collect::<BTreeMap<_, _>>()
-                .into_iter()
-                .collect();
-            bindings.retain(|b| b.action != action);
-            for (layer, (help, hint)) in layers {
-                for key in &keys {
-                    bindings.push(Binding {
-                        layer,
-                        key: *key,
-                        action,
-                        help,
-                        hint,
-                    });
-                }
-            }
-            origin.insert(action, (span, key_path));
-        }
+        let (mut errors, origin) = parse::apply(&mut bindings, overrides, "ui.keys");
         errors.extend(conflicts(&bindings, &origin));
         if errors.is_empty() {
             Ok(Self::from_bindings(bindings))
@@ -138,8 +97,8 @@ impl Keymap {
 
     /// The status-bar hints of a layer, in table order: (action, label, first key),
     /// one per action; `with_global` adds the global layer's after the layer's own.
-    pub fn hints(&self, layer: Layer, with_global: bool) -> Vec<(Action, &'static str, String)> {
-        let mut out: Vec<(Action, &'static str, String)> = Vec::new();
+    pub fn hints(&self, layer: Layer, with_global: bool) -> Vec<(Action, &str, String)> {
+        let mut out: Vec<(Action, &str, String)> = Vec::new();
         let layers: &[Layer] = if with_global {
             &[layer, Layer::Global]
         } else {
@@ -147,7 +106,7 @@ impl Keymap {
         };
         for l in layers {
             for b in self.bindings.iter().filter(|b| b.layer == *l) {
-                if let Some(label) = b.hint
+                if let Some(label) = b.label.as_deref()
                     && !out.iter().any(|(a, _, _)| *a == b.action)
                 {
                     out.push((b.action, label, self.hint(layer, b.action)));
@@ -166,10 +125,7 @@ impl Keymap {
 }
 
 /// Two actions on one key in a layer, or a layer key that hides a global one.
-fn conflicts(
-    bindings: &[Binding],
-    origin: &HashMap<Action, (Range<usize>, String)>,
-) -> Vec<KeymapError> {
+fn conflicts(bindings: &[Binding], origin: &parse::Origins) -> Vec<KeymapError> {
     let mut seen: HashMap<(Layer, Key), Action> = HashMap::new();
     let mut errors = Vec::new();
     for b in bindings {

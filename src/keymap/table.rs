@@ -1,7 +1,13 @@
-//! The default key table: (layer, key) → action, with the help text.
+//! The built-in key table: `default.toml`, read with the parser of `[ui.keys]`.
+
+use std::sync::LazyLock;
 
 use super::action::{Action, Layer};
-use super::key::{Key, KeyCode, Mods};
+use super::key::Key;
+use super::parse::{Entries, apply};
+
+/// The built-in table, in the syntax of `[ui.keys.LAYER]`.
+pub const DEFAULT_TOML: &str = include_str!("default.toml");
 
 /// One row of the key table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -9,404 +15,52 @@ pub struct Binding {
     pub layer: Layer,
     pub key: Key,
     pub action: Action,
-    pub help: &'static str,
+    /// What the help overlay says about the action in this layer.
+    pub help: String,
     /// The short label the status bar shows for this action in this layer (`send`,
     /// `approve`); `None` keeps it to the help overlay.
-    pub hint: Option<&'static str>,
+    pub label: Option<String>,
 }
 
-/// (layer, key, action, help text, status-bar label).
-pub(super) type Row = (Layer, Key, Action, &'static str, Option<&'static str>);
-
-pub(super) fn k(code: KeyCode) -> Key {
-    Key::plain(code)
-}
-
-/// The built-in bindings. The help overlay and status hints are generated from this.
-#[allow(clippy::too_many_lines, reason = "a data table: one row per binding")]
-pub fn default_bindings() -> Vec<Binding> {
-    use Action as A;
-    use KeyCode as C;
-    use Layer as L;
-    let rows: Vec<Row> = vec![
-        (
-            L::Global,
-            Key::ctrl('c'),
-            A::Interrupt,
-            "quit (twice while typing)",
-            None,
-        ),
-        (
-            L::Global,
-            k(C::Tab),
-            A::FocusNext,
-            "next pane",
-            Some("pane"),
-        ),
-        (L::Global, k(C::F(6)), A::FocusPrev, "previous pane", None),
-        (
-            L::Global,
-            k(C::BackTab),
-            A::CycleMode,
-            "next permission mode",
-            None,
-        ),
-        (
-            L::Global,
-            Key::ctrl('p'),
-            A::Palette,
-            "command palette",
-            Some("commands"),
-        ),
-        (L::Global, k(C::F(1)), A::Help, "help", Some("help")),
-        (
-            L::Global,
-            Key::ctrl('l'),
-            A::ToggleLogs,
-            "show/hide logs",
-            None,
-        ),
-        (L::Global, k(C::F(3)), A::ShowSkills, "skills", None),
-        (
-            L::Global,
-            Key::ctrl('t'),
-            A::ToggleStepMode,
-            "step mode on/off",
-            None,
-        ),
-        (L::Global, k(C::F(4)), A::ShowMemory, "memory", None),
-        (L::Normal, Key::char('?'), A::Help, "help", Some("help")),
-        (
-            L::Normal,
-            Key::char(':'),
-            A::Palette,
-            "command palette",
-            None,
-        ),
-        (L::Normal, k(C::Up), A::Up, "move up", None),
-        (L::Normal, Key::char('k'), A::Up, "move up", None),
-        (L::Normal, k(C::Down), A::Down, "move down", None),
-        (L::Normal, Key::char('j'), A::Down, "move down", None),
-        (L::Normal, k(C::PageUp), A::PageUp, "page up", None),
-        (L::Normal, k(C::PageDown), A::PageDown, "page down", None),
-        (L::Normal, k(C::Home), A::Top, "first", None),
-        (L::Normal, Key::char('g'), A::Top, "first", None),
-        (L::Normal, k(C::End), A::Bottom, "last", None),
-        (L::Normal, Key::char('G'), A::Bottom, "last", None),
-        (
-            L::Normal,
-            k(C::Right),
-            A::NextTab,
-            "next catalog tab",
-            Some("tab"),
-        ),
-        (
-            L::Normal,
-            Key::char(']'),
-            A::NextTab,
-            "next catalog tab",
-            None,
-        ),
-        (
-            L::Normal,
-            k(C::Left),
-            A::PrevTab,
-            "previous catalog tab",
-            None,
-        ),
-        (
-            L::Normal,
-            Key::char('['),
-            A::PrevTab,
-            "previous catalog tab",
-            None,
-        ),
-        (
-            L::Normal,
-            Key::char('/'),
-            A::Filter,
-            "filter the catalog",
-            Some("filter"),
-        ),
-        (L::Normal, k(C::Enter), A::Activate, "open / select", None),
-        (
-            L::Normal,
-            Key::char('i'),
-            A::FocusComposer,
-            "write a message",
-            None,
-        ),
-        (L::Composer, k(C::Enter), A::Send, "send", Some("send")),
-        (
-            L::Composer,
-            Key::new(C::Enter, Mods::ALT),
-            A::Newline,
-            "new line",
-            None,
-        ),
-        (
-            L::Composer,
-            Key::new(C::Enter, Mods::SHIFT),
-            A::Newline,
-            "new line",
-            None,
-        ),
-        (L::Composer, Key::ctrl('j'), A::Newline, "new line", None),
-        (
-            L::Composer,
-            k(C::Esc),
-            A::Close,
-            "interrupt the turn, else leave",
-            Some("leave"),
-        ),
-        (
-            L::Normal,
-            k(C::Esc),
-            A::CancelTurn,
-            "interrupt the running turn",
-            None,
-        ),
-        (
-            L::Normal,
-            Key::char('r'),
-            A::Reconnect,
-            "reconnect the selected server (catalog: read the resource again)",
-            None,
-        ),
-        (
-            L::Normal,
-            Key::char('e'),
-            A::ExpandCards,
-            "tool cards: show all / first lines",
-            None,
-        ),
-        (
-            L::Normal,
-            Key::char('v'),
-            A::LogLevel,
-            "logs: lowest level shown",
-            None,
-        ),
-        (
-            L::Normal,
-            Key::char('l'),
-            A::Login,
-            "log in to the selected server (OAuth)",
-            None,
-        ),
-        (
-            L::Normal,
-            Key::char('d'),
-            A::ToggleServer,
-            "disable / enable the selected server",
-            None,
-        ),
-        (
-            L::Normal,
-            Key::char('c'),
-            A::CallTool,
-            "catalog: call / use the selected item",
-            None,
-        ),
-        (L::Normal, Key::char('q'), A::Quit, "quit", Some("quit")),
-        (
-            L::Step,
-            Key::char('n'),
-            A::StepNext,
-            "next step",
-            Some("next"),
-        ),
-        (
-            L::Step,
-            Key::char('c'),
-            A::StepContinue,
-            "continue without pausing",
-            Some("continue"),
-        ),
-        (
-            L::Step,
-            k(C::Esc),
-            A::CancelTurn,
-            "interrupt the turn",
-            Some("interrupt"),
-        ),
-        (
-            L::Filter,
-            k(C::Enter),
-            A::Activate,
-            "keep filter",
-            Some("keep"),
-        ),
-        (
-            L::Filter,
-            k(C::Esc),
-            A::Close,
-            "clear filter",
-            Some("clear"),
-        ),
-        (L::Filter, k(C::Up), A::Up, "move up", None),
-        (L::Filter, k(C::Down), A::Down, "move down", None),
-        (
-            L::Palette,
-            k(C::Enter),
-            A::Activate,
-            "run command",
-            Some("run"),
-        ),
-        (L::Palette, k(C::Esc), A::Close, "close", Some("close")),
-        (L::Palette, k(C::Up), A::Up, "move up", None),
-        (L::Palette, k(C::Down), A::Down, "move down", None),
-        (L::Help, k(C::Esc), A::Close, "close", Some("close")),
-        (L::Help, Key::char('q'), A::Close, "close", None),
-        (L::Help, Key::char('?'), A::Close, "close", None),
-        (L::Help, k(C::Up), A::Up, "scroll up", None),
-        (L::Help, Key::char('k'), A::Up, "scroll up", None),
-        (L::Help, k(C::Down), A::Down, "scroll down", None),
-        (L::Help, Key::char('j'), A::Down, "scroll down", None),
-        (L::Help, k(C::PageUp), A::PageUp, "page up", None),
-        (L::Help, k(C::PageDown), A::PageDown, "page down", None),
-        (L::Detail, k(C::Esc), A::Close, "close", Some("close")),
-        (L::Detail, Key::char('q'), A::Close, "close", None),
-        (L::Detail, k(C::Up), A::Up, "scroll up", None),
-        (L::Detail, Key::char('k'), A::Up, "scroll up", None),
-        (L::Detail, k(C::Down), A::Down, "scroll down", None),
-        (L::Detail, Key::char('j'), A::Down, "scroll down", None),
-        (L::Detail, k(C::PageUp), A::PageUp, "page up", None),
-        (
-            L::Detail,
-            k(C::PageDown),
-            A::PageDown,
-            "page down",
-            Some("scroll"),
-        ),
-        (
-            L::Detail,
-            Key::char('r'),
-            A::ToggleRaw,
-            "raw JSON schema on/off",
-            Some("raw"),
-        ),
-        (
-            L::Detail,
-            Key::char('c'),
-            A::CallTool,
-            "call / use this item (a form, or a composer line)",
-            Some("call"),
-        ),
-        (L::Browse, k(C::Esc), A::Close, "close", Some("close")),
-        (L::Browse, Key::char('q'), A::Close, "close", None),
-        (L::Browse, k(C::Up), A::Up, "previous", None),
-        (L::Browse, Key::char('k'), A::Up, "previous", None),
-        (L::Browse, k(C::Down), A::Down, "next", None),
-        (L::Browse, Key::char('j'), A::Down, "next", None),
-        (
-            L::Browse,
-            k(C::PageUp),
-            A::PageUp,
-            "scroll the text up",
-            None,
-        ),
-        (
-            L::Browse,
-            k(C::PageDown),
-            A::PageDown,
-            "scroll the text down",
-            Some("scroll"),
-        ),
-        (L::Browse, k(C::Enter), A::Activate, "open", Some("open")),
-        (
-            L::Form,
-            k(C::Enter),
-            A::Activate,
-            "validate and send",
-            Some("send"),
-        ),
-        (L::Form, k(C::Esc), A::Close, "cancel", Some("cancel")),
-        (L::Form, k(C::Up), A::Up, "previous field", None),
-        (L::Form, k(C::Down), A::Down, "next field", None),
-        (
-            L::Form,
-            k(C::Left),
-            A::PrevTab,
-            "previous choice (enum, boolean)",
-            None,
-        ),
-        (
-            L::Form,
-            k(C::Right),
-            A::NextTab,
-            "next choice (enum, boolean)",
-            None,
-        ),
-        (
-            L::Form,
-            Key::ctrl('r'),
-            A::ToggleRaw,
-            "raw JSON on/off",
-            None,
-        ),
-        (
-            L::Form,
-            Key::ctrl('y'),
-            A::CopyUrl,
-            "login: copy the authorization URL (OSC 52)",
-            None,
-        ),
-        (
-            L::Form,
-            Key::ctrl('e'),
-            A::ExternalEditor,
-            "edit the value in $VISUAL / $EDITOR",
-            None,
-        ),
-        (
-            L::Approval,
-            Key::char('y'),
-            A::ApproveOnce,
-            "approve once",
-            Some("approve"),
-        ),
-        (
-            L::Approval,
-            Key::char('s'),
-            A::ApproveSession,
-            "approve for this session",
-            None,
-        ),
-        (
-            L::Approval,
-            Key::char('a'),
-            A::ApproveAlways,
-            "always allow (shows the rule)",
-            None,
-        ),
-        (L::Approval, Key::char('n'), A::Deny, "deny", Some("deny")),
-        (
-            L::Approval,
-            Key::char('N'),
-            A::DenyWithReason,
-            "deny with a reason",
-            None,
-        ),
-        (
-            L::Approval,
-            k(C::Esc),
-            A::AbortTurn,
-            "abort the turn",
-            Some("abort"),
-        ),
-        (L::Approval, k(C::Up), A::Up, "scroll arguments", None),
-        (L::Approval, k(C::Down), A::Down, "scroll arguments", None),
-        (L::Approval, k(C::PageUp), A::PageUp, "page up", None),
-        (L::Approval, k(C::PageDown), A::PageDown, "page down", None),
-    ];
-    let rows = (rows.into_iter().chain(super::table_ask::rows())).chain(super::table_wire::rows());
-    rows.map(|(layer, key, action, help, hint)| Binding {
-        layer,
-        key,
-        action,
-        help,
-        hint,
+static DEFAULT: LazyLock<Vec<Binding>> = LazyLock::new(|| {
+    built_in().unwrap_or_else(|problems| {
+        // A unit test keeps this from happening; should it, the keys are unbound
+        // rather than the program stopped.
+        for problem in problems {
+            tracing::error!("built-in key table: {problem}");
+        }
+        Vec::new()
     })
-    .collect()
+});
+
+/// The built-in bindings. The help overlay, the status hints and the docs' key
+/// reference are generated from these.
+pub fn default_bindings() -> Vec<Binding> {
+    DEFAULT.clone()
+}
+
+/// `default.toml` read into bindings, or what is wrong with it (`default.toml:LINE:
+/// key: message`).
+pub(super) fn built_in() -> Result<Vec<Binding>, Vec<String>> {
+    let entries: Entries = toml::from_str(DEFAULT_TOML).map_err(|e| vec![e.to_string()])?;
+    let mut bindings = Vec::new();
+    let (mut errors, origin) = apply(&mut bindings, &entries, "");
+    errors.extend(super::conflicts(&bindings, &origin));
+    let mut problems: Vec<String> = entries
+        .iter()
+        .filter(|(_, spec)| !matches!(spec.get_ref(), crate::config::KeyBindingSpec::Layer(_)))
+        .map(|(name, _)| format!("`{name}` is outside a layer section"))
+        .collect();
+    problems.extend(errors.iter().map(|e| {
+        let line = DEFAULT_TOML
+            .get(..e.span.start)
+            .map_or(0, |text| text.matches('\n').count())
+            + 1;
+        format!("default.toml:{line}: {}: {}", e.key, e.message)
+    }));
+    if problems.is_empty() {
+        Ok(bindings)
+    } else {
+        Err(problems)
+    }
 }

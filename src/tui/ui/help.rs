@@ -15,9 +15,12 @@ use crate::tui::style::{pane_block, style};
 pub fn help_lines(state: &State, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for layer in Layer::ALL {
-        let mut rows: BTreeMap<Action, (Vec<String>, &'static str)> = BTreeMap::new();
+        // In `Action` order; the keys in table order.
+        let mut rows: BTreeMap<Action, (Vec<String>, String)> = BTreeMap::new();
         for b in state.keymap.bindings().iter().filter(|b| b.layer == layer) {
-            let row = rows.entry(b.action).or_insert_with(|| (Vec::new(), b.help));
+            let row = rows
+                .entry(b.action)
+                .or_insert_with(|| (Vec::new(), b.help.clone()));
             row.0.push(b.key.to_string());
         }
         if rows.is_empty() {
@@ -27,8 +30,6 @@ pub fn help_lines(state: &State, theme: &Theme) -> Vec<Line<'static>> {
             lines.push(Line::default());
         }
         lines.push(Line::styled(layer.title(), style(theme, Role::Title)));
-        let mut rows: Vec<_> = rows.into_iter().collect();
-        rows.sort_by_key(|(a, _)| state.keymap.bindings().iter().position(|b| b.action == *a));
         for (_, (keys, help)) in rows {
             // A long key list keeps a space before its help text.
             let keys = format!("{} ", keys.join(" "));
@@ -43,7 +44,11 @@ pub fn help_lines(state: &State, theme: &Theme) -> Vec<Line<'static>> {
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, scroll: u16) {
     let area = super::popup(frame, 64, frame.area().height.saturating_sub(4));
-    let block = pane_block(theme, "Keys · Esc closes", true);
+    let title = format!(
+        "Keys · {} closes",
+        state.keymap.hint(Layer::Help, Action::Close)
+    );
+    let block = pane_block(theme, &title, true);
     let lines = help_lines(state, theme);
     let inner_h = block.inner(area).height;
     let max = u16::try_from(lines.len())

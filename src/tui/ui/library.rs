@@ -6,6 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph};
 
+use crate::keymap::{Action, Layer};
 use crate::sanitize::{sanitize, sanitize_line};
 use crate::theme::{Role, Theme};
 use crate::tools::builtin::human_size;
@@ -108,7 +109,10 @@ fn memory(state: &State, theme: &Theme) -> (Vec<ListItem<'static>>, Vec<Line<'st
             style(theme, Role::Dim),
         )],
         (None, Some(_)) => vec![Line::styled(
-            "Enter shows the selected file.",
+            format!(
+                "{} shows the selected file.",
+                state.keymap.hint(Layer::Browse, Action::Activate)
+            ),
             style(theme, Role::Dim),
         )],
         (None, None) => vec![Line::styled(

@@ -5,12 +5,14 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::keymap::{Action, Layer};
 use crate::sanitize::sanitize_line;
 use crate::theme::{Role, Theme};
 use crate::tui::login::{LoginPhase, LoginView};
+use crate::tui::state::State;
 use crate::tui::style::{pane_block, style};
 
-pub fn render(theme: &Theme, frame: &mut Frame, view: &LoginView) {
+pub fn render(state: &State, theme: &Theme, frame: &mut Frame, view: &LoginView) {
     let dim = style(theme, Role::Dim);
     let text = style(theme, Role::Text);
     let key = style(theme, Role::KeyHint);
@@ -55,10 +57,21 @@ pub fn render(theme: &Theme, frame: &mut Frame, view: &LoginView) {
         }
     }
     lines.push(Line::default());
+    let km = &state.keymap;
+    let form = |action| km.hint(Layer::Form, action);
     let hints = match view.phase {
-        LoginPhase::Waiting { .. } => "Enter send · Ctrl+Y copy URL · Esc cancel",
-        LoginPhase::Failed(_) => "Esc close (then l tries again)",
-        _ => "Esc cancel",
+        LoginPhase::Waiting { .. } => format!(
+            "{} send · {} copy URL · {} cancel",
+            form(Action::Activate),
+            form(Action::CopyUrl),
+            form(Action::Close)
+        ),
+        LoginPhase::Failed(_) => format!(
+            "{} close (then {} tries again)",
+            form(Action::Close),
+            km.hint(Layer::Normal, Action::Login)
+        ),
+        _ => format!("{} cancel", form(Action::Close)),
     };
     lines.push(Line::styled(hints, key));
     let width = 76;

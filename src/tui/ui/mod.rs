@@ -64,7 +64,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
         Some(Overlay::Browse { kind, sel, scroll }) => {
             library::render(state, theme, frame, *kind, *sel, *scroll);
         }
-        Some(Overlay::Login(view)) => login::render(theme, frame, view),
+        Some(Overlay::Login(view)) => login::render(state, theme, frame, view),
         None => {}
     }
     // A server waits for the person: its question is drawn over everything.

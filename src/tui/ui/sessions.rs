@@ -4,20 +4,26 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 
+use crate::keymap::{Action, Layer};
 use crate::sanitize::sanitize_line;
 use crate::theme::{Role, Theme};
 use crate::tui::sessions::SessionPicker;
 use crate::tui::state::State;
 use crate::tui::style::{pane_block, style};
 
-pub fn render(_state: &State, theme: &Theme, frame: &mut Frame, picker: &SessionPicker) {
+pub fn render(state: &State, theme: &Theme, frame: &mut Frame, picker: &SessionPicker) {
     let count = picker.rows.as_ref().map_or(1, Vec::len).max(1);
     let height = u16::try_from(count)
         .unwrap_or(u16::MAX)
         .saturating_add(2)
         .min(20);
     let area = super::popup(frame, 90, height);
-    let block = pane_block(theme, "Resume a session · Enter opens · Esc closes", true);
+    let title = format!(
+        "Resume a session · {} opens · {} closes",
+        state.keymap.hint(Layer::Browse, Action::Activate),
+        state.keymap.hint(Layer::Browse, Action::Close)
+    );
+    let block = pane_block(theme, &title, true);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(rows) = &picker.rows else {

@@ -13,7 +13,7 @@ use crate::tui::style::style;
 
 /// The status-bar hints for the layer taking the keys, from the key table (the rows
 /// with a short label), less those that do nothing where the focus is: (label, key).
-fn hints(state: &State) -> Vec<(&'static str, String)> {
+fn hints(state: &State) -> Vec<(&str, String)> {
     let layer = state.layer();
     let with_global = matches!(layer, Layer::Normal | Layer::Composer);
     let server_details = matches!(state.overlay, Some(Overlay::Server { .. }));
@@ -45,6 +45,16 @@ fn hints(state: &State) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// The key that cancels running calls where the focus is: the composer's Esc
+/// (leave) cancels them first, elsewhere the panes' cancel.
+fn cancel_key(state: &State) -> String {
+    if state.layer() == Layer::Composer {
+        state.keymap.hint(Layer::Composer, Action::Close)
+    } else {
+        state.keymap.hint(Layer::Normal, Action::CancelTurn)
+    }
+}
+
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let base = style(theme, Role::Status);
     frame.buffer_mut().set_style(area, base);
@@ -71,7 +81,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     if running > 0 {
         left.push(sep.clone());
         left.push(Span::styled(
-            format!("{running} running · Esc cancels"),
+            format!("{running} running · {} cancels", cancel_key(state)),
             style(theme, Role::Warning),
         ));
     }
