@@ -187,9 +187,19 @@ pub(super) async fn refresh_list(
     match kind {
         ListKind::Tools => {
             catalog.tools = items.iter().filter_map(tool_from_wire).collect();
-            // What the transport dropped (and only that: a tool still listed was kept).
             let mut refused = refusals.take();
-            refused.retain(|(name, _)| catalog.tool(name).is_none());
+            if speaks_standard_headers(peer) {
+                // rmcp drops these as it reads the answer, but not on every path (an
+                // answer read before its worker knows the version keeps them): drop
+                // what the tap saw refused here too, so the catalog does not depend
+                // on that timing.
+                catalog
+                    .tools
+                    .retain(|tool| !refused.iter().any(|(name, _)| *name == tool.name));
+            } else {
+                // An older session keeps them (no headers are sent from them).
+                refused.retain(|(name, _)| catalog.tool(name).is_none());
+            }
             refused.dedup_by(|a, b| a.0 == b.0);
             catalog.refused = refused
                 .iter()
@@ -206,6 +216,13 @@ pub(super) async fn refresh_list(
     }
     catalog.revision += 1;
     login
+}
+
+/// Whether the session speaks a version with standard request headers (2026-07-28
+/// and later), whose tools with invalid `x-mcp-header` annotations are refused.
+fn speaks_standard_headers(peer: &Peer<RoleClient>) -> bool {
+    peer.peer_info()
+        .is_some_and(|info| info.protocol_version >= rmcp::model::ProtocolVersion::STANDARD_HEADERS)
 }
 
 /// The catalog of a new connection: each list the server offers, listed — or kept
