@@ -110,10 +110,10 @@ impl Key {
     }
 
     /// Parse `ctrl+p`, `alt+enter`, `shift+tab`, `N`, `?`, `f1`, `pageup`, `space`.
-    pub fn parse(text: &str) -> Result<Key, String> {
+    pub fn parse(text: &str) -> Result<Key, KeyParseError> {
         let text = text.trim();
         if text.is_empty() {
-            return Err("empty key".into());
+            return Err(KeyParseError::Empty);
         }
         let mut mods = Mods::NONE;
         let mut rest = text;
@@ -125,7 +125,7 @@ impl Key {
                 "ctrl" | "control" | "c" => mods.ctrl = true,
                 "alt" | "meta" | "m" | "a" => mods.alt = true,
                 "shift" | "s" => mods.shift = true,
-                other => return Err(format!("unknown modifier `{other}`")),
+                other => return Err(KeyParseError::Modifier(other.to_owned())),
             }
             rest = tail;
         }
@@ -134,7 +134,18 @@ impl Key {
     }
 }
 
-fn parse_code(name: &str) -> Result<KeyCode, String> {
+/// Why a key's text names no key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyParseError {
+    #[error("empty key")]
+    Empty,
+    #[error("unknown modifier `{0}`")]
+    Modifier(String),
+    #[error("unknown key `{0}`")]
+    Key(String),
+}
+
+fn parse_code(name: &str) -> Result<KeyCode, KeyParseError> {
     let mut chars = name.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
         return Ok(KeyCode::Char(c));
@@ -165,7 +176,7 @@ fn parse_code(name: &str) -> Result<KeyCode, String> {
             {
                 KeyCode::F(n)
             } else {
-                return Err(format!("unknown key `{name}`"));
+                return Err(KeyParseError::Key(name.to_owned()));
             }
         }
     };
@@ -233,10 +244,13 @@ mod tests {
     #[test]
     fn rejects_nonsense() {
         assert_eq!(
-            Key::parse("hyper+x"),
+            Key::parse("hyper+x").map_err(|e| e.to_string()),
             Err("unknown modifier `hyper`".to_string())
         );
-        assert_eq!(Key::parse("foo"), Err("unknown key `foo`".to_string()));
+        assert_eq!(
+            Key::parse("foo").map_err(|e| e.to_string()),
+            Err("unknown key `foo`".to_string())
+        );
         assert!(Key::parse("").is_err());
     }
 

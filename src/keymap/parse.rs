@@ -150,7 +150,7 @@ fn read_entry(
         match Key::parse(text) {
             Ok(key) => keys.push(key),
             Err(message) => error(
-                message,
+                message.to_string(),
                 Some("keys look like `q`, `ctrl+p`, `alt+enter`, `f2`".into()),
             ),
         }

@@ -186,8 +186,8 @@ fn build_bedrock(
         BedrockAuth::Bearer
     } else {
         let profile = table.profile.as_ref().map(|p| p.get_ref().as_str());
-        let credentials =
-            AwsCredentials::resolve(env, profile).map_err(|e| LlmError::config("bedrock", e))?;
+        let credentials = AwsCredentials::resolve(env, profile)
+            .map_err(|e| LlmError::config("bedrock", e.to_string()))?;
         BedrockAuth::SigV4(Arc::new(SigV4Signer {
             credentials,
             region: region.clone(),

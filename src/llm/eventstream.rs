@@ -12,7 +12,7 @@ use aws_smithy_types::event_stream::Message;
 /// The frames of `bytes` as `(event name, payload)`: the name is `:event-type` for an
 /// event and `exception:TYPE` for an exception (its payload is the exception's JSON).
 /// A bad frame or a body that ends inside a frame is an error.
-pub fn events<S, E>(bytes: S) -> impl Stream<Item = Result<(String, String), String>> + Send
+pub fn events<S, E>(bytes: S) -> impl Stream<Item = Result<(String, String), FrameError>> + Send
 where
     S: Stream<Item = Result<Bytes, E>> + Send + Unpin + 'static,
     E: std::fmt::Display,
@@ -31,6 +31,18 @@ where
     })
 }
 
+/// Why the frames of a body could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FrameError {
+    #[error("bad event-stream frame: {0}")]
+    Frame(String),
+    /// The body's own error (the connection).
+    #[error("{0}")]
+    Body(String),
+    #[error("the body ended inside an event-stream frame")]
+    EndedInFrame,
+}
+
 struct Reader<S> {
     bytes: S,
     buffer: BytesMut,
@@ -45,7 +57,7 @@ where
     S: Stream<Item = Result<Bytes, E>> + Unpin,
     E: std::fmt::Display,
 {
-    async fn next_event(&mut self) -> Option<Result<(String, String), String>> {
+    async fn next_event(&mut self) -> Option<Result<(String, String), FrameError>> {
         if self.failed {
             return None;
         }
@@ -56,16 +68,16 @@ where
                     return Some(Ok(named(&message)));
                 }
                 Ok(DecodedFrame::Incomplete) => {}
-                Err(e) => return Some(Err(format!("bad event-stream frame: {e}"))),
+                Err(e) => return Some(Err(FrameError::Frame(e.to_string()))),
             }
             match self.bytes.next().await {
                 Some(Ok(chunk)) => {
                     self.partial = true;
                     self.buffer.extend_from_slice(&chunk);
                 }
-                Some(Err(e)) => return Some(Err(e.to_string())),
+                Some(Err(e)) => return Some(Err(FrameError::Body(e.to_string()))),
                 None if self.partial => {
-                    return Some(Err("the body ended inside an event-stream frame".into()));
+                    return Some(Err(FrameError::EndedInFrame));
                 }
                 None => return None,
             }
@@ -122,7 +134,7 @@ mod tests {
         out
     }
 
-    async fn read(chunks: Vec<Vec<u8>>) -> Vec<Result<(String, String), String>> {
+    async fn read(chunks: Vec<Vec<u8>>) -> Vec<Result<(String, String), FrameError>> {
         let stream = futures::stream::iter(
             chunks
                 .into_iter()
@@ -161,7 +173,7 @@ mod tests {
         let whole = frame("event", ":event-type", "messageStop", "{}");
         let cut = read(vec![whole[..whole.len() - 3].to_vec()]).await;
         assert_eq!(cut.len(), 1);
-        assert!(cut[0].as_ref().unwrap_err().contains("ended inside"));
+        assert_eq!(cut[0], Err(FrameError::EndedInFrame));
         let mut bad = whole.clone();
         let last = bad.len() - 1;
         bad[last] ^= 0xff; // message CRC
@@ -171,6 +183,7 @@ mod tests {
             out[0]
                 .as_ref()
                 .unwrap_err()
+                .to_string()
                 .contains("bad event-stream frame")
         );
     }

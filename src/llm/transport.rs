@@ -194,7 +194,7 @@ async fn pump(
     if framing == Framing::EventStream {
         let mut events = std::pin::pin!(eventstream::events(body));
         while let Some(item) = events.next().await {
-            let (name, data) = item.map_err(Broke::Transport)?;
+            let (name, data) = item.map_err(|e| Broke::Transport(e.to_string()))?;
             let decoded = decoder.on_event(&name, &data).map_err(Broke::Decoder)?;
             if !forward(decoded, tx, shown).await {
                 return Ok(false);

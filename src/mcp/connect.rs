@@ -231,7 +231,7 @@ async fn connect_stdio(
                 cwd,
             };
             crate::sandbox::command(&launch, settings)
-                .map_err(|reason| handshake(&server, reason))?
+                .map_err(|reason| handshake(&server, reason.to_string()))?
                 .into()
         }
     };
@@ -311,7 +311,7 @@ async fn connect_remote(
     if remote.kind == TransportKind::Sse {
         let transport = super::sse::connect(&server, url, headers, limits.max_message_bytes())
             .await
-            .map_err(|e| handshake(&server, untrusted(&e, 300)))?;
+            .map_err(|e| handshake(&server, untrusted(&e.to_string(), 300)))?;
         return client
             .serve_with_lifecycle(tap(transport, wire), mode)
             .await
@@ -335,7 +335,7 @@ async fn connect_remote(
             .custom_headers
             .contains_key(&reqwest::header::AUTHORIZATION);
     let http = super::http_client::streamable_http_client()
-        .map_err(|e| handshake(&server, untrusted(&e, 300)))?;
+        .map_err(|e| handshake(&server, untrusted(&e.to_string(), 300)))?;
     let refusals = client.refusals.clone();
     let served = if static_token {
         let http = RefusalTap::new(http, refusals, wire);

@@ -20,13 +20,18 @@ pub async fn authorization_manager(
 const MAX_REDIRECTS: usize = 10;
 
 /// A client for `StreamableHttpClientTransport::with_client`.
-pub fn streamable_http_client() -> Result<reqwest::Client, String> {
+pub fn streamable_http_client() -> Result<reqwest::Client, ClientBuildError> {
     crate::tls::client_builder()
         .pool_max_idle_per_host(0)
         .redirect(Policy::custom(same_origin))
         .build()
-        .map_err(|e| format!("http client: {}", crate::tls::error_chain(&e)))
+        .map_err(|e| ClientBuildError(crate::tls::error_chain(&e)))
 }
+
+/// The HTTP client could not be built (the TLS setup, say); holds the error's chain.
+#[derive(Debug, thiserror::Error)]
+#[error("http client: {0}")]
+pub struct ClientBuildError(String);
 
 fn same_origin(attempt: Attempt<'_>) -> reqwest::redirect::Action {
     let keeps_body = matches!(

@@ -15,6 +15,30 @@ pub type SseTransport = (
     mpsc::Receiver<ServerJsonRpcMessage>,
 );
 
+/// Why the legacy event stream could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum SseConnectError {
+    #[error("bad url: {0}")]
+    BadUrl(String),
+    #[error("http client: {0}")]
+    Client(reqwest::Error),
+    #[error("GET {url}: {source}")]
+    Get { url: String, source: reqwest::Error },
+    #[error("GET {url}: HTTP {status}")]
+    Status {
+        url: String,
+        status: reqwest::StatusCode,
+    },
+    #[error("bad endpoint event: {0}")]
+    BadEndpoint(String),
+    #[error("the endpoint event names another origin")]
+    OtherOrigin,
+    #[error("event stream: {0}")]
+    Stream(String),
+    #[error("the event stream ended before the endpoint event")]
+    EndedEarly,
+}
+
 /// Opens the event stream and waits for the `endpoint` event. The endpoint must have the
 /// same scheme, host and port as the stream (a server cannot redirect our requests to
 /// another origin). Events larger than `max_event_bytes` are dropped with a warning.
@@ -23,20 +47,26 @@ pub async fn connect(
     url: &str,
     headers: HeaderMap,
     max_event_bytes: usize,
-) -> Result<SseTransport, String> {
-    let base = reqwest::Url::parse(url).map_err(|e| format!("bad url: {e}"))?;
+) -> Result<SseTransport, SseConnectError> {
+    let base = reqwest::Url::parse(url).map_err(|e| SseConnectError::BadUrl(e.to_string()))?;
     let client = crate::tls::client_builder()
         .build()
-        .map_err(|e| format!("http client: {e}"))?;
+        .map_err(SseConnectError::Client)?;
     let response = client
         .get(base.clone())
         .headers(headers.clone())
         .header(ACCEPT, HeaderValue::from_static("text/event-stream"))
         .send()
         .await
-        .map_err(|e| format!("GET {url}: {e}"))?;
+        .map_err(|source| SseConnectError::Get {
+            url: url.to_owned(),
+            source,
+        })?;
     if !response.status().is_success() {
-        return Err(format!("GET {url}: HTTP {}", response.status()));
+        return Err(SseConnectError::Status {
+            url: url.to_owned(),
+            status: response.status(),
+        });
     }
     let mut events = Box::pin(crate::sse::events(response.bytes_stream()));
     let endpoint = loop {
@@ -44,15 +74,15 @@ pub async fn connect(
             Some(Ok(event)) if event.name == "endpoint" => {
                 let endpoint = base
                     .join(event.data.trim())
-                    .map_err(|e| format!("bad endpoint event: {e}"))?;
+                    .map_err(|e| SseConnectError::BadEndpoint(e.to_string()))?;
                 if endpoint.origin() != base.origin() {
-                    return Err("the endpoint event names another origin".into());
+                    return Err(SseConnectError::OtherOrigin);
                 }
                 break endpoint;
             }
             Some(Ok(_)) => {}
-            Some(Err(e)) => return Err(format!("event stream: {e}")),
-            None => return Err("the event stream ended before the endpoint event".into()),
+            Some(Err(e)) => return Err(SseConnectError::Stream(e.to_string())),
+            None => return Err(SseConnectError::EndedEarly),
         }
     };
     let (to_us, from_server) = mpsc::channel::<ServerJsonRpcMessage>(CHANNEL);

@@ -18,7 +18,7 @@ pub mod tempdir;
 
 pub use exec::{EXIT_EXEC_FAILED, EXIT_NOT_ENFORCED, SandboxError, exec};
 pub use policy::{ENV_BASE, SandboxPolicy};
-pub use resolve::{command, settings, wanted};
+pub use resolve::{LaunchError, command, settings, wanted};
 
 /// The hidden subcommand of the `switchboard` binary that applies a policy and runs
 /// the server.

@@ -131,6 +131,17 @@ pub fn plan(
     })
 }
 
+/// Why a sandboxed server's launch could not be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    #[error("cannot prepare the sandbox: no current directory: {0}")]
+    NoCurrentDir(std::io::Error),
+    #[error("cannot prepare the sandbox: {0}")]
+    Plan(std::io::Error),
+    #[error("cannot find the switchboard binary to launch the sandbox: {0}")]
+    NoBinary(std::io::Error),
+}
+
 /// The command that starts `server` sandboxed: this binary's `__sandbox-exec` with
 /// the policy, the environment cleared down to the launch's. The running binary
 /// (`std::env::current_exe`) must be `switchboard`: a program that embeds the hub
@@ -138,18 +149,15 @@ pub fn plan(
 pub fn command(
     server: &Server<'_>,
     settings: &SandboxConfig,
-) -> Result<std::process::Command, String> {
+) -> Result<std::process::Command, LaunchError> {
     let env = |name: &str| std::env::var_os(name);
     let world = World {
         env: &env,
-        cwd: std::env::current_dir()
-            .map_err(|e| format!("cannot prepare the sandbox: no current directory: {e}"))?,
+        cwd: std::env::current_dir().map_err(LaunchError::NoCurrentDir)?,
         temp: std::env::temp_dir(),
     };
-    let launch =
-        plan(server, settings, &world).map_err(|e| format!("cannot prepare the sandbox: {e}"))?;
-    let exe = std::env::current_exe()
-        .map_err(|e| format!("cannot find the switchboard binary to launch the sandbox: {e}"))?;
+    let launch = plan(server, settings, &world).map_err(LaunchError::Plan)?;
+    let exe = std::env::current_exe().map_err(LaunchError::NoBinary)?;
     let mut command = std::process::Command::new(exe);
     command
         .arg(super::SUBCOMMAND)

@@ -34,6 +34,22 @@ impl fmt::Debug for AwsCredentials {
     }
 }
 
+/// Why AWS credentials were not found, or a request could not be signed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AwsAuthError {
+    #[error(
+        "no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, put static keys in profile `{profile}` of ~/.aws/credentials, or set AWS_BEARER_TOKEN_BEDROCK"
+    )]
+    NoCredentials { profile: String },
+    #[error("bad URL {url}: {reason}")]
+    BadUrl { url: String, reason: String },
+    #[error("URL without a host: {0}")]
+    NoHost(String),
+    /// What aws-sigv4 said.
+    #[error("{0}")]
+    Signing(String),
+}
+
 impl AwsCredentials {
     /// The environment's keys, else profile `profile` (or `AWS_PROFILE`, or
     /// `default`) of `AWS_SHARED_CREDENTIALS_FILE` (`~/.aws/credentials`), then of
@@ -41,7 +57,7 @@ impl AwsCredentials {
     pub fn resolve(
         env: &dyn Fn(&str) -> Option<String>,
         profile: Option<&str>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, AwsAuthError> {
         let var = |name: &str| env(name).filter(|v| !v.is_empty());
         if let (Some(id), Some(secret)) = (var("AWS_ACCESS_KEY_ID"), var("AWS_SECRET_ACCESS_KEY")) {
             return Ok(Self {
@@ -73,11 +89,7 @@ impl AwsCredentials {
                 return Ok(found);
             }
         }
-        Err(format!(
-            "no AWS credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, put \
-             static keys in profile `{profile}` of ~/.aws/credentials, or set \
-             AWS_BEARER_TOKEN_BEDROCK"
-        ))
+        Err(AwsAuthError::NoCredentials { profile })
     }
 }
 
@@ -173,11 +185,14 @@ pub fn sign_request(
     region: &str,
     service: &str,
     time: SystemTime,
-) -> Result<Vec<(String, String, bool)>, String> {
+) -> Result<Vec<(String, String, bool)>, AwsAuthError> {
     // aws-sigv4 needs a host to sign; check here rather than let it fail.
-    let parsed = reqwest::Url::parse(url).map_err(|e| format!("bad URL {url}: {e}"))?;
+    let parsed = reqwest::Url::parse(url).map_err(|e| AwsAuthError::BadUrl {
+        url: url.to_owned(),
+        reason: e.to_string(),
+    })?;
     if parsed.host_str().is_none_or(str::is_empty) {
-        return Err(format!("URL without a host: {url}"));
+        return Err(AwsAuthError::NoHost(url.to_owned()));
     }
     let identity = Credentials::new(
         credentials.access_key_id.clone(),
@@ -194,16 +209,16 @@ pub fn sign_request(
         .time(time)
         .settings(SigningSettings::default())
         .build()
-        .map_err(|e| e.to_string())?
+        .map_err(|e| AwsAuthError::Signing(e.to_string()))?
         .into();
     let pairs: Vec<(&str, &str)> = headers
         .iter()
         .filter_map(|(n, v)| Some((n.as_str(), v.to_str().ok()?)))
         .collect();
     let request = SignableRequest::new(method, url, pairs.into_iter(), SignableBody::Bytes(body))
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| AwsAuthError::Signing(e.to_string()))?;
     let (instructions, _signature) = sign(request, &params)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| AwsAuthError::Signing(e.to_string()))?
         .into_parts();
     let (added, _params) = instructions.into_parts();
     Ok(added
@@ -249,7 +264,9 @@ mod tests {
         let c = AwsCredentials::resolve(&env, None).unwrap();
         assert_eq!(c.access_key_id, "AKENV");
         assert!(!format!("{c:?}").contains("very-secret"));
-        let none = AwsCredentials::resolve(&|_| None, Some("x")).unwrap_err();
+        let none = AwsCredentials::resolve(&|_| None, Some("x"))
+            .unwrap_err()
+            .to_string();
         assert!(none.contains("profile `x`"), "{none}");
     }
 }
