@@ -39,6 +39,7 @@ pub fn start(state: &mut State, config: &Config) -> Option<Cmd> {
     for (tool, _) in &agents {
         state
             .catalog
+            .items
             .cards
             .insert(tool.clone(), RemoteCard::Reading);
     }
@@ -57,7 +58,7 @@ pub fn arrived(state: &mut State, tool: String, card: Result<Box<AgentCard>, Str
         Ok(card) => RemoteCard::Read(card),
         Err(why) => RemoteCard::Unreadable(why),
     };
-    state.catalog.cards.insert(tool, card);
+    state.catalog.items.cards.insert(tool, card);
 }
 
 /// Reads each agent's card on its own task; each answer goes to `inbox`.

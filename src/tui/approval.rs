@@ -79,8 +79,8 @@ fn abort_all(state: &mut State) -> Vec<Cmd> {
             .into()
         })
         .collect();
-    if let Some(run_id) = state.turn.clone() {
-        state.step_pause = None;
+    if let Some(run_id) = state.turn.run.clone() {
+        state.turn.step_pause = None;
         cmds.push(SessionCmd::Op(crate::agent::Op::Interrupt { run_id }).into());
     }
     cmds

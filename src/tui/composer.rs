@@ -166,7 +166,9 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
             state.composer.insert_newline();
             Handled::nothing()
         }
-        Some(Action::Close) if state.turn.is_some() || !state.open_manual_calls().is_empty() => {
+        Some(Action::Close)
+            if state.turn.run.is_some() || !state.open_manual_calls().is_empty() =>
+        {
             Handled::Unhandled(Action::CancelTurn)
         }
         Some(Action::Close) => {
@@ -191,12 +193,13 @@ pub fn paste(state: &mut State, text: &str) {
         }
         (Some(Overlay::Login(view)), _) => super::login::paste(view, text),
         (Some(_), _) => {}
-        (None, Pane::Catalog) if state.filter.editing => {
+        (None, Pane::Catalog) if state.catalog.filter.editing => {
             state
+                .catalog
                 .filter
                 .query
                 .push_str(&crate::sanitize::sanitize_line(text));
-            state.catalog_sel = 0;
+            state.catalog.sel = 0;
         }
         (None, _) => {
             state.focus = Pane::Composer;

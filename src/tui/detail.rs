@@ -32,10 +32,18 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
 /// `c` on a catalog item (in the list or its detail view): the argument form for a
 /// tool or a prompt, else a composer line that uses it.
 pub fn use_selected(state: &mut State, from_detail: bool) {
-    if let Some(mut form) = state.selected_entry().and_then(|e| call_form(state.tab, e)) {
+    if let Some(mut form) = state
+        .catalog
+        .selected_entry()
+        .and_then(|e| call_form(state.catalog.tab, e))
+    {
         form.from_detail = from_detail;
         state.overlay = Some(Overlay::Form(form));
-    } else if let Some(line) = state.selected_entry().map(|e| command_line(state.tab, e)) {
+    } else if let Some(line) = state
+        .catalog
+        .selected_entry()
+        .map(|e| command_line(state.catalog.tab, e))
+    {
         state.overlay = None;
         state.composer.set_text(&line);
         state.focus = Pane::Composer;

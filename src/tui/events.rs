@@ -15,10 +15,10 @@ use super::state::{ChatEntry, ChatKind, State};
 
 pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
     // Anything after the wait means the turn went on.
-    state.waiting_for_servers = false;
+    state.turn.waiting_for_servers = false;
     match event {
         AgentEvent::WaitingForServers { servers, .. } => {
-            state.waiting_for_servers = true;
+            state.turn.waiting_for_servers = true;
             state.chat.push(ChatEntry::new(
                 ChatKind::Note,
                 format!(
@@ -40,7 +40,7 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
             state.status.model = model;
             state.status.step_mode = step_mode;
         }
-        AgentEvent::TurnStarted { run_id, .. } => state.turn = Some(run_id),
+        AgentEvent::TurnStarted { run_id, .. } => state.turn.run = Some(run_id),
         AgentEvent::TextDelta { run_id, text } => match state.chat.entries.last_mut() {
             Some(entry) if entry.streaming.as_deref() == Some(run_id.as_str()) => {
                 entry.text.push_str(&text);
@@ -64,7 +64,7 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
             state
                 .chat
                 .push(ChatEntry::new(ChatKind::Note, pause_text(&pause)));
-            state.step_pause = Some(pause);
+            state.turn.step_pause = Some(pause);
         }
         AgentEvent::StepModeChanged { on } => state.status.step_mode = on,
         AgentEvent::Notice { message, .. } => {
@@ -286,10 +286,10 @@ fn turn_done(state: &mut State, run_id: &str, reason: TurnEnd, steps: u32) {
             card.status = CardStatus::Aborted;
         }
     }
-    if state.turn.as_deref() == Some(run_id) {
-        state.turn = None;
+    if state.turn.run.as_deref() == Some(run_id) {
+        state.turn.run = None;
     }
-    state.step_pause = None;
+    state.turn.step_pause = None;
     let note = match reason {
         // A blocked message: the error before it says which hook and why.
         TurnEnd::Completed | TurnEnd::Blocked => None,

@@ -57,6 +57,7 @@ pub enum LoginMsg {
 pub fn loginable(state: &State) -> Vec<String> {
     state
         .servers
+        .rows
         .iter()
         .filter(|s| s.status == ServerStatus::NeedsLogin)
         .map(|s| s.name.clone())
@@ -78,7 +79,8 @@ pub fn start(state: &mut State, server: &str) -> Vec<Cmd> {
 pub fn login_selected(state: &mut State) -> Vec<Cmd> {
     let selected = state
         .servers
-        .get(state.server_sel)
+        .rows
+        .get(state.servers.sel)
         .filter(|row| row.status == ServerStatus::NeedsLogin)
         .map(|row| row.name.clone());
     let waiting = loginable(state);

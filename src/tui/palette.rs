@@ -77,7 +77,7 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
             command: PaletteCommand::Login(name),
         });
     }
-    if !state.catalog.agents.is_empty() {
+    if !state.catalog.items.agents.is_empty() {
         items.push(PaletteItem {
             label: "Run agents…".into(),
             command: PaletteCommand::RunAgents,

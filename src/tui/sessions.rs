@@ -55,7 +55,7 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
                 .and_then(|rows| rows.get(picker.sel))
                 .map(|row| row.id.clone());
             if let Some(id) = chosen {
-                if state.turn.is_some() {
+                if state.turn.run.is_some() {
                     state.notice(
                         super::state::NoticeLevel::Warn,
                         "a turn is running; resume when it has ended (Esc interrupts it)",

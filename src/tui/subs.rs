@@ -32,10 +32,10 @@ impl Subscriptions {
 
 /// The selected resource: (server, uri).
 fn selected(state: &State) -> Option<(String, String)> {
-    if state.tab != CatalogTab::Resources {
+    if state.catalog.tab != CatalogTab::Resources {
         return None;
     }
-    let entry = state.selected_entry()?;
+    let entry = state.catalog.selected_entry()?;
     let uri = entry.facts.iter().find(|(k, _)| k == "uri")?.1.clone();
     Some((entry.server.clone(), uri))
 }

@@ -52,7 +52,7 @@ fn absorb(state: &mut State, msg: Msg) {
             state.size = (w, h);
             super::scroll::clamp_scrolls(state);
         }
-        Msg::Log(line) => logs::push(state, line),
+        Msg::Log(line) => state.logs.push(line),
         Msg::Grants(grants) => state.grants = grants,
         Msg::SessionList(rows) => super::sessions::listed(state, rows),
         Msg::Resumed(loaded) => super::boot::replay(state, &loaded),
@@ -74,12 +74,16 @@ fn absorb(state: &mut State, msg: Msg) {
         }
         Msg::ServeClients(lines) => state.serve.clients = lines,
         Msg::Servers { rows, catalog } => {
-            state.servers = rows;
-            state.server_sel = state.server_sel.min(state.servers.len().saturating_sub(1));
-            state.catalog.refresh(catalog);
-            state.catalog_sel = state
-                .catalog_sel
-                .min(state.visible_catalog().len().saturating_sub(1));
+            state.servers.rows = rows;
+            state.servers.sel = state
+                .servers
+                .sel
+                .min(state.servers.rows.len().saturating_sub(1));
+            state.catalog.items.refresh(catalog);
+            state.catalog.sel = state
+                .catalog
+                .sel
+                .min(state.catalog.visible().len().saturating_sub(1));
         }
         Msg::Completions {
             argument,
@@ -173,7 +177,7 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Filter if matches!(state.overlay, Some(Overlay::Wire)) => {
             super::wire::filter_key(state, key, action)
         }
-        Layer::Filter => catalog::filter_key(state, key, action),
+        Layer::Filter => catalog::filter_key(&mut state.catalog, key, action),
         Layer::Palette => palette::key(state, key, action),
         Layer::Help => help::key(state, action),
         Layer::Detail => detail::key(state, action),
@@ -269,7 +273,7 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
 /// Interrupt the running turn (its stream stops, its tool is cancelled, its pending
 /// approval aborts); without one, cancel the calls the person made.
 pub fn cancel_turn(state: &mut State) -> Vec<Cmd> {
-    let Some(run_id) = state.turn.clone() else {
+    let Some(run_id) = state.turn.run.clone() else {
         let open = state.open_manual_calls();
         return if open.is_empty() {
             Vec::new()
@@ -277,16 +281,16 @@ pub fn cancel_turn(state: &mut State) -> Vec<Cmd> {
             vec![CallCmd::CancelCalls(open).into()]
         };
     };
-    if state.waiting_for_servers {
-        state.waiting_for_servers = false;
+    if state.turn.waiting_for_servers {
+        state.turn.waiting_for_servers = false;
         return vec![SessionCmd::Op(Op::SkipWait).into()];
     }
-    state.step_pause = None;
+    state.turn.step_pause = None;
     vec![SessionCmd::Op(Op::Interrupt { run_id }).into()]
 }
 
 fn step(state: &mut State, op: Op) -> Vec<Cmd> {
-    state.step_pause = None;
+    state.turn.step_pause = None;
     vec![SessionCmd::Op(op).into()]
 }
 
@@ -303,7 +307,7 @@ pub fn toggle_logs(state: &mut State) {
 }
 
 pub fn cycle_focus(state: &mut State, delta: isize) {
-    state.filter.editing = false;
+    state.catalog.filter.editing = false;
     state.overlay = None;
     let order = state.focus_order();
     let n = order.len().cast_signed();
@@ -322,7 +326,7 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             state.focus = Pane::Composer;
             Vec::new()
         }
-        Action::LogLevel if state.focus == Pane::Logs => logs::cycle_level(state),
+        Action::LogLevel if state.focus == Pane::Logs => logs::cycle_level(&mut state.logs),
         Action::ExpandCards => {
             state.chat.cards_expanded = !state.chat.cards_expanded;
             super::scroll::clamp_scrolls(state);
@@ -336,7 +340,7 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
         Action::Subscribe if state.focus == Pane::Catalog => super::subs::toggle(state),
         Action::Reconnect if state.focus == Pane::Catalog => super::subs::reread(state),
         Action::ToggleServer | Action::Reconnect if state.focus == Pane::Servers => {
-            servers::server_action(state, action)
+            servers::server_action(&state.servers, action)
         }
         Action::Up
         | Action::Down
@@ -357,12 +361,23 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
 
 /// Moving or scrolling inside one pane.
 fn pane_nav(state: &mut State, pane: Pane, action: Action) {
-    match pane {
-        Pane::Servers => servers::nav(state, action),
-        Pane::Catalog => catalog::nav(state, action),
-        Pane::Chat => super::scroll::chat_nav(state, action),
-        Pane::Logs => logs::nav(state, action),
-        Pane::Composer => {}
+    let page = super::scroll::page(state, pane);
+    let opened = match pane {
+        Pane::Servers => servers::nav(&mut state.servers, action, page),
+        Pane::Catalog => catalog::nav(&mut state.catalog, action, page),
+        Pane::Chat => {
+            super::scroll::chat_nav(state, action);
+            None
+        }
+        Pane::Logs => {
+            let max = super::scroll::logs_max_scroll(state);
+            logs::nav(&mut state.logs, action, page, max);
+            None
+        }
+        Pane::Composer => None,
+    };
+    if let Some(overlay) = opened {
+        state.overlay = Some(overlay);
     }
 }
 
@@ -375,7 +390,7 @@ fn on_mouse(state: &mut State, mouse: Mouse) -> Vec<Cmd> {
     };
     match mouse.kind {
         MouseKind::Click => {
-            state.filter.editing = false;
+            state.catalog.filter.editing = false;
             state.focus = pane;
         }
         MouseKind::ScrollUp | MouseKind::ScrollDown => {

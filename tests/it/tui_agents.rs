@@ -50,7 +50,7 @@ async fn the_agents_tab_lists_configured_agents_and_calls_them_with_a_form() {
     for _ in 0..4 {
         update(&mut state, Msg::Key(Key::char(']')));
     }
-    assert_eq!(state.tab, CatalogTab::Agents);
+    assert_eq!(state.catalog.tab, CatalogTab::Agents);
     let screen = support::tui::shot(&state, 110, 30);
     assert!(screen.contains("Agt 2"), "{screen}");
     assert!(
@@ -72,7 +72,7 @@ async fn the_agents_tab_lists_configured_agents_and_calls_them_with_a_form() {
     // Wrapping forward from Agents comes back to Tools.
     state.overlay = None;
     update(&mut state, Msg::Key(Key::char(']')));
-    assert_eq!(state.tab, CatalogTab::Tools);
+    assert_eq!(state.catalog.tab, CatalogTab::Tools);
 }
 
 #[tokio::test]
@@ -81,7 +81,7 @@ async fn without_agents_there_is_no_agents_tab() {
     for _ in 0..4 {
         update(&mut state, Msg::Key(Key::char(']')));
     }
-    assert_eq!(state.tab, CatalogTab::Tools);
+    assert_eq!(state.catalog.tab, CatalogTab::Tools);
     let screen = support::tui::shot(&state, 110, 30);
     assert!(
         screen.contains("Tools 0│Res 0│Tpl 0│Prm 0 ") && !screen.contains("Agt"),

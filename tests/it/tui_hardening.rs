@@ -55,11 +55,11 @@ fn unknown_slash_commands_and_tools_get_a_did_you_mean() {
             text: "/etc/hosts: what is it?".into()
         }))]
     );
-    s.catalog.tools = vec![tool("weather__get_weather", ToolEffect::Read)];
+    s.catalog.items.tools = vec![tool("weather__get_weather", ToolEffect::Read)];
     assert_eq!(send(&mut s, "/call weather__get_wether city=Oslo"), vec![]);
     assert!(last_error(&s).contains("did you mean `weather__get_weather`?"));
     // While a server is still connecting its tools may not be listed yet: sent.
-    s.servers.push(ServerRow {
+    s.servers.rows.push(ServerRow {
         name: "files".into(),
         status: ServerStatus::Connecting,
         ..ServerRow::default()
@@ -124,7 +124,7 @@ fn composer_kills_the_line_moves_by_word_and_recalls_history() {
 fn c_on_a_catalog_row_opens_the_form_and_esc_returns() {
     let mut s = state();
     s.focus = Pane::Catalog;
-    s.catalog.tools = vec![tool("fs", ToolEffect::Write)];
+    s.catalog.items.tools = vec![tool("fs", ToolEffect::Write)];
     update(&mut s, Msg::Key(Key::char('c')));
     assert!(matches!(s.overlay, Some(Overlay::Form(_))));
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
@@ -143,7 +143,7 @@ fn catalog_rows_carry_effect_badges_and_filter_counts() {
     let mut s = state();
     s.chat.entries.clear();
     s.focus = Pane::Catalog;
-    s.catalog.tools = vec![
+    s.catalog.items.tools = vec![
         tool("fs", ToolEffect::Write),
         tool(
             "weather__get_forecast_for_a_very_long_place_name",

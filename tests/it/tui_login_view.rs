@@ -37,7 +37,7 @@ fn needs_login() -> State {
         },
         None,
     );
-    state.servers = server_rows(&state.servers, &snapshot);
+    state.servers.rows = server_rows(&state.servers.rows, &snapshot);
     state.focus = Pane::Servers;
     state
 }
@@ -62,7 +62,7 @@ fn key(state: &mut State, code: KeyCode) -> Vec<Cmd> {
 #[test]
 fn a_server_that_asks_shows_needs_login_not_failed() {
     let state = needs_login();
-    let row = &state.servers[1];
+    let row = &state.servers.rows[1];
     assert_eq!(row.status, ServerStatus::NeedsLogin);
     assert_eq!(
         row.detail.as_deref(),
@@ -79,7 +79,7 @@ fn a_server_that_asks_shows_needs_login_not_failed() {
 fn l_starts_the_login_of_the_one_server_that_asks() {
     let mut state = needs_login();
     // The selection is on the built-in row; the one server that asks is meant.
-    assert_eq!(state.server_sel, 0);
+    assert_eq!(state.servers.sel, 0);
     let cmds = key(&mut state, KeyCode::Char('l'));
     assert_eq!(cmds, vec![Cmd::Login(LoginCmd::Start("linear".into()))]);
     assert_eq!(
@@ -209,8 +209,8 @@ fn server_details_show_issuer_scopes_and_expiry() {
         expires_at: Some(4_102_444_800),
         refreshable: true,
     };
-    state.servers = server_rows(&state.servers, &hub(Hub::Ready, Some(login)));
-    let facts = &state.servers[1].facts;
+    state.servers.rows = server_rows(&state.servers.rows, &hub(Hub::Ready, Some(login)));
+    let facts = &state.servers.rows[1].facts;
     let get = |k: &str| facts.iter().find(|(l, _)| l == k).map(|(_, v)| v.as_str());
     assert_eq!(get("login issuer"), Some("https://auth.example.com"));
     assert_eq!(get("login scopes"), Some("read offline_access"));

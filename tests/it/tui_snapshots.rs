@@ -119,7 +119,7 @@ fn each_catalog_tab_empty() {
     for tab in CatalogTab::ALL {
         let mut state = fresh(&Config::default());
         state.focus = Pane::Catalog;
-        state.tab = tab;
+        state.catalog.tab = tab;
         insta::assert_snapshot!(
             format!("catalog_{}_empty", tab.title().to_lowercase()),
             draw(&state, &default_theme(), 100, 30).backend()
@@ -141,7 +141,7 @@ fn long_log_is_sanitised() {
         "bidi \u{202e}txet desrever",
     ];
     for i in 0..40 {
-        state.logs.push_back(LogLine {
+        state.logs.lines.push_back(LogLine {
             level: [
                 LogLevel::Info,
                 LogLevel::Warn,
@@ -257,7 +257,7 @@ fn weather_tool() -> switchboard::tui::state::CatalogEntry {
 fn catalog_with_tools_filter_and_detail() {
     let mut state = fresh(&Config::default());
     state.focus = Pane::Catalog;
-    state.catalog.tools = switchboard::tools::builtin_specs::BUILTIN_NAMES
+    state.catalog.items.tools = switchboard::tools::builtin_specs::BUILTIN_NAMES
         .iter()
         .filter_map(|n| switchboard::tools::builtin_specs::builtin_spec(n))
         .map(|s| switchboard::tui::boot::tool_entry(&s))
@@ -267,8 +267,8 @@ fn catalog_with_tools_filter_and_detail() {
         "catalog_tools",
         draw(&state, &default_theme(), 100, 30).backend()
     );
-    state.filter.query = "fore".into();
-    state.filter.editing = true;
+    state.catalog.filter.query = "fore".into();
+    state.catalog.filter.editing = true;
     insta::assert_snapshot!(
         "catalog_filtered",
         draw(&state, &default_theme(), 100, 30).backend()
@@ -296,7 +296,7 @@ fn call_form_from_the_detail_view() {
     use switchboard::tui::{CallCmd, Cmd, Msg, update};
     let mut state = fresh(&Config::default());
     state.focus = Pane::Catalog;
-    state.catalog.tools = vec![weather_tool()];
+    state.catalog.items.tools = vec![weather_tool()];
     update(&mut state, Msg::Key(Key::plain(KeyCode::Enter)));
     update(&mut state, Msg::Key(Key::char('c')));
     assert!(matches!(state.overlay, Some(Overlay::Form(_))));
@@ -337,7 +337,7 @@ fn call_form_from_the_detail_view() {
 fn a_long_catalog_shows_the_window_around_the_selection() {
     let mut state = fresh(&Config::default());
     state.focus = Pane::Catalog;
-    state.catalog.tools = (0..500)
+    state.catalog.items.tools = (0..500)
         .map(|i| switchboard::tui::state::CatalogEntry {
             server: "many".into(),
             name: format!("many__tool_{i:03}"),
@@ -345,16 +345,16 @@ fn a_long_catalog_shows_the_window_around_the_selection() {
             ..Default::default()
         })
         .collect();
-    state.catalog_sel = 321;
+    state.catalog.sel = 321;
     let screen = format!("{}", draw(&state, &default_theme(), 100, 30).backend());
     assert!(screen.contains("tool_321") && !screen.contains("tool_322"));
     assert!(!screen.contains("tool_000"));
     insta::assert_snapshot!("catalog_long_scrolled", screen);
-    state.catalog_sel = 2;
+    state.catalog.sel = 2;
     let screen = format!("{}", draw(&state, &default_theme(), 100, 30).backend());
     assert!(screen.contains("tool_000") && screen.contains("tool_002"));
     // Past the end: the last entry, as the widget would clamp it.
-    state.catalog_sel = 900;
+    state.catalog.sel = 900;
     let screen = format!("{}", draw(&state, &default_theme(), 100, 30).backend());
     assert!(screen.contains("tool_499"));
 }

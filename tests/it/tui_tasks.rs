@@ -115,7 +115,7 @@ async fn follow(protocol: ProtocolChoice) {
     let (tx, mut route) = tokio::sync::mpsc::unbounded_channel();
     let (inbox, mut inbox_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut state = support::tui::state();
-    state.catalog.tools = workbench
+    state.catalog.items.tools = workbench
         .registry
         .specs()
         .iter()

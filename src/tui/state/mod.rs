@@ -6,9 +6,14 @@ use std::collections::VecDeque;
 use crate::keymap::{Keymap, Layer};
 
 use super::approval::PendingApproval;
-pub use super::catalog::{Catalog, CatalogEntry, CatalogTab, Filter, is_subsequence};
 use super::composer::Composer;
 use super::palette::PaletteState;
+
+mod catalog;
+mod panes;
+
+pub use catalog::{Catalog, CatalogEntry, CatalogPane, CatalogTab, Filter, is_subsequence};
+pub use panes::{LogsPane, ServersPane, TurnView};
 
 /// The panes that can hold focus, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -232,18 +237,13 @@ pub struct State {
     pub overlay: Option<Overlay>,
     pub show_logs: bool,
     pub mouse: bool,
-    pub servers: Vec<ServerRow>,
+    pub servers: ServersPane,
     /// `--serve`: the gateway's URL and its connected clients.
     pub serve: super::serve_view::ServeView,
-    pub server_sel: usize,
-    pub tab: CatalogTab,
-    pub catalog: Catalog,
-    pub catalog_sel: usize,
-    pub filter: Filter,
+    pub catalog: CatalogPane,
     pub chat: ChatPane,
     pub composer: Composer,
-    pub logs: VecDeque<LogLine>,
-    pub logs_scroll: TailScroll,
+    pub logs: LogsPane,
     pub status: Status,
     pub theme_name: String,
     pub theme_names: Vec<String>,
@@ -269,18 +269,12 @@ pub struct State {
     pub session_id: Option<String>,
     /// Configured provider names, for the palette.
     pub providers: Vec<String>,
-    /// The least severe level the Logs pane shows.
-    pub log_level: LogLevel,
     /// The runtime's clock, in ms since start (`Msg::Tick`).
     pub clock_ms: u64,
     /// Calls the person made so far (their ids are `manual-N`).
     pub manual_calls: u64,
-    /// The run id of the agent turn in progress.
-    pub turn: Option<String>,
-    /// The turn waits for servers still connecting (Esc goes on without them).
-    pub waiting_for_servers: bool,
-    /// The turn waits for a step signal (step mode).
-    pub step_pause: Option<crate::agent::StepPause>,
+    /// The agent turn in progress.
+    pub turn: TurnView,
     /// Ctrl+C was pressed once while typing; the next one quits.
     pub interrupt_armed: bool,
     /// What the last read or call from the composer or a form returned, for `/save`.
@@ -305,17 +299,12 @@ impl State {
             overlay: None,
             show_logs: false,
             mouse: true,
-            servers: Vec::new(),
+            servers: ServersPane::default(),
             serve: super::serve_view::ServeView::default(),
-            server_sel: 0,
-            tab: CatalogTab::Tools,
-            catalog: Catalog::default(),
-            catalog_sel: 0,
-            filter: Filter::default(),
+            catalog: CatalogPane::default(),
             chat: ChatPane::default(),
             composer: Composer::default(),
-            logs: VecDeque::new(),
-            logs_scroll: TailScroll::default(),
+            logs: LogsPane::default(),
             status: Status {
                 provider: NO_PROVIDER.into(),
                 model: String::new(),
@@ -341,10 +330,7 @@ impl State {
             providers: Vec::new(),
             clock_ms: 0,
             manual_calls: 0,
-            log_level: LogLevel::Trace,
-            turn: None,
-            waiting_for_servers: false,
-            step_pause: None,
+            turn: TurnView::default(),
             interrupt_armed: false,
             last_contents: None,
             quit: false,
@@ -375,37 +361,11 @@ impl State {
             Some(Overlay::Wire) if self.wire.editing => Layer::Filter,
             Some(Overlay::Wire) => Layer::Wire,
             None if !self.approvals.is_empty() => Layer::Approval,
-            None if self.step_pause.is_some() => Layer::Step,
+            None if self.turn.step_pause.is_some() => Layer::Step,
             None if self.focus == Pane::Composer => Layer::Composer,
-            None if self.focus == Pane::Catalog && self.filter.editing => Layer::Filter,
+            None if self.focus == Pane::Catalog && self.catalog.filter.editing => Layer::Filter,
             None => Layer::Normal,
         }
-    }
-
-    /// The selected catalog entry, if any.
-    pub fn selected_entry(&self) -> Option<&CatalogEntry> {
-        self.visible_catalog().get(self.catalog_sel).copied()
-    }
-
-    /// Catalog entries of the current tab that match the filter, best matches first
-    /// (catalog order when there is no filter).
-    pub fn visible_catalog(&self) -> Vec<&CatalogEntry> {
-        let query = self.filter.query.to_lowercase();
-        let entries = self.catalog.entries(self.tab);
-        if query.is_empty() {
-            return entries.iter().collect();
-        }
-        let hays: Vec<_> = entries.iter().map(CatalogEntry::haystack).collect();
-        let hits = self.filter.memo.filter(&hays, &query);
-        hits.into_iter().filter_map(|i| entries.get(i)).collect()
-    }
-
-    /// Log lines at or above the chosen level, oldest first.
-    pub fn visible_logs(&self) -> Vec<&LogLine> {
-        self.logs
-            .iter()
-            .filter(|l| l.level <= self.log_level)
-            .collect()
     }
 
     /// A fresh id for a call the person makes.
@@ -427,7 +387,7 @@ impl State {
 
     /// Something is running (a turn or a call): the clock should tick.
     pub fn busy(&self) -> bool {
-        self.turn.is_some()
+        self.turn.running()
             || self
                 .chat
                 .entries
