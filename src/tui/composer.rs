@@ -186,7 +186,7 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
 /// Pasted text goes where the keys go: the palette, the catalog filter, else the
 /// composer.
 pub fn paste(state: &mut State, text: &str) {
-    match (&mut state.overlay, state.focus) {
+    match (state.overlays.top_mut(), state.focus) {
         (Some(Overlay::Palette(p)), _) => {
             p.query.push_str(&crate::sanitize::sanitize_line(text));
             p.selected = 0;

@@ -6,14 +6,16 @@ use super::msg::Handled;
 use super::state::{Overlay, State};
 
 pub fn key(state: &mut State, action: Option<Action>) -> Handled {
-    let Some(Overlay::Help { scroll }) = &mut state.overlay else {
+    let Some(Overlay::Help { scroll }) = state.overlays.top_mut() else {
         return Handled::nothing();
     };
     if super::scroll::scroll_overlay(scroll, action) {
         return Handled::nothing();
     }
     match action {
-        Some(Action::Close | Action::Help) => state.overlay = None,
+        Some(Action::Close | Action::Help) => {
+            state.overlays.pop();
+        }
         Some(other) => return Handled::Unhandled(other),
         None => {}
     }

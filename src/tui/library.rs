@@ -40,7 +40,7 @@ pub enum BrowseKind {
 }
 
 pub fn open(state: &mut State, kind: BrowseKind) -> Vec<Cmd> {
-    state.overlay = Some(Overlay::Browse {
+    state.overlays.push(Overlay::Browse {
         kind,
         sel: 0,
         scroll: 0,
@@ -59,7 +59,7 @@ fn len(state: &State, kind: BrowseKind) -> usize {
 }
 
 pub fn key(state: &mut State, action: Option<Action>) -> Handled {
-    let Some(Overlay::Browse { kind, sel, scroll }) = state.overlay else {
+    let Some(&Overlay::Browse { kind, sel, scroll }) = state.overlays.top() else {
         return Handled::nothing();
     };
     let last = len(state, kind).saturating_sub(1);
@@ -67,7 +67,7 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
     let mut cmds = Vec::new();
     match action {
         Some(Action::Close) => {
-            state.overlay = None;
+            state.overlays.pop();
             return Handled::nothing();
         }
         Some(Action::Up) => {
@@ -93,6 +93,8 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
     if kind == BrowseKind::Memory && matches!(action, Some(Action::Up | Action::Down)) {
         state.library.memory_open = None;
     }
-    state.overlay = Some(Overlay::Browse { kind, sel, scroll });
+    state
+        .overlays
+        .replace_top(Overlay::Browse { kind, sel, scroll });
     cmds.into()
 }

@@ -66,7 +66,7 @@ pub fn loginable(state: &State) -> Vec<String> {
 
 /// Opens the overlay and starts the login to `server`.
 pub fn start(state: &mut State, server: &str) -> Vec<Cmd> {
-    state.overlay = Some(Overlay::Login(LoginView {
+    state.overlays.push(Overlay::Login(LoginView {
         server: server.to_owned(),
         phase: LoginPhase::Starting,
         pasted: String::new(),
@@ -102,7 +102,7 @@ pub fn login_selected(state: &mut State) -> Vec<Cmd> {
 
 /// What the login task said.
 pub fn on_msg(state: &mut State, msg: LoginMsg) -> Vec<Cmd> {
-    let view = match &mut state.overlay {
+    let view = match state.overlays.top_mut() {
         Some(Overlay::Login(view)) => Some(view),
         _ => None,
     };
@@ -120,7 +120,7 @@ pub fn on_msg(state: &mut State, msg: LoginMsg) -> Vec<Cmd> {
         LoginMsg::Finished { server, result } => match result {
             Ok(_) => {
                 if view.is_some_and(|v| v.server == server) {
-                    state.overlay = None;
+                    state.overlays.pop();
                 }
                 // Issuer, scopes and expiry are in the server's details (Enter).
                 state.notice(NoticeLevel::Info, format!("logged in to {server}"));
@@ -138,14 +138,14 @@ pub fn on_msg(state: &mut State, msg: LoginMsg) -> Vec<Cmd> {
 /// Keys in the overlay: type or paste into the field, Enter sends it, Ctrl+Y copies
 /// the URL, Esc cancels the login (or closes a failed one).
 pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
-    let Some(Overlay::Login(view)) = &mut state.overlay else {
+    let Some(Overlay::Login(view)) = state.overlays.top_mut() else {
         return Handled::nothing();
     };
     match action {
         Some(Action::Close) => {
             let running = !matches!(view.phase, LoginPhase::Failed(_));
             let server = view.server.clone();
-            state.overlay = None;
+            state.overlays.pop();
             if running {
                 state.notice(NoticeLevel::Warn, format!("login to {server} cancelled"));
                 return vec![LoginCmd::Cancel.into()].into();

@@ -128,21 +128,21 @@ pub fn matching_items(state: &State, palette: &PaletteState) -> Vec<PaletteItem>
 
 /// Keys in the palette: type to filter, arrows choose, Enter runs.
 pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
-    let Some(Overlay::Palette(palette)) = &state.overlay else {
+    let Some(Overlay::Palette(palette)) = state.overlays.top() else {
         return Handled::nothing();
     };
     let mut palette = palette.clone();
     let count = matching_items(state, &palette).len();
     match action {
         Some(Action::Close) => {
-            state.overlay = None;
+            state.overlays.pop();
             return Handled::nothing();
         }
         Some(Action::Activate) => {
             let chosen = matching_items(state, &palette)
                 .into_iter()
                 .nth(palette.selected);
-            state.overlay = None;
+            state.overlays.pop();
             return chosen.map_or_else(Handled::nothing, |item| run_command(state, item.command));
         }
         Some(Action::Up) => palette.selected = palette.selected.saturating_sub(1),
@@ -160,7 +160,7 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
             }
         }
     }
-    state.overlay = Some(Overlay::Palette(palette));
+    state.overlays.replace_top(Overlay::Palette(palette));
     Handled::nothing()
 }
 

@@ -35,14 +35,16 @@ pub fn server_action(servers: &ServersPane, action: Action) -> Vec<Cmd> {
 
 /// Keys in a server's details: scroll and close.
 pub fn details_key(state: &mut State, action: Option<Action>) -> Handled {
-    let Some(Overlay::Server { scroll }) = &mut state.overlay else {
+    let Some(Overlay::Server { scroll }) = state.overlays.top_mut() else {
         return Handled::nothing();
     };
     if super::scroll::scroll_overlay(scroll, action) {
         return Handled::nothing();
     }
     match action {
-        Some(Action::Close) => state.overlay = None,
+        Some(Action::Close) => {
+            state.overlays.pop();
+        }
         Some(Action::ToggleRaw | Action::CallTool) | None => {}
         Some(other) => return Handled::Unhandled(other),
     }

@@ -26,13 +26,15 @@ pub struct SessionPicker {
 
 /// Opens the picker and asks for the list.
 pub fn open(state: &mut State) -> Vec<Cmd> {
-    state.overlay = Some(Overlay::Sessions(SessionPicker::default()));
+    state
+        .overlays
+        .push(Overlay::Sessions(SessionPicker::default()));
     vec![SessionCmd::ListSessions.into()]
 }
 
 /// The list arrived (ignored if the picker was closed meanwhile).
 pub fn listed(state: &mut State, rows: Vec<SessionRow>) {
-    if let Some(Overlay::Sessions(picker)) = &mut state.overlay {
+    if let Some(Overlay::Sessions(picker)) = state.overlays.top_mut() {
         picker.rows = Some(rows);
         picker.sel = 0;
     }
@@ -40,12 +42,14 @@ pub fn listed(state: &mut State, rows: Vec<SessionRow>) {
 
 /// Keys in the picker: move, Enter resumes, Esc closes.
 pub fn key(state: &mut State, action: Option<Action>) -> Handled {
-    let Some(Overlay::Sessions(picker)) = &mut state.overlay else {
+    let Some(Overlay::Sessions(picker)) = state.overlays.top_mut() else {
         return Handled::nothing();
     };
     let len = picker.rows.as_ref().map_or(0, Vec::len);
     match action {
-        Some(Action::Close) => state.overlay = None,
+        Some(Action::Close) => {
+            state.overlays.pop();
+        }
         Some(Action::Up) => picker.sel = picker.sel.saturating_sub(1),
         Some(Action::Down) => picker.sel = (picker.sel + 1).min(len.saturating_sub(1)),
         Some(Action::Activate) => {
@@ -62,7 +66,7 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
                     );
                     return Handled::nothing();
                 }
-                state.overlay = None;
+                state.overlays.pop();
                 return vec![SessionCmd::Resume(id).into()].into();
             }
         }

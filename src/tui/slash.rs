@@ -61,7 +61,7 @@ fn command(state: &mut State, text: &str) -> Result<Vec<Cmd>, String> {
         "/model" => return model_command(state, rest),
         "/mode" => return super::modes::command(state, rest),
         "/help" => {
-            state.overlay = Some(Overlay::Help { scroll: 0 });
+            state.overlays.push(Overlay::Help { scroll: 0 });
             return Ok(Vec::new());
         }
         "/tasks" => {

@@ -110,11 +110,11 @@ fn texts(wire: &Value) -> Vec<String> {
 }
 
 pub fn open(state: &mut State) {
-    state.overlay = Some(Overlay::Tasks { sel: 0 });
+    state.overlays.push(Overlay::Tasks { sel: 0 });
 }
 
 pub fn key(state: &mut State, action: Option<Action>) -> Handled {
-    let Some(Overlay::Tasks { sel }) = &mut state.overlay else {
+    let Some(Overlay::Tasks { sel }) = state.overlays.top_mut() else {
         return Handled::nothing();
     };
     let n = state.tasks.len();
@@ -125,7 +125,9 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
     match action {
         Some(Action::Up) => *sel = sel.saturating_sub(1),
         Some(Action::Down) => *sel = (*sel + 1).min(n.saturating_sub(1)),
-        Some(Action::Close | Action::ShowTasks) => state.overlay = None,
+        Some(Action::Close | Action::ShowTasks) => {
+            state.overlays.pop();
+        }
         Some(Action::Activate) => {
             if let Some((server, task_id)) = chosen {
                 return vec![ServerCmd::GetTask { server, task_id }.into()].into();

@@ -59,7 +59,7 @@ fn absorb(state: &mut State, msg: Msg) {
         Msg::Tick(ms) => state.clock_ms = ms,
         Msg::Edited(result) if state.layer() == Layer::Ask => super::ask::edited(state, result),
         Msg::Edited(result) => {
-            if let Some(Overlay::Form(form)) = &mut state.overlay {
+            if let Some(Overlay::Form(form)) = state.overlays.top_mut() {
                 form.edited(result);
             }
         }
@@ -90,7 +90,7 @@ fn absorb(state: &mut State, msg: Msg) {
             value,
             values,
         } => {
-            if let Some(Overlay::Form(form)) = &mut state.overlay
+            if let Some(Overlay::Form(form)) = state.overlays.top_mut()
                 && let Some(field) = form.fields.iter_mut().find(|f| f.name == argument)
                 && field.value == value
             {
@@ -174,18 +174,18 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
     state.status.notice = None;
     let handled = match layer {
         Layer::Composer => composer::key(state, key, action),
-        Layer::Filter if matches!(state.overlay, Some(Overlay::Wire)) => {
+        Layer::Filter if matches!(state.overlays.top(), Some(Overlay::Wire)) => {
             super::wire::filter_key(state, key, action)
         }
         Layer::Filter => catalog::filter_key(&mut state.catalog, key, action),
         Layer::Palette => palette::key(state, key, action),
         Layer::Help => help::key(state, action),
         Layer::Detail => detail::key(state, action),
-        Layer::Browse if matches!(state.overlay, Some(Overlay::Sessions(_))) => {
+        Layer::Browse if matches!(state.overlays.top(), Some(Overlay::Sessions(_))) => {
             super::sessions::key(state, action)
         }
         Layer::Browse => library::key(state, action),
-        Layer::Form if matches!(state.overlay, Some(Overlay::Login(_))) => {
+        Layer::Form if matches!(state.overlays.top(), Some(Overlay::Login(_))) => {
             super::login::key(state, key, action)
         }
         Layer::Form => form::key(state, key, action),
@@ -239,17 +239,13 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
             Vec::new()
         }
         Action::Palette => {
-            state.overlay = match state.overlay {
-                Some(Overlay::Palette(_)) => None,
-                _ => Some(Overlay::Palette(super::palette::PaletteState::default())),
-            };
+            state
+                .overlays
+                .toggle(Overlay::Palette(super::palette::PaletteState::default()));
             Vec::new()
         }
         Action::Help => {
-            state.overlay = match state.overlay {
-                Some(Overlay::Help { .. }) => None,
-                _ => Some(Overlay::Help { scroll: 0 }),
-            };
+            state.overlays.toggle(Overlay::Help { scroll: 0 });
             Vec::new()
         }
         Action::ToggleLogs => {
@@ -308,7 +304,7 @@ pub fn toggle_logs(state: &mut State) {
 
 pub fn cycle_focus(state: &mut State, delta: isize) {
     state.catalog.filter.editing = false;
-    state.overlay = None;
+    state.overlays.clear();
     let order = state.focus_order();
     let n = order.len().cast_signed();
     let current = order
@@ -333,7 +329,7 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             Vec::new()
         }
         Action::CallTool if state.focus == Pane::Catalog => {
-            super::detail::use_selected(state, false);
+            super::detail::use_selected(state);
             Vec::new()
         }
         Action::Login if state.focus == Pane::Servers => super::login::login_selected(state),
@@ -377,12 +373,12 @@ fn pane_nav(state: &mut State, pane: Pane, action: Action) {
         Pane::Composer => None,
     };
     if let Some(overlay) = opened {
-        state.overlay = Some(overlay);
+        state.overlays.push(overlay);
     }
 }
 
 fn on_mouse(state: &mut State, mouse: Mouse) -> Vec<Cmd> {
-    if state.overlay.is_some() {
+    if !state.overlays.is_empty() {
         return Vec::new();
     }
     let Some(pane) = Areas::of(state).pane_at(mouse.column, mouse.row) else {

@@ -75,7 +75,7 @@ pub fn detail_height(size: (u16, u16)) -> usize {
 pub fn open(state: &mut State) -> Vec<Cmd> {
     state.wire.detail = None;
     state.wire.editing = false;
-    state.overlay = Some(Overlay::Wire);
+    state.overlays.push(Overlay::Wire);
     Vec::new()
 }
 
@@ -129,7 +129,9 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
             };
             return copy(state, &entry).into();
         }
-        Some(Action::Close | Action::ShowWire) => state.overlay = None,
+        Some(Action::Close | Action::ShowWire) => {
+            state.overlays.pop();
+        }
         Some(a) if is_move(a) => nav(state, a),
         Some(other) => return Handled::Unhandled(other),
         None => {}
@@ -231,7 +233,9 @@ fn detail_key(state: &mut State, action: Option<Action>) -> Handled {
             return copy(state, &entry).into();
         }
         Some(Action::Close) => state.wire.detail = None,
-        Some(Action::ShowWire) => state.overlay = None,
+        Some(Action::ShowWire) => {
+            state.overlays.pop();
+        }
         Some(Action::Filter | Action::ExportWire | Action::Activate) | None => {}
         Some(other) => return Handled::Unhandled(other),
     }

@@ -504,7 +504,7 @@ fn template_form_completes_and_reads_the_expanded_uri() {
     }];
     update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
     update(&mut s, Msg::Key(Key::char('c')));
-    assert!(matches!(s.overlay, Some(Overlay::Form(_))));
+    assert!(matches!(s.overlays.top(), Some(Overlay::Form(_))));
     // Typing asks the server for completions of that variable.
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('4'))),

@@ -46,8 +46,8 @@ fn unknown_slash_commands_and_tools_get_a_did_you_mean() {
         last_error(&s)
     );
     send(&mut s, "/help");
-    assert!(matches!(s.overlay, Some(Overlay::Help { .. })));
-    s.overlay = None;
+    assert!(matches!(s.overlays.top(), Some(Overlay::Help { .. })));
+    s.overlays.clear();
     // A message that begins with a slash is written with two.
     assert_eq!(
         send(&mut s, "//etc/hosts: what is it?"),
@@ -126,14 +126,14 @@ fn c_on_a_catalog_row_opens_the_form_and_esc_returns() {
     s.focus = Pane::Catalog;
     s.catalog.items.tools = vec![tool("fs", ToolEffect::Write)];
     update(&mut s, Msg::Key(Key::char('c')));
-    assert!(matches!(s.overlay, Some(Overlay::Form(_))));
+    assert!(matches!(s.overlays.top(), Some(Overlay::Form(_))));
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
-    assert_eq!(s.overlay, None, "back to the list");
+    assert_eq!(s.overlays.top().cloned(), None, "back to the list");
     update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
     update(&mut s, Msg::Key(Key::char('c')));
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
     assert!(
-        matches!(s.overlay, Some(Overlay::Detail { .. })),
+        matches!(s.overlays.top(), Some(Overlay::Detail { .. })),
         "back to the detail view"
     );
 }
@@ -223,7 +223,7 @@ fn the_resume_picker_lists_and_resumes() {
             "20261130-180000-bbbb".into()
         ))]
     );
-    assert_eq!(s.overlay, None);
+    assert_eq!(s.overlays.top().cloned(), None);
 }
 
 #[test]

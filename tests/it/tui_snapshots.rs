@@ -85,7 +85,7 @@ fn configured_servers_are_listed_with_their_transport() {
 #[test]
 fn help_overlay() {
     let mut state = fresh(&Config::default());
-    state.overlay = Some(Overlay::Help { scroll: 0 });
+    state.overlays.replace_top(Overlay::Help { scroll: 0 });
     insta::assert_snapshot!(
         "help_100x30",
         draw(&state, &default_theme(), 100, 30).backend()
@@ -99,12 +99,14 @@ fn help_overlay() {
 #[test]
 fn command_palette() {
     let mut state = fresh(&Config::default());
-    state.overlay = Some(Overlay::Palette(PaletteState::default()));
+    state
+        .overlays
+        .replace_top(Overlay::Palette(PaletteState::default()));
     insta::assert_snapshot!(
         "palette_100x30",
         draw(&state, &default_theme(), 100, 30).backend()
     );
-    state.overlay = Some(Overlay::Palette(PaletteState {
+    state.overlays.replace_top(Overlay::Palette(PaletteState {
         query: "th".into(),
         selected: 1,
     }));
@@ -273,14 +275,14 @@ fn catalog_with_tools_filter_and_detail() {
         "catalog_filtered",
         draw(&state, &default_theme(), 100, 30).backend()
     );
-    state.overlay = Some(Overlay::Detail {
+    state.overlays.replace_top(Overlay::Detail {
         scroll: 0,
         raw: false,
     });
     let detail = draw(&state, &default_theme(), 100, 30);
     assert!(!format!("{}", detail.backend()).contains('\x1b'));
     insta::assert_snapshot!("tool_detail_nested_schema", detail.backend());
-    state.overlay = Some(Overlay::Detail {
+    state.overlays.replace_top(Overlay::Detail {
         scroll: 0,
         raw: true,
     });
@@ -299,7 +301,7 @@ fn call_form_from_the_detail_view() {
     state.catalog.items.tools = vec![weather_tool()];
     update(&mut state, Msg::Key(Key::plain(KeyCode::Enter)));
     update(&mut state, Msg::Key(Key::char('c')));
-    assert!(matches!(state.overlay, Some(Overlay::Form(_))));
+    assert!(matches!(state.overlays.top(), Some(Overlay::Form(_))));
     // Enter with the required city empty is refused in the form, nothing is sent.
     assert_eq!(
         update(&mut state, Msg::Key(Key::plain(KeyCode::Enter))),
@@ -327,7 +329,7 @@ fn call_form_from_the_detail_view() {
         serde_json::Value::Object(args.clone()),
         serde_json::json!({"city": "Oslo", "units": "imperial"})
     );
-    assert_eq!(state.overlay, None);
+    assert_eq!(state.overlays.top().cloned(), None);
 }
 
 /// Only the rows on screen are built: a selection far down shows the rows above it

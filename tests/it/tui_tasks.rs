@@ -88,7 +88,7 @@ fn the_view_lists_tasks_and_its_keys_ask_the_server() {
     assert_eq!(s.tasks[0].status, "cancelled");
     assert_eq!(s.tasks[0].tool, "run_suite");
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
-    assert!(s.overlay.is_none());
+    assert!(s.overlays.is_empty());
     update(&mut s, Msg::Paste("/tasks".into()));
     update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
     assert_eq!(s.layer(), Layer::Tasks);

@@ -144,10 +144,13 @@ fn paste_goes_into_the_composer_verbatim() {
 fn palette_filters_and_switches_theme_through_a_command() {
     let mut s = state();
     run(&mut s, [ctrl('p')]);
-    assert_eq!(s.overlay, Some(Overlay::Palette(PaletteState::default())));
+    assert_eq!(
+        s.overlays.top().cloned(),
+        Some(Overlay::Palette(PaletteState::default()))
+    );
     run(&mut s, "light".chars().map(key));
     assert_eq!(
-        s.overlay,
+        s.overlays.top().cloned(),
         Some(Overlay::Palette(PaletteState {
             query: "light".into(),
             selected: 0
@@ -155,7 +158,7 @@ fn palette_filters_and_switches_theme_through_a_command() {
     );
     let cmds = run(&mut s, [code(KeyCode::Enter)]);
     assert_eq!(cmds, vec![Cmd::Ui(UiCmd::LoadTheme("light".into()))]);
-    assert_eq!(s.overlay, None);
+    assert_eq!(s.overlays.top().cloned(), None);
 
     // The runtime answers; the state records the new theme.
     run(
@@ -199,9 +202,9 @@ fn help_opens_with_question_mark_and_scrolls() {
     let mut s = state();
     s.focus = Pane::Chat;
     run(&mut s, [key('?'), code(KeyCode::Down), code(KeyCode::Down)]);
-    assert_eq!(s.overlay, Some(Overlay::Help { scroll: 2 }));
+    assert_eq!(s.overlays.top().cloned(), Some(Overlay::Help { scroll: 2 }));
     run(&mut s, [code(KeyCode::Esc)]);
-    assert_eq!(s.overlay, None);
+    assert_eq!(s.overlays.top().cloned(), None);
 }
 
 fn entries(n: usize) -> Vec<CatalogEntry> {
@@ -320,7 +323,7 @@ fn enter_opens_the_detail_and_c_prepares_a_call() {
     )];
     run(&mut s, [code(KeyCode::Enter)]);
     assert_eq!(
-        s.overlay,
+        s.overlays.top().cloned(),
         Some(Overlay::Detail {
             scroll: 0,
             raw: false
@@ -328,7 +331,7 @@ fn enter_opens_the_detail_and_c_prepares_a_call() {
     );
     run(&mut s, [key('r'), key('j')]);
     assert_eq!(
-        s.overlay,
+        s.overlays.top().cloned(),
         Some(Overlay::Detail {
             scroll: 1,
             raw: true
@@ -336,7 +339,7 @@ fn enter_opens_the_detail_and_c_prepares_a_call() {
     );
     // On a tool, c opens the argument form …
     run(&mut s, [key('c')]);
-    assert!(matches!(s.overlay, Some(Overlay::Form(_))));
+    assert!(matches!(s.overlays.top(), Some(Overlay::Form(_))));
     run(&mut s, [code(KeyCode::Esc)]);
     // … on a resource it writes the /read line into the composer.
     s.catalog.tab = CatalogTab::Resources;
@@ -347,7 +350,7 @@ fn enter_opens_the_detail_and_c_prepares_a_call() {
         ..CatalogEntry::default()
     }];
     run(&mut s, [code(KeyCode::Enter), key('c')]);
-    assert_eq!(s.overlay, None);
+    assert_eq!(s.overlays.top().cloned(), None);
     assert_eq!(s.focus, Pane::Composer);
     assert_eq!(s.composer.text(), "/read files file:///todo.md");
 }

@@ -51,8 +51,6 @@ pub struct FormState {
     pub error: Option<String>,
     /// The input schema the arguments are checked against (`Null` for templates).
     pub schema: Value,
-    /// Opened from the item's detail view: Esc goes back there (else to the list).
-    pub from_detail: bool,
 }
 
 impl FormState {
@@ -87,7 +85,6 @@ impl FormState {
             raw: None,
             error: None,
             schema: schema.clone(),
-            from_detail: false,
         }
     }
 
@@ -115,7 +112,6 @@ impl FormState {
             raw: None,
             error: None,
             schema: Value::Null,
-            from_detail: false,
         }
     }
 

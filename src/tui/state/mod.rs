@@ -7,12 +7,13 @@ use crate::keymap::{Keymap, Layer};
 
 use super::approval::PendingApproval;
 use super::composer::Composer;
-use super::palette::PaletteState;
 
 mod catalog;
+mod overlay;
 mod panes;
 
 pub use catalog::{Catalog, CatalogEntry, CatalogPane, CatalogTab, Filter, is_subsequence};
+pub use overlay::{Overlay, OverlayStack};
 pub use panes::{LogsPane, ServersPane, TurnView};
 
 /// The panes that can hold focus, in Tab order.
@@ -35,42 +36,6 @@ impl Pane {
             Pane::Logs => "Logs",
         }
     }
-}
-
-/// Something drawn over the panes that takes the keys while open.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Overlay {
-    Help {
-        scroll: u16,
-    },
-    /// The argument form of a tool call or prompt.
-    Form(super::form::FormState),
-    /// The Skills or Memory pane.
-    Browse {
-        kind: super::library::BrowseKind,
-        sel: usize,
-        scroll: u16,
-    },
-    /// The selected server in full: status, capabilities, instructions, stderr.
-    Server {
-        scroll: u16,
-    },
-    /// The selected catalog item in full; `raw` shows the schema as JSON.
-    Detail {
-        scroll: u16,
-        raw: bool,
-    },
-    Palette(PaletteState),
-    /// The resume picker.
-    Sessions(super::sessions::SessionPicker),
-    /// A login to a server that asks for OAuth.
-    Login(super::login::LoginView),
-    /// The tasks of this session's calls.
-    Tasks {
-        sel: usize,
-    },
-    /// The Wire view (its state is `State::wire`).
-    Wire,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -234,7 +199,8 @@ impl ChatPane {
 pub struct State {
     pub size: (u16, u16),
     pub focus: Pane,
-    pub overlay: Option<Overlay>,
+    /// The overlays open over the panes; the top one takes the keys.
+    pub overlays: OverlayStack,
     pub show_logs: bool,
     pub mouse: bool,
     pub servers: ServersPane,
@@ -296,7 +262,7 @@ impl State {
         Self {
             size: (100, 30),
             focus: Pane::Composer,
-            overlay: None,
+            overlays: OverlayStack::default(),
             show_logs: false,
             mouse: true,
             servers: ServersPane::default(),
@@ -346,25 +312,34 @@ impl State {
         panes
     }
 
-    /// The key layer that currently interprets keys.
-    pub fn layer(&self) -> Layer {
-        if !self.asks.is_empty() {
-            return Layer::Ask;
+    /// The key layers from the bottom up: the focused pane's, a step pause, the
+    /// approval card, each open overlay, a server's question.
+    pub fn layers(&self) -> Vec<Layer> {
+        let mut layers = vec![self.pane_layer()];
+        if self.turn.step_pause.is_some() {
+            layers.push(Layer::Step);
         }
-        match &self.overlay {
-            Some(Overlay::Help { .. }) => Layer::Help,
-            Some(Overlay::Palette(_)) => Layer::Palette,
-            Some(Overlay::Detail { .. } | Overlay::Server { .. }) => Layer::Detail,
-            Some(Overlay::Browse { .. } | Overlay::Sessions(_)) => Layer::Browse,
-            Some(Overlay::Form(_) | Overlay::Login(_)) => Layer::Form,
-            Some(Overlay::Tasks { .. }) => Layer::Tasks,
-            Some(Overlay::Wire) if self.wire.editing => Layer::Filter,
-            Some(Overlay::Wire) => Layer::Wire,
-            None if !self.approvals.is_empty() => Layer::Approval,
-            None if self.turn.step_pause.is_some() => Layer::Step,
-            None if self.focus == Pane::Composer => Layer::Composer,
-            None if self.focus == Pane::Catalog && self.catalog.filter.editing => Layer::Filter,
-            None => Layer::Normal,
+        if !self.approvals.is_empty() {
+            layers.push(Layer::Approval);
+        }
+        layers.extend(self.overlays.iter().map(|o| o.layer(self.wire.editing)));
+        if !self.asks.is_empty() {
+            layers.push(Layer::Ask);
+        }
+        layers
+    }
+
+    /// The key layer that currently interprets keys: the top of [`State::layers`].
+    pub fn layer(&self) -> Layer {
+        self.layers().last().copied().unwrap_or(Layer::Normal)
+    }
+
+    /// The layer of the focused pane, under everything else.
+    fn pane_layer(&self) -> Layer {
+        match self.focus {
+            Pane::Composer => Layer::Composer,
+            Pane::Catalog if self.catalog.filter.editing => Layer::Filter,
+            _ => Layer::Normal,
         }
     }
 

@@ -13,7 +13,7 @@ use crate::tui::state::{CatalogTab, Pane, State};
 use crate::tui::style::{pane_block, style};
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let focused = state.focus == Pane::Catalog && state.overlay.is_none();
+    let focused = state.focus == Pane::Catalog && state.overlays.is_empty();
     let block = pane_block(theme, "Catalog", focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);

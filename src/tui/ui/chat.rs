@@ -34,7 +34,7 @@ fn md_style(theme: &Theme, base: Role, md: MdStyle) -> ratatui::style::Style {
 }
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let focused = state.focus == Pane::Chat && state.overlay.is_none();
+    let focused = state.focus == Pane::Chat && state.overlays.is_empty();
     let title = if state.chat.scroll.0 > 0 {
         format!("Chat ↑{}", state.chat.scroll.0)
     } else {

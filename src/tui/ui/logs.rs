@@ -11,7 +11,7 @@ use crate::tui::state::{LogLevel, Pane, State};
 use crate::tui::style::{pane_block, style};
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let focused = state.focus == Pane::Logs && state.overlay.is_none();
+    let focused = state.focus == Pane::Logs && state.overlays.is_empty();
     let level = match state.logs.level {
         LogLevel::Trace => String::new(),
         LogLevel::Debug => " ≥ debug".into(),

@@ -14,7 +14,7 @@ use crate::tui::state::{Pane, ServerStatus, State};
 use crate::tui::style::{pane_block, style};
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let focused = state.focus == Pane::Servers && state.overlay.is_none();
+    let focused = state.focus == Pane::Servers && state.overlays.is_empty();
     let block = pane_block(theme, "Servers", focused);
     let inner = usize::from(area.width.saturating_sub(2));
     let items: Vec<ListItem> = state
