@@ -4,6 +4,7 @@
 //! so a slow or absent agent never holds up the first frame; until then the entry
 //! says it is reading, and a card that could not be read says why.
 
+pub use super::state::RemoteCard;
 use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedSender;
@@ -15,16 +16,6 @@ use crate::config::{AgentDef, AgentKind, Config};
 
 /// How long a card may take before its agent shows it as unreadable.
 pub const CARD_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// What is known of a remote agent's card.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RemoteCard {
-    Reading,
-    /// The card as the agent serves it (its text is untrusted: sanitised when drawn).
-    Read(Box<AgentCard>),
-    /// Why it could not be read.
-    Unreadable(String),
-}
 
 /// Marks every `a2a` agent's entry as reading its card; the command that reads them
 /// (`None` when no remote agent is configured).

@@ -4,54 +4,11 @@
 //! listener's port, what opened the page, and a field for pasting the final redirect
 //! URL or the bare code (over SSH the browser is elsewhere). Esc cancels the login.
 
+pub use super::state::{LoginMsg, LoginPhase, LoginView};
 use crate::keymap::{Action, Key, KeyCode};
 
 use super::msg::{Cmd, Handled, LoginCmd, ServerCmd, UiCmd};
 use super::state::{NoticeLevel, Overlay, ServerStatus, State};
-
-/// Where a login is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LoginPhase {
-    /// Discovery and registration: no URL yet.
-    Starting,
-    /// The page is out; waiting for the browser's redirect or a paste.
-    Waiting {
-        url: String,
-        port: u16,
-        /// The program that took the page, or why none did.
-        opened: Result<String, String>,
-    },
-    /// The pasted text went to the login; waiting for the token exchange.
-    Exchanging,
-    /// The login failed (the overlay stays so the reason can be read).
-    Failed(String),
-}
-
-/// The login overlay.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoginView {
-    pub server: String,
-    pub phase: LoginPhase,
-    /// The paste field.
-    pub pasted: String,
-}
-
-/// What the login task reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LoginMsg {
-    /// The authorization URL is ready and the listener waits on `port`.
-    Waiting {
-        server: String,
-        url: String,
-        port: u16,
-        opened: Result<String, String>,
-    },
-    /// Tokens stored (what was granted), or why not.
-    Finished {
-        server: String,
-        result: Result<String, String>,
-    },
-}
 
 /// Servers the person can log in to now: HTTP servers that asked for a login.
 pub fn loginable(state: &State) -> Vec<String> {

@@ -1,15 +1,10 @@
 //! The command palette: a filtered list of commands run with Enter.
 
+pub use super::state::PaletteState;
 use crate::keymap::{Action, Key, KeyCode};
 
 use super::msg::{GateCmd, Handled, UiCmd};
 use super::state::{Overlay, State, is_subsequence};
-
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PaletteState {
-    pub query: String,
-    pub selected: usize,
-}
 
 /// What a palette entry does.
 #[derive(Debug, Clone, PartialEq, Eq)]

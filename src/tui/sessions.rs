@@ -2,27 +2,11 @@
 //! message; Enter reopens one (`--resume` without an id, the palette's "Resume
 //! session…").
 
+pub use super::state::{SessionPicker, SessionRow};
 use crate::keymap::Action;
 
 use super::msg::{Cmd, Handled, SessionCmd};
 use super::state::{Overlay, State};
-
-/// A saved session as the picker lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionRow {
-    pub id: String,
-    /// When it was last written, RFC 3339.
-    pub time: String,
-    pub turns: usize,
-    pub title: String,
-}
-
-/// The picker: `rows` is `None` until the list arrives.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SessionPicker {
-    pub rows: Option<Vec<SessionRow>>,
-    pub sel: usize,
-}
 
 /// Opens the picker and asks for the list.
 pub fn open(state: &mut State) -> Vec<Cmd> {

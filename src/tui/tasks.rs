@@ -4,6 +4,7 @@
 //! cancels (`tasks/cancel`). The list is the UI's: it stays across reconnects, and
 //! get/cancel go over whatever connection the server has then.
 
+pub use super::state::TaskRow;
 use serde_json::Value;
 
 use crate::keymap::Action;
@@ -12,26 +13,6 @@ use crate::sanitize::sanitize_line;
 
 use super::msg::{Handled, ServerCmd};
 use super::state::{ChatEntry, ChatKind, Overlay, State};
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct TaskRow {
-    pub server: String,
-    pub task_id: String,
-    pub tool: String,
-    /// `working`, `input_required`, `completed`, `failed`, `cancelled`.
-    pub status: String,
-    pub message: Option<String>,
-    pub ttl_ms: Option<u64>,
-    pub poll_ms: Option<u64>,
-    /// The UI clock when it was first seen (for its age).
-    pub since_ms: u64,
-}
-
-impl TaskRow {
-    pub fn is_done(&self) -> bool {
-        matches!(self.status.as_str(), "completed" | "failed" | "cancelled")
-    }
-}
 
 /// The hub saw a task (new, or polled again).
 pub fn seen(state: &mut State, tool: Option<&str>, view: &TaskView) {

@@ -112,7 +112,7 @@ pub struct Catalog {
     /// The `agent__NAME` tools.
     pub agents: Vec<CatalogEntry>,
     /// Remote agents' cards, by agent tool name.
-    pub cards: BTreeMap<String, crate::tui::agent_cards::RemoteCard>,
+    pub cards: BTreeMap<String, super::RemoteCard>,
 }
 
 impl Catalog {

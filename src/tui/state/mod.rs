@@ -5,16 +5,39 @@ use std::collections::VecDeque;
 
 use crate::keymap::{Keymap, Layer};
 
-use super::approval::PendingApproval;
-use super::composer::Composer;
-
+mod agent_cards;
+mod approval;
+mod ask;
 mod catalog;
+mod composer;
+pub mod elicit;
+mod form;
+mod library;
+mod login;
 mod overlay;
+mod palette;
 mod panes;
+pub mod sampling;
+mod sessions;
+mod subs;
+mod tasks;
+mod wire;
 
+pub use agent_cards::RemoteCard;
+pub use approval::{ApprovalStage, PendingApproval};
+pub use ask::{AskId, AskView, PendingAsk, UrlAsk};
 pub use catalog::{Catalog, CatalogEntry, CatalogPane, CatalogTab, Filter, is_subsequence};
+pub use composer::Composer;
+pub use form::{FormField, FormState, FormTarget};
+pub use library::{BrowseKind, Library, SkillRow};
+pub use login::{LoginMsg, LoginPhase, LoginView};
 pub use overlay::{Overlay, OverlayStack};
+pub use palette::PaletteState;
 pub use panes::{LogsPane, ServersPane, TurnView};
+pub use sessions::{SessionPicker, SessionRow};
+pub use subs::Subscriptions;
+pub use tasks::TaskRow;
+pub use wire::{WireDetail, WirePane};
 
 /// The panes that can hold focus, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -217,20 +240,20 @@ pub struct State {
     /// Tool calls waiting for the person; the front one is shown.
     pub approvals: VecDeque<PendingApproval>,
     /// What servers ask the person; the front one is shown over everything.
-    pub asks: VecDeque<super::ask::PendingAsk>,
+    pub asks: VecDeque<PendingAsk>,
     /// Tasks calls became (the MCP tasks extension), in the order first seen.
-    pub tasks: Vec<super::tasks::TaskRow>,
+    pub tasks: Vec<TaskRow>,
     /// Subscribed resources and which changed since read.
-    pub subscriptions: super::subs::Subscriptions,
+    pub subscriptions: Subscriptions,
     /// The captured JSON-RPC messages, for the Wire view.
-    pub wire: super::wire::WirePane,
+    pub wire: WirePane,
     /// `[policy] confirm_delete = "double"`.
     pub confirm_delete_double: bool,
     /// Where "always" writes its rule (shown before it does).
     pub always_file: String,
     pub grants: Vec<GrantView>,
     /// Skills and memory files, for their panes.
-    pub library: super::library::Library,
+    pub library: Library,
     /// The agent session's id (from its start event).
     pub session_id: Option<String>,
     /// Configured provider names, for the palette.
@@ -286,12 +309,12 @@ impl State {
             approvals: VecDeque::new(),
             asks: VecDeque::new(),
             tasks: Vec::new(),
-            subscriptions: super::subs::Subscriptions::default(),
-            wire: super::wire::WirePane::default(),
+            subscriptions: Subscriptions::default(),
+            wire: WirePane::default(),
             confirm_delete_double: false,
             always_file: "switchboard.toml".into(),
             grants: Vec::new(),
-            library: super::library::Library::default(),
+            library: Library::default(),
             session_id: None,
             providers: Vec::new(),
             clock_ms: 0,

@@ -10,10 +10,10 @@ pub enum Overlay {
         scroll: u16,
     },
     /// The argument form of a tool call or prompt.
-    Form(crate::tui::form::FormState),
+    Form(super::FormState),
     /// The Skills or Memory pane.
     Browse {
-        kind: crate::tui::library::BrowseKind,
+        kind: super::BrowseKind,
         sel: usize,
         scroll: u16,
     },
@@ -26,11 +26,11 @@ pub enum Overlay {
         scroll: u16,
         raw: bool,
     },
-    Palette(crate::tui::palette::PaletteState),
+    Palette(super::PaletteState),
     /// The resume picker.
-    Sessions(crate::tui::sessions::SessionPicker),
+    Sessions(super::SessionPicker),
     /// A login to a server that asks for OAuth.
-    Login(crate::tui::login::LoginView),
+    Login(super::LoginView),
     /// The tasks of this session's calls.
     Tasks {
         sel: usize,
