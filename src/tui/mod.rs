@@ -20,7 +20,6 @@ pub mod events;
 pub mod executor;
 pub mod field;
 pub mod form;
-pub mod frame_cache;
 pub mod help;
 pub mod hub_view;
 pub mod inbox;
@@ -33,7 +32,6 @@ pub mod logs;
 pub mod markdown;
 pub mod modes;
 pub mod msg;
-pub mod nested;
 pub mod palette;
 pub mod prefs;
 pub mod result_view;
@@ -48,13 +46,14 @@ pub mod style;
 pub mod subs;
 pub mod tasks;
 pub mod term;
-pub mod transcript;
 pub mod trust_prompt;
 pub mod ui;
 pub mod update;
 pub mod uri_template;
 pub mod wire;
 pub mod words;
+
+pub use state::{frame_cache, nested, transcript};
 
 pub use event_loop::{TuiOptions, run_async};
 pub use msg::{

@@ -12,8 +12,10 @@ mod catalog;
 mod composer;
 pub mod elicit;
 mod form;
+pub mod frame_cache;
 mod library;
 mod login;
+pub mod nested;
 mod overlay;
 mod palette;
 mod panes;
@@ -21,6 +23,7 @@ pub mod sampling;
 mod sessions;
 mod subs;
 mod tasks;
+pub mod transcript;
 mod wire;
 
 pub use agent_cards::RemoteCard;
@@ -192,7 +195,7 @@ pub struct TailScroll(pub usize);
 pub struct ChatPane {
     pub entries: Vec<ChatEntry>,
     /// `entries` laid out, kept between frames.
-    pub layout: super::frame_cache::TranscriptCache,
+    pub layout: frame_cache::TranscriptCache,
     pub scroll: TailScroll,
     /// Tool cards show their whole arguments and results.
     pub cards_expanded: bool,

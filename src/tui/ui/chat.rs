@@ -7,9 +7,9 @@ use ratatui::widgets::Paragraph;
 
 use crate::theme::{Role, Theme};
 use crate::tui::markdown::MdStyle;
+use crate::tui::state::transcript::{INDENT, Tone, TranscriptLine};
 use crate::tui::state::{ChatKind, Pane, State};
 use crate::tui::style::{pane_block, style};
-use crate::tui::transcript::{INDENT, Tone, TranscriptLine};
 
 fn role_of(kind: ChatKind) -> (Role, &'static str) {
     match kind {

@@ -9,9 +9,9 @@ use crate::keymap::{Action, Layer};
 use crate::sanitize::{sanitize, sanitize_line};
 use crate::theme::{Role, Theme};
 use crate::tools::schema_fields;
+use crate::tui::state::transcript::wrap;
 use crate::tui::state::{CatalogEntry, CatalogTab, State};
 use crate::tui::style::{pane_block, style};
-use crate::tui::transcript::wrap;
 
 use super::approval::effect_role;
 
