@@ -1,6 +1,8 @@
 //! The terminal UI. The only module that may use ratatui and crossterm.
 //!
-//! Shape: `State` is plain data; `update(&mut State, Msg) -> Vec<Cmd>` is pure;
+//! Shape: `State` is plain data, one struct per pane and a stack of overlays, all
+//! under `state/` (which imports no handler); `update(&mut State, Msg) -> Vec<Cmd>`
+//! is pure and hands keys to the handler of the top key layer;
 //! `render(&State, &Theme, &mut Frame)` draws; `inbox` forwards every background
 //! source (session, hub, logs, asks, serve, wire) into one channel of messages;
 //! `event_loop` reads the terminal, the inbox and a timer; `executor` does the
