@@ -8,7 +8,7 @@ use super::state::{Overlay, Pane, State};
 
 pub fn key(state: &mut State, action: Option<Action>) -> Handled {
     if matches!(state.overlays.top(), Some(Overlay::Server { .. })) {
-        return super::servers::details_key(state, action);
+        return super::servers::details_key(&mut state.overlays, action);
     }
     let Some(Overlay::Detail { scroll, raw }) = state.overlays.top_mut() else {
         return Handled::nothing();

@@ -3,10 +3,10 @@
 use crate::keymap::Action;
 
 use super::msg::Handled;
-use super::state::{Overlay, State};
+use super::state::{Overlay, OverlayStack};
 
-pub fn key(state: &mut State, action: Option<Action>) -> Handled {
-    let Some(Overlay::Help { scroll }) = state.overlays.top_mut() else {
+pub fn key(overlays: &mut OverlayStack, action: Option<Action>) -> Handled {
+    let Some(Overlay::Help { scroll }) = overlays.top_mut() else {
         return Handled::nothing();
     };
     if super::scroll::scroll_overlay(scroll, action) {
@@ -14,7 +14,7 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
     }
     match action {
         Some(Action::Close | Action::Help) => {
-            state.overlays.pop();
+            overlays.pop();
         }
         Some(other) => return Handled::Unhandled(other),
         None => {}

@@ -4,7 +4,7 @@
 use crate::keymap::Action;
 
 use super::msg::{Cmd, Handled, ServerCmd};
-use super::state::{Overlay, ServerStatus, ServersPane, State};
+use super::state::{Overlay, OverlayStack, ServerStatus, ServersPane};
 
 /// Navigation in the server list; Enter opens the selected server's details.
 pub fn nav(servers: &mut ServersPane, action: Action, page: usize) -> Option<Overlay> {
@@ -34,8 +34,8 @@ pub fn server_action(servers: &ServersPane, action: Action) -> Vec<Cmd> {
 }
 
 /// Keys in a server's details: scroll and close.
-pub fn details_key(state: &mut State, action: Option<Action>) -> Handled {
-    let Some(Overlay::Server { scroll }) = state.overlays.top_mut() else {
+pub fn details_key(overlays: &mut OverlayStack, action: Option<Action>) -> Handled {
+    let Some(Overlay::Server { scroll }) = overlays.top_mut() else {
         return Handled::nothing();
     };
     if super::scroll::scroll_overlay(scroll, action) {
@@ -43,7 +43,7 @@ pub fn details_key(state: &mut State, action: Option<Action>) -> Handled {
     }
     match action {
         Some(Action::Close) => {
-            state.overlays.pop();
+            overlays.pop();
         }
         Some(Action::ToggleRaw | Action::CallTool) | None => {}
         Some(other) => return Handled::Unhandled(other),

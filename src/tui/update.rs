@@ -11,7 +11,7 @@ use crate::keymap::{Action, Key, Layer};
 
 use super::layout::Areas;
 use super::msg::{CallCmd, Cmd, Handled, Mouse, MouseKind, Msg, ServerCmd, SessionCmd, UiCmd};
-use super::state::{ChatEntry, ChatKind, NoticeLevel, Overlay, Pane, State};
+use super::state::{ChatEntry, ChatKind, NoticeLevel, Overlay, Pane, State, TurnView};
 use super::{approval, catalog, composer, detail, form, help, library, logs, palette, servers};
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
@@ -179,7 +179,7 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         }
         Layer::Filter => catalog::filter_key(&mut state.catalog, key, action),
         Layer::Palette => palette::key(state, key, action),
-        Layer::Help => help::key(state, action),
+        Layer::Help => help::key(&mut state.overlays, action),
         Layer::Detail => detail::key(state, action),
         Layer::Browse if matches!(state.overlays.top(), Some(Overlay::Sessions(_))) => {
             super::sessions::key(state, action)
@@ -194,8 +194,8 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Tasks => super::tasks::key(state, action),
         Layer::Wire => super::wire::key(state, action),
         Layer::Step => match action {
-            Some(Action::StepNext) => step(state, Op::StepNext).into(),
-            Some(Action::StepContinue) => step(state, Op::StepContinue).into(),
+            Some(Action::StepNext) => step(&mut state.turn, Op::StepNext).into(),
+            Some(Action::StepContinue) => step(&mut state.turn, Op::StepContinue).into(),
             Some(other) => Handled::Unhandled(other),
             None => Handled::nothing(),
         },
@@ -285,8 +285,8 @@ pub fn cancel_turn(state: &mut State) -> Vec<Cmd> {
     vec![SessionCmd::Op(Op::Interrupt { run_id }).into()]
 }
 
-fn step(state: &mut State, op: Op) -> Vec<Cmd> {
-    state.turn.step_pause = None;
+fn step(turn: &mut TurnView, op: Op) -> Vec<Cmd> {
+    turn.step_pause = None;
     vec![SessionCmd::Op(op).into()]
 }
 
