@@ -36,7 +36,7 @@ fn state() -> State {
 fn catalog_state() -> State {
     let mut s = state();
     s.focus = Pane::Catalog;
-    s.catalog.tools = (0..10_000)
+    s.catalog.items.tools = (0..10_000)
         .map(|i| CatalogEntry {
             server: format!("server{}", i % 50),
             name: format!("server{}__tool_{i}", i % 50),
@@ -46,15 +46,15 @@ fn catalog_state() -> State {
         })
         .collect();
     // The lower-cased haystacks are made once per catalog, on first use.
-    s.filter.query = "x".into();
-    black_box(s.visible_catalog().len());
+    s.catalog.filter.query = "x".into();
+    black_box(s.catalog.visible().len());
     s
 }
 
 /// A state whose filter remembers nothing (its entries keep their haystacks).
 fn fresh_filter(s: &State, query: &str) -> State {
     let mut s = s.clone();
-    s.filter.query = query.into();
+    s.catalog.filter.query = query.into();
     s
 }
 
@@ -68,6 +68,7 @@ fn reference_filter(s: &State, query: &str) -> usize {
     };
     let mut ranked: Vec<(u8, &CatalogEntry)> = s
         .catalog
+        .items
         .tools
         .iter()
         .filter_map(|e| {
@@ -107,7 +108,7 @@ fn filter(c: &mut Criterion) {
         c.bench_function(&format!("catalog filter 10k tools, query {query:?}"), |b| {
             b.iter_batched_ref(
                 || fresh_filter(&s, query),
-                |s| black_box(s.visible_catalog().len()),
+                |s| black_box(s.catalog.visible().len()),
                 BatchSize::LargeInput,
             );
         });
@@ -120,8 +121,8 @@ fn filter(c: &mut Criterion) {
                 || fresh_filter(&s, ""),
                 |s| {
                     for n in 1..=TYPED.len() {
-                        s.filter.query = TYPED[..n].into();
-                        black_box(s.visible_catalog().len());
+                        s.catalog.filter.query = TYPED[..n].into();
+                        black_box(s.catalog.visible().len());
                     }
                 },
                 BatchSize::LargeInput,
@@ -132,14 +133,14 @@ fn filter(c: &mut Criterion) {
     let mut st = fresh_filter(&s, "");
     let mut set_aside = Vec::new();
     for query in ["w", "wea", "tool_99"] {
-        st.filter.query = query.into();
+        st.catalog.filter.query = query.into();
         support::print_ratio(
             &format!("catalog filter 10k tools, first keystroke {query:?}"),
             "the previous matcher",
             15,
             || {
-                set_aside.push(std::mem::take(&mut st.filter.memo));
-                black_box(st.visible_catalog().len());
+                set_aside.push(std::mem::take(&mut st.catalog.filter.memo));
+                black_box(st.catalog.visible().len());
             },
             || {
                 black_box(reference_filter(&s, query));
@@ -151,10 +152,10 @@ fn filter(c: &mut Criterion) {
         "the previous matcher",
         15,
         || {
-            set_aside.push(std::mem::take(&mut st.filter.memo));
+            set_aside.push(std::mem::take(&mut st.catalog.filter.memo));
             for n in 1..=TYPED.len() {
-                st.filter.query = TYPED[..n].into();
-                black_box(st.visible_catalog().len());
+                st.catalog.filter.query = TYPED[..n].into();
+                black_box(st.catalog.visible().len());
             }
         },
         || {
@@ -246,7 +247,7 @@ fn long_transcript(s: &mut State) {
 fn big_frame(c: &mut Criterion) {
     let theme = Theme::fallback_default();
     let mut s = catalog_state();
-    s.filter.query.clear();
+    s.catalog.filter.query.clear();
     s.focus = Pane::Chat;
     long_transcript(&mut s);
     let mut uncached = s.clone();

@@ -4,6 +4,7 @@
 //! so a slow or absent agent never holds up the first frame; until then the entry
 //! says it is reading, and a card that could not be read says why.
 
+pub use super::state::RemoteCard;
 use std::time::Duration;
 
 use tokio::sync::mpsc::UnboundedSender;
@@ -15,16 +16,6 @@ use crate::config::{AgentDef, AgentKind, Config};
 
 /// How long a card may take before its agent shows it as unreadable.
 pub const CARD_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// What is known of a remote agent's card.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RemoteCard {
-    Reading,
-    /// The card as the agent serves it (its text is untrusted: sanitised when drawn).
-    Read(Box<AgentCard>),
-    /// Why it could not be read.
-    Unreadable(String),
-}
 
 /// Marks every `a2a` agent's entry as reading its card; the command that reads them
 /// (`None` when no remote agent is configured).
@@ -39,6 +30,7 @@ pub fn start(state: &mut State, config: &Config) -> Option<Cmd> {
     for (tool, _) in &agents {
         state
             .catalog
+            .items
             .cards
             .insert(tool.clone(), RemoteCard::Reading);
     }
@@ -57,7 +49,7 @@ pub fn arrived(state: &mut State, tool: String, card: Result<Box<AgentCard>, Str
         Ok(card) => RemoteCard::Read(card),
         Err(why) => RemoteCard::Unreadable(why),
     };
-    state.catalog.cards.insert(tool, card);
+    state.catalog.items.cards.insert(tool, card);
 }
 
 /// Reads each agent's card on its own task; each answer goes to `inbox`.

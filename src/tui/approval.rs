@@ -1,41 +1,12 @@
 //! The approval queue: requests waiting for the person, and the keys that answer them.
 
+pub use super::state::{ApprovalStage, PendingApproval};
 use crate::gate::{ApprovalDecision, ApprovalRequest};
 use crate::keymap::{Action, Key, KeyCode};
 use crate::tools::ToolEffect;
 
 use super::msg::{Cmd, GateCmd, Handled, SessionCmd};
 use super::state::State;
-
-/// Where the person is in answering the front request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ApprovalStage {
-    Choose,
-    /// `confirm_delete = "double"`: the first `y` on a Delete arms this.
-    ConfirmDelete,
-    /// `a` shows the rule that would be written; `a` again writes it.
-    ConfirmAlways,
-    /// `N`: typing the reason the model will read.
-    Reason(String),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct PendingApproval {
-    pub request: ApprovalRequest,
-    /// Lines scrolled in the preview and arguments.
-    pub scroll: u16,
-    pub stage: ApprovalStage,
-}
-
-impl PendingApproval {
-    pub fn new(request: ApprovalRequest) -> Self {
-        Self {
-            request,
-            scroll: 0,
-            stage: ApprovalStage::Choose,
-        }
-    }
-}
 
 /// A request arrived: queue it (the pane takes the keys while anything waits).
 pub fn push(state: &mut State, request: ApprovalRequest) {
@@ -79,8 +50,8 @@ fn abort_all(state: &mut State) -> Vec<Cmd> {
             .into()
         })
         .collect();
-    if let Some(run_id) = state.turn.clone() {
-        state.step_pause = None;
+    if let Some(run_id) = state.turn.run.clone() {
+        state.turn.step_pause = None;
         cmds.push(SessionCmd::Op(crate::agent::Op::Interrupt { run_id }).into());
     }
     cmds

@@ -39,7 +39,7 @@ pub fn initial_state(
     }
     state.mouse = config.ui.mouse;
     state.focus = Pane::Composer;
-    state.servers.push(ServerRow {
+    state.servers.rows.push(ServerRow {
         name: "builtin".into(),
         transport: "built-in".into(),
         status: ServerStatus::Builtin,
@@ -48,7 +48,7 @@ pub fn initial_state(
         ..ServerRow::default()
     });
     for (name, server) in &config.servers {
-        state.servers.push(ServerRow {
+        state.servers.rows.push(ServerRow {
             name: name.clone(),
             transport: transport(server),
             status: if server.enabled == Some(false) {
@@ -114,7 +114,7 @@ pub fn starting_state(start: Start<'_>) -> State {
     }
     // Logging starts with the screen; these go straight into the Logs pane.
     for warning in start.import_warnings {
-        state.logs.push_back(LogLine {
+        state.logs.lines.push_back(LogLine {
             level: LogLevel::Warn,
             target: "config".into(),
             message: warning.clone(),
@@ -145,8 +145,8 @@ pub fn with_tools(
         Ok(summary) => show_builtins(state, summary, allow),
         Err(e) => state.notice(NoticeLevel::Error, format!("built-in tools: {e}")),
     }
-    state.catalog.tools = specs.iter().map(tool_entry).collect();
-    state.catalog.agents = specs
+    state.catalog.items.tools = specs.iter().map(tool_entry).collect();
+    state.catalog.items.agents = specs
         .iter()
         .filter(|s| s.name.starts_with(crate::config::AGENT_TOOL_PREFIX))
         .map(tool_entry)
@@ -155,7 +155,7 @@ pub fn with_tools(
 
 /// What each configured agent is (`agent__NAME`, one line), for its Agents entry.
 pub fn describe_agents(state: &mut State, lines: &[(String, String)]) {
-    for entry in &mut state.catalog.agents {
+    for entry in &mut state.catalog.items.agents {
         if let Some((_, line)) = lines.iter().find(|(name, _)| *name == entry.name) {
             entry.facts.insert(0, ("agent".into(), line.clone()));
         }
@@ -217,6 +217,7 @@ pub fn show_builtins(
 ) {
     if let Some(row) = state
         .servers
+        .rows
         .iter_mut()
         .find(|s| s.status == ServerStatus::Builtin)
     {
@@ -269,7 +270,7 @@ pub fn replay(state: &mut State, loaded: &crate::agent::LoadedSession) {
         let _ = super::events::on_agent_event(state, stored.event.clone());
     }
     state.approvals.clear();
-    state.step_pause = None;
+    state.turn.step_pause = None;
     // Calls still open when the session ended never finished.
     for card in state
         .chat
@@ -290,7 +291,7 @@ pub fn replay(state: &mut State, loaded: &crate::agent::LoadedSession) {
         .filter_map(|c| c.call_id.as_str().strip_prefix("manual-")?.parse().ok())
         .max()
         .unwrap_or(0);
-    if let Some(run_id) = state.turn.take() {
+    if let Some(run_id) = state.turn.run.take() {
         let _ = super::events::on_agent_event(
             state,
             crate::agent::AgentEvent::TurnDone {

@@ -1,186 +1,32 @@
-//! The Catalog pane: tabs, entries across servers, the filter (ranked by
-//! `crate::catalog_filter`), and its keys (moving, tabs, the filter, opening an
-//! item's detail).
+//! The Catalog pane's keys: moving, tabs, the filter, opening an item's detail.
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
-
-pub use crate::catalog_filter::is_subsequence;
-use crate::catalog_filter::{Haystack, HaystackCell, Narrowing};
 use crate::keymap::{Action, Key, KeyCode};
 
 use super::msg::Handled;
-use super::state::{Overlay, State};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CatalogTab {
-    Tools,
-    Resources,
-    Templates,
-    Prompts,
-    /// `[agents.NAME]`: shown only when agents are configured.
-    Agents,
-}
-
-impl CatalogTab {
-    /// The tabs with the Agents tab.
-    pub const WITH_AGENTS: [CatalogTab; 5] = [
-        CatalogTab::Tools,
-        CatalogTab::Resources,
-        CatalogTab::Templates,
-        CatalogTab::Prompts,
-        CatalogTab::Agents,
-    ];
-
-    pub const ALL: [CatalogTab; 4] = [
-        CatalogTab::Tools,
-        CatalogTab::Resources,
-        CatalogTab::Templates,
-        CatalogTab::Prompts,
-    ];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            CatalogTab::Tools => "Tools",
-            CatalogTab::Resources => "Resources",
-            CatalogTab::Templates => "Templates",
-            CatalogTab::Prompts => "Prompts",
-            CatalogTab::Agents => "Agents",
-        }
-    }
-
-    /// A short title for narrow panes.
-    pub fn short_title(self) -> &'static str {
-        match self {
-            CatalogTab::Tools => "Tools",
-            CatalogTab::Resources => "Res",
-            CatalogTab::Templates => "Tpl",
-            CatalogTab::Prompts => "Prm",
-            CatalogTab::Agents => "Agt",
-        }
-    }
-
-    pub fn index(self) -> usize {
-        Self::ALL.iter().position(|t| *t == self).unwrap_or(0)
-    }
-
-    pub fn shifted(self, delta: isize) -> CatalogTab {
-        self.shifted_in(&Self::ALL, delta)
-    }
-
-    /// The tab `delta` steps away among `tabs` (wrapping).
-    pub fn shifted_in(self, tabs: &[CatalogTab], delta: isize) -> CatalogTab {
-        let n = tabs.len().max(1).cast_signed();
-        let at = tabs.iter().position(|t| *t == self).unwrap_or(0);
-        let i = (at.cast_signed() + delta).rem_euclid(n);
-        tabs.get(i.cast_unsigned())
-            .copied()
-            .unwrap_or(CatalogTab::Tools)
-    }
-}
-
-/// One item of a catalog tab. Text is sanitised when drawn.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct CatalogEntry {
-    pub server: String,
-    /// The name calls use (for tools, the qualified name the gate and rules see).
-    pub name: String,
-    pub title: Option<String>,
-    pub description: String,
-    /// Tools: the effect the gate classifies calls with by default.
-    pub effect: Option<crate::tools::ToolEffect>,
-    /// Tools: the input schema; prompts and templates: their arguments as a schema.
-    pub schema: Option<serde_json::Value>,
-    /// Further facts shown in the detail view (annotations, URI, MIME type…).
-    pub facts: Vec<(String, String)>,
-    /// How many icons the server gave it (shown as a glyph; images are not fetched).
-    pub icons: usize,
-    /// The filter's lower-cased text, made on first use.
-    pub search: HaystackCell,
-}
-
-impl CatalogEntry {
-    pub fn haystack(&self) -> &Arc<Haystack> {
-        self.search.get_or_init(|| {
-            let title = self.title.as_deref().unwrap_or_default();
-            Haystack::new(&self.name, title, &self.server, &self.description)
-        })
-    }
-}
-
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Catalog {
-    pub tools: Vec<CatalogEntry>,
-    pub resources: Vec<CatalogEntry>,
-    pub templates: Vec<CatalogEntry>,
-    pub prompts: Vec<CatalogEntry>,
-    /// The `agent__NAME` tools.
-    pub agents: Vec<CatalogEntry>,
-    /// Remote agents' cards, by agent tool name.
-    pub cards: BTreeMap<String, super::agent_cards::RemoteCard>,
-}
-
-impl Catalog {
-    pub fn entries(&self, tab: CatalogTab) -> &[CatalogEntry] {
-        match tab {
-            CatalogTab::Tools => &self.tools,
-            CatalogTab::Resources => &self.resources,
-            CatalogTab::Templates => &self.templates,
-            CatalogTab::Prompts => &self.prompts,
-            CatalogTab::Agents => &self.agents,
-        }
-    }
-
-    /// Takes the servers' new catalog; the agents (no server lists them) and their
-    /// cards stay.
-    pub fn refresh(&mut self, mut servers: Catalog) {
-        servers.agents = std::mem::take(&mut self.agents);
-        servers.cards = std::mem::take(&mut self.cards);
-        *self = servers;
-    }
-
-    /// The tabs shown: the Agents tab only when agents are configured.
-    pub fn tabs(&self) -> &'static [CatalogTab] {
-        if self.agents.is_empty() {
-            &CatalogTab::ALL
-        } else {
-            &CatalogTab::WITH_AGENTS
-        }
-    }
-}
-
-/// The catalog's incremental filter.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Filter {
-    pub query: String,
-    /// Keys go to the query while editing.
-    pub editing: bool,
-    /// The matches of the last queries (see `catalog_filter`).
-    pub memo: Narrowing,
-}
+use super::state::{CatalogPane, Overlay};
 
 /// Keys while typing the catalog filter.
-pub fn filter_key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
+pub fn filter_key(catalog: &mut CatalogPane, key: Key, action: Option<Action>) -> Handled {
     match action {
         Some(Action::Close) => {
-            state.filter.query.clear();
-            state.filter.editing = false;
-            state.catalog_sel = 0;
+            catalog.filter.query.clear();
+            catalog.filter.editing = false;
+            catalog.sel = 0;
         }
-        Some(Action::Activate) => state.filter.editing = false,
-        Some(Action::Up) => state.catalog_sel = state.catalog_sel.saturating_sub(1),
+        Some(Action::Activate) => catalog.filter.editing = false,
+        Some(Action::Up) => catalog.sel = catalog.sel.saturating_sub(1),
         Some(Action::Down) => {
-            let last = state.visible_catalog().len().saturating_sub(1);
-            state.catalog_sel = (state.catalog_sel + 1).min(last);
+            let last = catalog.visible().len().saturating_sub(1);
+            catalog.sel = (catalog.sel + 1).min(last);
         }
         Some(other) => return Handled::Unhandled(other),
         None => {
             if let Some(c) = key.typed_char() {
-                state.filter.query.push(c);
-                state.catalog_sel = 0;
+                catalog.filter.query.push(c);
+                catalog.sel = 0;
             } else if key.code == KeyCode::Backspace {
-                state.filter.query.pop();
-                state.catalog_sel = 0;
+                catalog.filter.query.pop();
+                catalog.sel = 0;
             }
         }
     }
@@ -188,26 +34,24 @@ pub fn filter_key(state: &mut State, key: Key, action: Option<Action>) -> Handle
 }
 
 /// Navigation in the catalog list: moves, tabs, `/` to filter, Enter for detail.
-pub fn nav(state: &mut State, action: Action) {
+pub fn nav(catalog: &mut CatalogPane, action: Action, page: usize) -> Option<Overlay> {
     match action {
         Action::NextTab | Action::PrevTab => {
             let delta = if action == Action::NextTab { 1 } else { -1 };
-            state.tab = state.tab.shifted_in(state.catalog.tabs(), delta);
-            state.catalog_sel = 0;
+            catalog.tab = catalog.tab.shifted_in(catalog.items.tabs(), delta);
+            catalog.sel = 0;
         }
-        Action::Filter => state.filter.editing = true,
+        Action::Filter => catalog.filter.editing = true,
         Action::Activate => {
-            if state.selected_entry().is_some() {
-                state.overlay = Some(Overlay::Detail {
-                    scroll: 0,
-                    raw: false,
-                });
-            }
+            return catalog.selected_entry().map(|_| Overlay::Detail {
+                scroll: 0,
+                raw: false,
+            });
         }
         _ => {
-            let len = state.visible_catalog().len();
-            let page = super::scroll::page(state, super::state::Pane::Catalog);
-            state.catalog_sel = super::scroll::moved(state.catalog_sel, len, action, page);
+            let len = catalog.visible().len();
+            catalog.sel = super::scroll::moved(catalog.sel, len, action, page);
         }
     }
+    None
 }

@@ -7,22 +7,24 @@ use super::msg::Handled;
 use super::state::{Overlay, Pane, State};
 
 pub fn key(state: &mut State, action: Option<Action>) -> Handled {
-    if matches!(state.overlay, Some(Overlay::Server { .. })) {
-        return super::servers::details_key(state, action);
+    if matches!(state.overlays.top(), Some(Overlay::Server { .. })) {
+        return super::servers::details_key(&mut state.overlays, action);
     }
-    let Some(Overlay::Detail { scroll, raw }) = &mut state.overlay else {
+    let Some(Overlay::Detail { scroll, raw }) = state.overlays.top_mut() else {
         return Handled::nothing();
     };
     if super::scroll::scroll_overlay(scroll, action) {
         return Handled::nothing();
     }
     match action {
-        Some(Action::Close) => state.overlay = None,
+        Some(Action::Close) => {
+            state.overlays.pop();
+        }
         Some(Action::ToggleRaw) => {
             *raw = !*raw;
             *scroll = 0;
         }
-        Some(Action::CallTool) => use_selected(state, true),
+        Some(Action::CallTool) => use_selected(state),
         Some(other) => return Handled::Unhandled(other),
         None => {}
     }
@@ -31,12 +33,19 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
 
 /// `c` on a catalog item (in the list or its detail view): the argument form for a
 /// tool or a prompt, else a composer line that uses it.
-pub fn use_selected(state: &mut State, from_detail: bool) {
-    if let Some(mut form) = state.selected_entry().and_then(|e| call_form(state.tab, e)) {
-        form.from_detail = from_detail;
-        state.overlay = Some(Overlay::Form(form));
-    } else if let Some(line) = state.selected_entry().map(|e| command_line(state.tab, e)) {
-        state.overlay = None;
+pub fn use_selected(state: &mut State) {
+    if let Some(form) = state
+        .catalog
+        .selected_entry()
+        .and_then(|e| call_form(state.catalog.tab, e))
+    {
+        state.overlays.push(Overlay::Form(form));
+    } else if let Some(line) = state
+        .catalog
+        .selected_entry()
+        .map(|e| command_line(state.catalog.tab, e))
+    {
+        state.overlays.clear();
         state.composer.set_text(&line);
         state.focus = Pane::Composer;
     }

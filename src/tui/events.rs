@@ -15,10 +15,10 @@ use super::state::{ChatEntry, ChatKind, State};
 
 pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
     // Anything after the wait means the turn went on.
-    state.waiting_for_servers = false;
+    state.turn.waiting_for_servers = false;
     match event {
         AgentEvent::WaitingForServers { servers, .. } => {
-            state.waiting_for_servers = true;
+            state.turn.waiting_for_servers = true;
             state.chat.push(ChatEntry::new(
                 ChatKind::Note,
                 format!(
@@ -40,7 +40,7 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
             state.status.model = model;
             state.status.step_mode = step_mode;
         }
-        AgentEvent::TurnStarted { run_id, .. } => state.turn = Some(run_id),
+        AgentEvent::TurnStarted { run_id, .. } => state.turn.run = Some(run_id),
         AgentEvent::TextDelta { run_id, text } => match state.chat.entries.last_mut() {
             Some(entry) if entry.streaming.as_deref() == Some(run_id.as_str()) => {
                 entry.text.push_str(&text);
@@ -64,7 +64,7 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
             state
                 .chat
                 .push(ChatEntry::new(ChatKind::Note, pause_text(&pause)));
-            state.step_pause = Some(pause);
+            state.turn.step_pause = Some(pause);
         }
         AgentEvent::StepModeChanged { on } => state.status.step_mode = on,
         AgentEvent::Notice { message, .. } => {
@@ -177,7 +177,7 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
             // A sub-agent's call (or a coordinator's step): its card opens under its
             // parent's.
             if card(state, &call_id).is_none() {
-                super::nested::attach(state, &call_id, &run_id, &tool, origin);
+                attach_nested(state, &call_id, &run_id, &tool, origin);
             }
             if let Some(card) = card(state, &call_id) {
                 card.effect = Some(effect);
@@ -209,7 +209,7 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
         } => {
             // A sub-agent's call that never started (an unknown tool).
             if card(state, &call_id).is_none() {
-                super::nested::attach(state, &call_id, &run_id, &tool, Origin::Agent);
+                attach_nested(state, &call_id, &run_id, &tool, Origin::Agent);
             }
             if let Some(card) = card(state, &call_id) {
                 card.status = CardStatus::of(outcome);
@@ -217,7 +217,8 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
                 card.decided = ruling.map(|r| r.describe());
                 card.progress = None;
                 // Nested cards get no ToolResult of their own: the gate's summary is it.
-                if super::nested::parent_of(&card.call_id).is_some() && card.result.is_none() {
+                if super::state::nested::parent_of(&card.call_id).is_some() && card.result.is_none()
+                {
                     card.result = Some(summary);
                 }
             }
@@ -230,6 +231,32 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
         }
     }
     Vec::new()
+}
+
+/// Opens a card for a nested call under its parent card; false when the id is not
+/// nested or its parent has no card. A sub-agent's call (origin `agent`) is labelled
+/// with the agent; a coordinator's step (`CALL/run/step-N`) is the agent call itself.
+fn attach_nested(
+    state: &mut State,
+    call_id: &CallId,
+    run_id: &str,
+    tool: &str,
+    origin: Origin,
+) -> bool {
+    let Some((parent_id, agent)) = super::state::nested::parent_of(call_id) else {
+        return false;
+    };
+    let agent = agent.to_owned();
+    let opened = state.clock_ms;
+    let Some(parent) = card(state, &parent_id) else {
+        return false;
+    };
+    let mut card = ToolCard::new(call_id.clone(), run_id.to_owned(), CardKind::Tool, origin);
+    tool.clone_into(&mut card.tool);
+    card.agent = (origin == Origin::Agent).then_some(agent);
+    card.opened_ms = opened;
+    parent.children.push(card);
+    true
 }
 
 /// The card of a call (the newest, should a provider reuse an id).
@@ -286,10 +313,10 @@ fn turn_done(state: &mut State, run_id: &str, reason: TurnEnd, steps: u32) {
             card.status = CardStatus::Aborted;
         }
     }
-    if state.turn.as_deref() == Some(run_id) {
-        state.turn = None;
+    if state.turn.run.as_deref() == Some(run_id) {
+        state.turn.run = None;
     }
-    state.step_pause = None;
+    state.turn.step_pause = None;
     let note = match reason {
         // A blocked message: the error before it says which hook and why.
         TurnEnd::Completed | TurnEnd::Blocked => None,

@@ -1,5 +1,5 @@
 //! What a field of a schema-driven form holds: one `FieldKind` types the fields of the
-//! elicitation form (`ask::elicit`, from a server's `requestedSchema`) and of the
+//! elicitation form (`state::elicit`, from a server's `requestedSchema`) and of the
 //! argument form (`form`, from a tool's or a prompt's input schema).
 
 use serde_json::Value;

@@ -1,46 +1,14 @@
 //! The library: the Skills and Memory panes, read-only lists with a text view, and
 //! their keys.
 
+pub use super::state::{BrowseKind, Library, SkillRow};
 use crate::keymap::Action;
 
 use super::msg::{Cmd, FileCmd, Handled};
 use super::state::{Overlay, State};
 
-/// A skill as the Skills pane lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkillRow {
-    pub name: String,
-    pub description: String,
-    pub version: Option<String>,
-    pub sha256: String,
-    pub path: String,
-    /// On `[skills] allow` (the model may read it).
-    pub visible: bool,
-    pub body: String,
-}
-
-/// What the Skills and Memory panes show.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Library {
-    pub skills: Vec<SkillRow>,
-    /// `path: reason` for every skipped skill entry.
-    pub skipped: Vec<String>,
-    /// The directory `/memories` maps to; `None` when the memory tool is off.
-    pub memory_dir: Option<String>,
-    pub memory_files: Vec<(String, u64)>,
-    /// The memory file being shown: path and text (or the error reading it).
-    pub memory_open: Option<(String, String)>,
-}
-
-/// Which of the two panes, with its selection and text scroll.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BrowseKind {
-    Skills,
-    Memory,
-}
-
 pub fn open(state: &mut State, kind: BrowseKind) -> Vec<Cmd> {
-    state.overlay = Some(Overlay::Browse {
+    state.overlays.push(Overlay::Browse {
         kind,
         sel: 0,
         scroll: 0,
@@ -59,7 +27,7 @@ fn len(state: &State, kind: BrowseKind) -> usize {
 }
 
 pub fn key(state: &mut State, action: Option<Action>) -> Handled {
-    let Some(Overlay::Browse { kind, sel, scroll }) = state.overlay else {
+    let Some(&Overlay::Browse { kind, sel, scroll }) = state.overlays.top() else {
         return Handled::nothing();
     };
     let last = len(state, kind).saturating_sub(1);
@@ -67,7 +35,7 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
     let mut cmds = Vec::new();
     match action {
         Some(Action::Close) => {
-            state.overlay = None;
+            state.overlays.pop();
             return Handled::nothing();
         }
         Some(Action::Up) => {
@@ -93,6 +61,8 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
     if kind == BrowseKind::Memory && matches!(action, Some(Action::Up | Action::Down)) {
         state.library.memory_open = None;
     }
-    state.overlay = Some(Overlay::Browse { kind, sel, scroll });
+    state
+        .overlays
+        .replace_top(Overlay::Browse { kind, sel, scroll });
     cmds.into()
 }

@@ -4,59 +4,17 @@
 //! listener's port, what opened the page, and a field for pasting the final redirect
 //! URL or the bare code (over SSH the browser is elsewhere). Esc cancels the login.
 
+pub use super::state::{LoginMsg, LoginPhase, LoginView};
 use crate::keymap::{Action, Key, KeyCode};
 
 use super::msg::{Cmd, Handled, LoginCmd, ServerCmd, UiCmd};
 use super::state::{NoticeLevel, Overlay, ServerStatus, State};
 
-/// Where a login is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LoginPhase {
-    /// Discovery and registration: no URL yet.
-    Starting,
-    /// The page is out; waiting for the browser's redirect or a paste.
-    Waiting {
-        url: String,
-        port: u16,
-        /// The program that took the page, or why none did.
-        opened: Result<String, String>,
-    },
-    /// The pasted text went to the login; waiting for the token exchange.
-    Exchanging,
-    /// The login failed (the overlay stays so the reason can be read).
-    Failed(String),
-}
-
-/// The login overlay.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoginView {
-    pub server: String,
-    pub phase: LoginPhase,
-    /// The paste field.
-    pub pasted: String,
-}
-
-/// What the login task reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LoginMsg {
-    /// The authorization URL is ready and the listener waits on `port`.
-    Waiting {
-        server: String,
-        url: String,
-        port: u16,
-        opened: Result<String, String>,
-    },
-    /// Tokens stored (what was granted), or why not.
-    Finished {
-        server: String,
-        result: Result<String, String>,
-    },
-}
-
 /// Servers the person can log in to now: HTTP servers that asked for a login.
 pub fn loginable(state: &State) -> Vec<String> {
     state
         .servers
+        .rows
         .iter()
         .filter(|s| s.status == ServerStatus::NeedsLogin)
         .map(|s| s.name.clone())
@@ -65,7 +23,7 @@ pub fn loginable(state: &State) -> Vec<String> {
 
 /// Opens the overlay and starts the login to `server`.
 pub fn start(state: &mut State, server: &str) -> Vec<Cmd> {
-    state.overlay = Some(Overlay::Login(LoginView {
+    state.overlays.push(Overlay::Login(LoginView {
         server: server.to_owned(),
         phase: LoginPhase::Starting,
         pasted: String::new(),
@@ -78,7 +36,8 @@ pub fn start(state: &mut State, server: &str) -> Vec<Cmd> {
 pub fn login_selected(state: &mut State) -> Vec<Cmd> {
     let selected = state
         .servers
-        .get(state.server_sel)
+        .rows
+        .get(state.servers.sel)
         .filter(|row| row.status == ServerStatus::NeedsLogin)
         .map(|row| row.name.clone());
     let waiting = loginable(state);
@@ -100,7 +59,7 @@ pub fn login_selected(state: &mut State) -> Vec<Cmd> {
 
 /// What the login task said.
 pub fn on_msg(state: &mut State, msg: LoginMsg) -> Vec<Cmd> {
-    let view = match &mut state.overlay {
+    let view = match state.overlays.top_mut() {
         Some(Overlay::Login(view)) => Some(view),
         _ => None,
     };
@@ -118,7 +77,7 @@ pub fn on_msg(state: &mut State, msg: LoginMsg) -> Vec<Cmd> {
         LoginMsg::Finished { server, result } => match result {
             Ok(_) => {
                 if view.is_some_and(|v| v.server == server) {
-                    state.overlay = None;
+                    state.overlays.pop();
                 }
                 // Issuer, scopes and expiry are in the server's details (Enter).
                 state.notice(NoticeLevel::Info, format!("logged in to {server}"));
@@ -136,14 +95,14 @@ pub fn on_msg(state: &mut State, msg: LoginMsg) -> Vec<Cmd> {
 /// Keys in the overlay: type or paste into the field, Enter sends it, Ctrl+Y copies
 /// the URL, Esc cancels the login (or closes a failed one).
 pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
-    let Some(Overlay::Login(view)) = &mut state.overlay else {
+    let Some(Overlay::Login(view)) = state.overlays.top_mut() else {
         return Handled::nothing();
     };
     match action {
         Some(Action::Close) => {
             let running = !matches!(view.phase, LoginPhase::Failed(_));
             let server = view.server.clone();
-            state.overlay = None;
+            state.overlays.pop();
             if running {
                 state.notice(NoticeLevel::Warn, format!("login to {server} cancelled"));
                 return vec![LoginCmd::Cancel.into()].into();

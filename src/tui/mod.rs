@@ -1,6 +1,8 @@
 //! The terminal UI. The only module that may use ratatui and crossterm.
 //!
-//! Shape: `State` is plain data; `update(&mut State, Msg) -> Vec<Cmd>` is pure;
+//! Shape: `State` is plain data, one struct per pane and a stack of overlays, all
+//! under `state/` (which imports no handler); `update(&mut State, Msg) -> Vec<Cmd>`
+//! is pure and hands keys to the handler of the top key layer;
 //! `render(&State, &Theme, &mut Frame)` draws; `inbox` forwards every background
 //! source (session, hub, logs, asks, serve, wire) into one channel of messages;
 //! `event_loop` reads the terminal, the inbox and a timer; `executor` does the
@@ -20,7 +22,6 @@ pub mod events;
 pub mod executor;
 pub mod field;
 pub mod form;
-pub mod frame_cache;
 pub mod help;
 pub mod hub_view;
 pub mod inbox;
@@ -33,7 +34,6 @@ pub mod logs;
 pub mod markdown;
 pub mod modes;
 pub mod msg;
-pub mod nested;
 pub mod palette;
 pub mod prefs;
 pub mod result_view;
@@ -48,13 +48,14 @@ pub mod style;
 pub mod subs;
 pub mod tasks;
 pub mod term;
-pub mod transcript;
 pub mod trust_prompt;
 pub mod ui;
 pub mod update;
 pub mod uri_template;
 pub mod wire;
 pub mod words;
+
+pub use state::{frame_cache, nested, transcript};
 
 pub use event_loop::{TuiOptions, run_async};
 pub use msg::{

@@ -31,7 +31,7 @@ pub enum Msg {
     /// an `AgentEvent`); kept for `/save`.
     Contents(Box<super::state::LastContents>),
     /// The saved sessions of this workspace, for the resume picker.
-    SessionList(Vec<super::sessions::SessionRow>),
+    SessionList(Vec<super::state::SessionRow>),
     /// A saved session was reopened: replay it into the transcript.
     Resumed(Box<crate::agent::LoadedSession>),
     /// The runtime's clock (milliseconds since start), for spinners and elapsed times;
@@ -73,7 +73,7 @@ pub enum Msg {
         message: Option<String>,
     },
     /// A login started from the TUI moved on.
-    Login(super::login::LoginMsg),
+    Login(super::state::LoginMsg),
     /// The runtime tried to switch the theme.
     ThemeApplied {
         name: String,
@@ -81,11 +81,11 @@ pub enum Msg {
     },
     /// A server asks the person (elicitation, sampling); answer with `AskCmd::Answer`.
     Asked {
-        id: super::ask::AskId,
+        id: super::state::AskId,
         ask: Box<crate::mcp::Ask>,
     },
     /// The server no longer waits for this question (its call ended).
-    AskGone(super::ask::AskId),
+    AskGone(super::state::AskId),
     /// The hub saw a task (a call became one, or a poll saw it again).
     TaskSeen {
         tool: String,
@@ -126,7 +126,7 @@ pub enum Msg {
     WireExported(Result<(usize, String), String>),
     /// The model's answer to an approved sampling request (or why there is none).
     Sampled {
-        id: super::ask::AskId,
+        id: super::state::AskId,
         result: Result<crate::mcp::SamplingReply, String>,
     },
 }
@@ -373,13 +373,13 @@ pub enum ServerCmd {
 pub enum AskCmd {
     /// Answer a server's question (elicitation, sampling).
     Answer {
-        id: super::ask::AskId,
+        id: super::state::AskId,
         answer: Box<crate::mcp::Answer>,
     },
     /// Send an approved sampling request to the current provider (answers
     /// `Msg::Sampled`).
     Sample {
-        id: super::ask::AskId,
+        id: super::state::AskId,
         server: String,
         params: Value,
     },

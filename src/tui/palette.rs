@@ -1,15 +1,10 @@
 //! The command palette: a filtered list of commands run with Enter.
 
+pub use super::state::PaletteState;
 use crate::keymap::{Action, Key, KeyCode};
 
 use super::msg::{GateCmd, Handled, UiCmd};
 use super::state::{Overlay, State, is_subsequence};
-
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PaletteState {
-    pub query: String,
-    pub selected: usize,
-}
 
 /// What a palette entry does.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,7 +72,7 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
             command: PaletteCommand::Login(name),
         });
     }
-    if !state.catalog.agents.is_empty() {
+    if !state.catalog.items.agents.is_empty() {
         items.push(PaletteItem {
             label: "Run agents…".into(),
             command: PaletteCommand::RunAgents,
@@ -128,21 +123,21 @@ pub fn matching_items(state: &State, palette: &PaletteState) -> Vec<PaletteItem>
 
 /// Keys in the palette: type to filter, arrows choose, Enter runs.
 pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
-    let Some(Overlay::Palette(palette)) = &state.overlay else {
+    let Some(Overlay::Palette(palette)) = state.overlays.top() else {
         return Handled::nothing();
     };
     let mut palette = palette.clone();
     let count = matching_items(state, &palette).len();
     match action {
         Some(Action::Close) => {
-            state.overlay = None;
+            state.overlays.pop();
             return Handled::nothing();
         }
         Some(Action::Activate) => {
             let chosen = matching_items(state, &palette)
                 .into_iter()
                 .nth(palette.selected);
-            state.overlay = None;
+            state.overlays.pop();
             return chosen.map_or_else(Handled::nothing, |item| run_command(state, item.command));
         }
         Some(Action::Up) => palette.selected = palette.selected.saturating_sub(1),
@@ -160,7 +155,7 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
             }
         }
     }
-    state.overlay = Some(Overlay::Palette(palette));
+    state.overlays.replace_top(Overlay::Palette(palette));
     Handled::nothing()
 }
 

@@ -9,7 +9,7 @@ use super::state::{Pane, State, TailScroll};
 /// Keep scroll offsets inside their content after a resize.
 pub fn clamp_scrolls(state: &mut State) {
     state.chat.scroll.0 = state.chat.scroll.0.min(chat_max_scroll(state));
-    state.logs_scroll.0 = state.logs_scroll.0.min(logs_max_scroll(state));
+    state.logs.scroll.0 = state.logs.scroll.0.min(logs_max_scroll(state));
 }
 
 /// Rows of content a pane shows (inside its border).
@@ -33,7 +33,8 @@ pub fn logs_max_scroll(state: &State) -> usize {
         .logs
         .map_or(0, |r| r.height.saturating_sub(2));
     state
-        .visible_logs()
+        .logs
+        .visible()
         .len()
         .saturating_sub(usize::from(height))
 }

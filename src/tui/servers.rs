@@ -4,25 +4,21 @@
 use crate::keymap::Action;
 
 use super::msg::{Cmd, Handled, ServerCmd};
-use super::state::{Overlay, Pane, ServerStatus, State};
+use super::state::{Overlay, OverlayStack, ServerStatus, ServersPane};
 
 /// Navigation in the server list; Enter opens the selected server's details.
-pub fn nav(state: &mut State, action: Action) {
+pub fn nav(servers: &mut ServersPane, action: Action, page: usize) -> Option<Overlay> {
     if action == Action::Activate {
-        if !state.servers.is_empty() {
-            state.overlay = Some(Overlay::Server { scroll: 0 });
-        }
-        return;
+        return (!servers.rows.is_empty()).then_some(Overlay::Server { scroll: 0 });
     }
-    let page = super::scroll::page(state, Pane::Servers);
-    state.server_sel = super::scroll::moved(state.server_sel, state.servers.len(), action, page);
+    servers.sel = super::scroll::moved(servers.sel, servers.rows.len(), action, page);
+    None
 }
 
 /// `d` and `r` on the selected server (the built-ins have neither).
-pub fn server_action(state: &State, action: Action) -> Vec<Cmd> {
-    let Some(row) = state
-        .servers
-        .get(state.server_sel)
+pub fn server_action(servers: &ServersPane, action: Action) -> Vec<Cmd> {
+    let Some(row) = servers
+        .selected()
         .filter(|s| s.status != ServerStatus::Builtin)
     else {
         return Vec::new();
@@ -38,15 +34,17 @@ pub fn server_action(state: &State, action: Action) -> Vec<Cmd> {
 }
 
 /// Keys in a server's details: scroll and close.
-pub fn details_key(state: &mut State, action: Option<Action>) -> Handled {
-    let Some(Overlay::Server { scroll }) = &mut state.overlay else {
+pub fn details_key(overlays: &mut OverlayStack, action: Option<Action>) -> Handled {
+    let Some(Overlay::Server { scroll }) = overlays.top_mut() else {
         return Handled::nothing();
     };
     if super::scroll::scroll_overlay(scroll, action) {
         return Handled::nothing();
     }
     match action {
-        Some(Action::Close) => state.overlay = None,
+        Some(Action::Close) => {
+            overlays.pop();
+        }
         Some(Action::ToggleRaw | Action::CallTool) | None => {}
         Some(other) => return Handled::Unhandled(other),
     }

@@ -2,37 +2,23 @@
 //! message; Enter reopens one (`--resume` without an id, the palette's "Resume
 //! session…").
 
+pub use super::state::{SessionPicker, SessionRow};
 use crate::keymap::Action;
 
 use super::msg::{Cmd, Handled, SessionCmd};
 use super::state::{Overlay, State};
 
-/// A saved session as the picker lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionRow {
-    pub id: String,
-    /// When it was last written, RFC 3339.
-    pub time: String,
-    pub turns: usize,
-    pub title: String,
-}
-
-/// The picker: `rows` is `None` until the list arrives.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SessionPicker {
-    pub rows: Option<Vec<SessionRow>>,
-    pub sel: usize,
-}
-
 /// Opens the picker and asks for the list.
 pub fn open(state: &mut State) -> Vec<Cmd> {
-    state.overlay = Some(Overlay::Sessions(SessionPicker::default()));
+    state
+        .overlays
+        .push(Overlay::Sessions(SessionPicker::default()));
     vec![SessionCmd::ListSessions.into()]
 }
 
 /// The list arrived (ignored if the picker was closed meanwhile).
 pub fn listed(state: &mut State, rows: Vec<SessionRow>) {
-    if let Some(Overlay::Sessions(picker)) = &mut state.overlay {
+    if let Some(Overlay::Sessions(picker)) = state.overlays.top_mut() {
         picker.rows = Some(rows);
         picker.sel = 0;
     }
@@ -40,12 +26,14 @@ pub fn listed(state: &mut State, rows: Vec<SessionRow>) {
 
 /// Keys in the picker: move, Enter resumes, Esc closes.
 pub fn key(state: &mut State, action: Option<Action>) -> Handled {
-    let Some(Overlay::Sessions(picker)) = &mut state.overlay else {
+    let Some(Overlay::Sessions(picker)) = state.overlays.top_mut() else {
         return Handled::nothing();
     };
     let len = picker.rows.as_ref().map_or(0, Vec::len);
     match action {
-        Some(Action::Close) => state.overlay = None,
+        Some(Action::Close) => {
+            state.overlays.pop();
+        }
         Some(Action::Up) => picker.sel = picker.sel.saturating_sub(1),
         Some(Action::Down) => picker.sel = (picker.sel + 1).min(len.saturating_sub(1)),
         Some(Action::Activate) => {
@@ -55,14 +43,14 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
                 .and_then(|rows| rows.get(picker.sel))
                 .map(|row| row.id.clone());
             if let Some(id) = chosen {
-                if state.turn.is_some() {
+                if state.turn.run.is_some() {
                     state.notice(
                         super::state::NoticeLevel::Warn,
                         "a turn is running; resume when it has ended (Esc interrupts it)",
                     );
                     return Handled::nothing();
                 }
-                state.overlay = None;
+                state.overlays.pop();
                 return vec![SessionCmd::Resume(id).into()].into();
             }
         }

@@ -44,7 +44,7 @@ pub fn submit(state: &mut State) -> Vec<Cmd> {
         ));
         return Vec::new();
     }
-    if state.turn.is_some() {
+    if state.turn.run.is_some() {
         state.chat.push(ChatEntry::new(
             ChatKind::Note,
             "A turn is running; this message waits until it ends. Esc interrupts it.",
@@ -61,7 +61,7 @@ fn command(state: &mut State, text: &str) -> Result<Vec<Cmd>, String> {
         "/model" => return model_command(state, rest),
         "/mode" => return super::modes::command(state, rest),
         "/help" => {
-            state.overlay = Some(Overlay::Help { scroll: 0 });
+            state.overlays.push(Overlay::Help { scroll: 0 });
             return Ok(Vec::new());
         }
         "/tasks" => {
@@ -111,12 +111,14 @@ fn call_command(state: &mut State, rest: &str) -> Result<Cmd, String> {
     let call = crate::tools::parse_call_line(rest).map_err(|e| format!("/call: {e}"))?;
     let names: Vec<&str> = state
         .catalog
+        .items
         .tools
         .iter()
         .map(|e| e.name.as_str())
         .collect();
     let connecting = state
         .servers
+        .rows
         .iter()
         .any(|s| matches!(s.status, ServerStatus::Idle | ServerStatus::Connecting));
     if !names.contains(&call.tool.as_str()) && !connecting {
@@ -139,7 +141,7 @@ pub fn switch_provider(
     provider: Option<String>,
     model: Option<String>,
 ) -> Vec<Cmd> {
-    if state.turn.is_some() {
+    if state.turn.run.is_some() {
         state.chat.push(ChatEntry::new(
             ChatKind::Error,
             "A turn is running; switch the model when it has ended (Esc interrupts it).",

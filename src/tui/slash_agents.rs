@@ -11,7 +11,7 @@ const USAGE: &str = "usage: /agents a,b [--mode sequential|parallel|pipeline] [-
 
 /// The agents the catalog lists (`[agents.NAME]`), by name.
 pub fn agent_names(state: &State) -> Vec<String> {
-    (state.catalog.agents.iter())
+    (state.catalog.items.agents.iter())
         .filter_map(|e| e.name.strip_prefix(AGENT_TOOL_PREFIX))
         .map(str::to_owned)
         .collect()

@@ -4,38 +4,19 @@
 //! so in the status bar; `r` reads it again (and clears the mark). Subscriptions last
 //! across reconnects (the hub subscribes again); one the server refuses then is lost.
 
-use std::collections::BTreeSet;
+pub use super::state::Subscriptions;
 
 use crate::sanitize::sanitize_line;
 
 use super::msg::{CallCmd, Cmd, ServerCmd};
 use super::state::{CatalogTab, ChatEntry, ChatKind, NoticeLevel, State};
 
-/// (server, uri) pairs.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Subscriptions {
-    /// Subscribed (as the server confirmed).
-    pub on: BTreeSet<(String, String)>,
-    /// Changed since last read.
-    pub changed: BTreeSet<(String, String)>,
-}
-
-impl Subscriptions {
-    pub fn is_on(&self, server: &str, uri: &str) -> bool {
-        self.on.contains(&(server.to_owned(), uri.to_owned()))
-    }
-
-    pub fn is_changed(&self, server: &str, uri: &str) -> bool {
-        self.changed.contains(&(server.to_owned(), uri.to_owned()))
-    }
-}
-
 /// The selected resource: (server, uri).
 fn selected(state: &State) -> Option<(String, String)> {
-    if state.tab != CatalogTab::Resources {
+    if state.catalog.tab != CatalogTab::Resources {
         return None;
     }
-    let entry = state.selected_entry()?;
+    let entry = state.catalog.selected_entry()?;
     let uri = entry.facts.iter().find(|(k, _)| k == "uri")?.1.clone();
     Some((entry.server.clone(), uri))
 }

@@ -4,6 +4,7 @@
 //! cancels (`tasks/cancel`). The list is the UI's: it stays across reconnects, and
 //! get/cancel go over whatever connection the server has then.
 
+pub use super::state::TaskRow;
 use serde_json::Value;
 
 use crate::keymap::Action;
@@ -12,26 +13,6 @@ use crate::sanitize::sanitize_line;
 
 use super::msg::{Handled, ServerCmd};
 use super::state::{ChatEntry, ChatKind, Overlay, State};
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct TaskRow {
-    pub server: String,
-    pub task_id: String,
-    pub tool: String,
-    /// `working`, `input_required`, `completed`, `failed`, `cancelled`.
-    pub status: String,
-    pub message: Option<String>,
-    pub ttl_ms: Option<u64>,
-    pub poll_ms: Option<u64>,
-    /// The UI clock when it was first seen (for its age).
-    pub since_ms: u64,
-}
-
-impl TaskRow {
-    pub fn is_done(&self) -> bool {
-        matches!(self.status.as_str(), "completed" | "failed" | "cancelled")
-    }
-}
 
 /// The hub saw a task (new, or polled again).
 pub fn seen(state: &mut State, tool: Option<&str>, view: &TaskView) {
@@ -110,11 +91,11 @@ fn texts(wire: &Value) -> Vec<String> {
 }
 
 pub fn open(state: &mut State) {
-    state.overlay = Some(Overlay::Tasks { sel: 0 });
+    state.overlays.push(Overlay::Tasks { sel: 0 });
 }
 
 pub fn key(state: &mut State, action: Option<Action>) -> Handled {
-    let Some(Overlay::Tasks { sel }) = &mut state.overlay else {
+    let Some(Overlay::Tasks { sel }) = state.overlays.top_mut() else {
         return Handled::nothing();
     };
     let n = state.tasks.len();
@@ -125,7 +106,9 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
     match action {
         Some(Action::Up) => *sel = sel.saturating_sub(1),
         Some(Action::Down) => *sel = (*sel + 1).min(n.saturating_sub(1)),
-        Some(Action::Close | Action::ShowTasks) => state.overlay = None,
+        Some(Action::Close | Action::ShowTasks) => {
+            state.overlays.pop();
+        }
         Some(Action::Activate) => {
             if let Some((server, task_id)) = chosen {
                 return vec![ServerCmd::GetTask { server, task_id }.into()].into();

@@ -11,7 +11,7 @@ use crate::keymap::{Action, Key, Layer};
 
 use super::layout::Areas;
 use super::msg::{CallCmd, Cmd, Handled, Mouse, MouseKind, Msg, ServerCmd, SessionCmd, UiCmd};
-use super::state::{ChatEntry, ChatKind, NoticeLevel, Overlay, Pane, State};
+use super::state::{ChatEntry, ChatKind, NoticeLevel, Overlay, Pane, State, TurnView};
 use super::{approval, catalog, composer, detail, form, help, library, logs, palette, servers};
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
@@ -52,14 +52,14 @@ fn absorb(state: &mut State, msg: Msg) {
             state.size = (w, h);
             super::scroll::clamp_scrolls(state);
         }
-        Msg::Log(line) => logs::push(state, line),
+        Msg::Log(line) => state.logs.push(line),
         Msg::Grants(grants) => state.grants = grants,
         Msg::SessionList(rows) => super::sessions::listed(state, rows),
         Msg::Resumed(loaded) => super::boot::replay(state, &loaded),
         Msg::Tick(ms) => state.clock_ms = ms,
         Msg::Edited(result) if state.layer() == Layer::Ask => super::ask::edited(state, result),
         Msg::Edited(result) => {
-            if let Some(Overlay::Form(form)) = &mut state.overlay {
+            if let Some(Overlay::Form(form)) = state.overlays.top_mut() {
                 form.edited(result);
             }
         }
@@ -74,19 +74,23 @@ fn absorb(state: &mut State, msg: Msg) {
         }
         Msg::ServeClients(lines) => state.serve.clients = lines,
         Msg::Servers { rows, catalog } => {
-            state.servers = rows;
-            state.server_sel = state.server_sel.min(state.servers.len().saturating_sub(1));
-            state.catalog.refresh(catalog);
-            state.catalog_sel = state
-                .catalog_sel
-                .min(state.visible_catalog().len().saturating_sub(1));
+            state.servers.rows = rows;
+            state.servers.sel = state
+                .servers
+                .sel
+                .min(state.servers.rows.len().saturating_sub(1));
+            state.catalog.items.refresh(catalog);
+            state.catalog.sel = state
+                .catalog
+                .sel
+                .min(state.catalog.visible().len().saturating_sub(1));
         }
         Msg::Completions {
             argument,
             value,
             values,
         } => {
-            if let Some(Overlay::Form(form)) = &mut state.overlay
+            if let Some(Overlay::Form(form)) = state.overlays.top_mut()
                 && let Some(field) = form.fields.iter_mut().find(|f| f.name == argument)
                 && field.value == value
             {
@@ -170,18 +174,18 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
     state.status.notice = None;
     let handled = match layer {
         Layer::Composer => composer::key(state, key, action),
-        Layer::Filter if matches!(state.overlay, Some(Overlay::Wire)) => {
+        Layer::Filter if matches!(state.overlays.top(), Some(Overlay::Wire)) => {
             super::wire::filter_key(state, key, action)
         }
-        Layer::Filter => catalog::filter_key(state, key, action),
+        Layer::Filter => catalog::filter_key(&mut state.catalog, key, action),
         Layer::Palette => palette::key(state, key, action),
-        Layer::Help => help::key(state, action),
+        Layer::Help => help::key(&mut state.overlays, action),
         Layer::Detail => detail::key(state, action),
-        Layer::Browse if matches!(state.overlay, Some(Overlay::Sessions(_))) => {
+        Layer::Browse if matches!(state.overlays.top(), Some(Overlay::Sessions(_))) => {
             super::sessions::key(state, action)
         }
         Layer::Browse => library::key(state, action),
-        Layer::Form if matches!(state.overlay, Some(Overlay::Login(_))) => {
+        Layer::Form if matches!(state.overlays.top(), Some(Overlay::Login(_))) => {
             super::login::key(state, key, action)
         }
         Layer::Form => form::key(state, key, action),
@@ -190,8 +194,8 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Tasks => super::tasks::key(state, action),
         Layer::Wire => super::wire::key(state, action),
         Layer::Step => match action {
-            Some(Action::StepNext) => step(state, Op::StepNext).into(),
-            Some(Action::StepContinue) => step(state, Op::StepContinue).into(),
+            Some(Action::StepNext) => step(&mut state.turn, Op::StepNext).into(),
+            Some(Action::StepContinue) => step(&mut state.turn, Op::StepContinue).into(),
             Some(other) => Handled::Unhandled(other),
             None => Handled::nothing(),
         },
@@ -235,17 +239,13 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
             Vec::new()
         }
         Action::Palette => {
-            state.overlay = match state.overlay {
-                Some(Overlay::Palette(_)) => None,
-                _ => Some(Overlay::Palette(super::palette::PaletteState::default())),
-            };
+            state
+                .overlays
+                .toggle(Overlay::Palette(super::palette::PaletteState::default()));
             Vec::new()
         }
         Action::Help => {
-            state.overlay = match state.overlay {
-                Some(Overlay::Help { .. }) => None,
-                _ => Some(Overlay::Help { scroll: 0 }),
-            };
+            state.overlays.toggle(Overlay::Help { scroll: 0 });
             Vec::new()
         }
         Action::ToggleLogs => {
@@ -269,7 +269,7 @@ pub fn global_action(state: &mut State, action: Action) -> Vec<Cmd> {
 /// Interrupt the running turn (its stream stops, its tool is cancelled, its pending
 /// approval aborts); without one, cancel the calls the person made.
 pub fn cancel_turn(state: &mut State) -> Vec<Cmd> {
-    let Some(run_id) = state.turn.clone() else {
+    let Some(run_id) = state.turn.run.clone() else {
         let open = state.open_manual_calls();
         return if open.is_empty() {
             Vec::new()
@@ -277,16 +277,16 @@ pub fn cancel_turn(state: &mut State) -> Vec<Cmd> {
             vec![CallCmd::CancelCalls(open).into()]
         };
     };
-    if state.waiting_for_servers {
-        state.waiting_for_servers = false;
+    if state.turn.waiting_for_servers {
+        state.turn.waiting_for_servers = false;
         return vec![SessionCmd::Op(Op::SkipWait).into()];
     }
-    state.step_pause = None;
+    state.turn.step_pause = None;
     vec![SessionCmd::Op(Op::Interrupt { run_id }).into()]
 }
 
-fn step(state: &mut State, op: Op) -> Vec<Cmd> {
-    state.step_pause = None;
+fn step(turn: &mut TurnView, op: Op) -> Vec<Cmd> {
+    turn.step_pause = None;
     vec![SessionCmd::Op(op).into()]
 }
 
@@ -303,8 +303,8 @@ pub fn toggle_logs(state: &mut State) {
 }
 
 pub fn cycle_focus(state: &mut State, delta: isize) {
-    state.filter.editing = false;
-    state.overlay = None;
+    state.catalog.filter.editing = false;
+    state.overlays.clear();
     let order = state.focus_order();
     let n = order.len().cast_signed();
     let current = order
@@ -322,21 +322,21 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             state.focus = Pane::Composer;
             Vec::new()
         }
-        Action::LogLevel if state.focus == Pane::Logs => logs::cycle_level(state),
+        Action::LogLevel if state.focus == Pane::Logs => logs::cycle_level(&mut state.logs),
         Action::ExpandCards => {
             state.chat.cards_expanded = !state.chat.cards_expanded;
             super::scroll::clamp_scrolls(state);
             Vec::new()
         }
         Action::CallTool if state.focus == Pane::Catalog => {
-            super::detail::use_selected(state, false);
+            super::detail::use_selected(state);
             Vec::new()
         }
         Action::Login if state.focus == Pane::Servers => super::login::login_selected(state),
         Action::Subscribe if state.focus == Pane::Catalog => super::subs::toggle(state),
         Action::Reconnect if state.focus == Pane::Catalog => super::subs::reread(state),
         Action::ToggleServer | Action::Reconnect if state.focus == Pane::Servers => {
-            servers::server_action(state, action)
+            servers::server_action(&state.servers, action)
         }
         Action::Up
         | Action::Down
@@ -357,17 +357,28 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
 
 /// Moving or scrolling inside one pane.
 fn pane_nav(state: &mut State, pane: Pane, action: Action) {
-    match pane {
-        Pane::Servers => servers::nav(state, action),
-        Pane::Catalog => catalog::nav(state, action),
-        Pane::Chat => super::scroll::chat_nav(state, action),
-        Pane::Logs => logs::nav(state, action),
-        Pane::Composer => {}
+    let page = super::scroll::page(state, pane);
+    let opened = match pane {
+        Pane::Servers => servers::nav(&mut state.servers, action, page),
+        Pane::Catalog => catalog::nav(&mut state.catalog, action, page),
+        Pane::Chat => {
+            super::scroll::chat_nav(state, action);
+            None
+        }
+        Pane::Logs => {
+            let max = super::scroll::logs_max_scroll(state);
+            logs::nav(&mut state.logs, action, page, max);
+            None
+        }
+        Pane::Composer => None,
+    };
+    if let Some(overlay) = opened {
+        state.overlays.push(overlay);
     }
 }
 
 fn on_mouse(state: &mut State, mouse: Mouse) -> Vec<Cmd> {
-    if state.overlay.is_some() {
+    if !state.overlays.is_empty() {
         return Vec::new();
     }
     let Some(pane) = Areas::of(state).pane_at(mouse.column, mouse.row) else {
@@ -375,7 +386,7 @@ fn on_mouse(state: &mut State, mouse: Mouse) -> Vec<Cmd> {
     };
     match mouse.kind {
         MouseKind::Click => {
-            state.filter.editing = false;
+            state.catalog.filter.editing = false;
             state.focus = pane;
         }
         MouseKind::ScrollUp | MouseKind::ScrollDown => {

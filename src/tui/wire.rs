@@ -8,7 +8,7 @@
 //! hands over only what is new (`WireLog::entries_after` its last message) as
 //! `Msg::Wire`.
 
-use std::collections::VecDeque;
+pub use super::state::{WireDetail, WirePane};
 use std::sync::Arc;
 
 use crate::keymap::{Action, Key, KeyCode};
@@ -21,45 +21,6 @@ use super::state::{NoticeLevel, Overlay, State};
 
 /// Messages the pane keeps (the newest), whatever the capture keeps per peer.
 pub const WIRE_ROWS: usize = crate::mcp::wire::DEFAULT_CAPACITY;
-
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct WirePane {
-    /// The newest captured messages, oldest first.
-    pub rows: VecDeque<Arc<WireEntry>>,
-    /// The rows the filter lets through, oldest first.
-    pub shown: VecDeque<Arc<WireEntry>>,
-    /// The `seq` of the newest row: the log is asked for what came after it.
-    pub last_seq: u64,
-    /// The filter as typed.
-    pub query: String,
-    pub filter: WireFilter,
-    /// The filter line takes the keys.
-    pub editing: bool,
-    /// The selected shown row, counted back from the newest (0: the newest; the view
-    /// follows new messages).
-    pub sel: usize,
-    /// Shown rows below the view's last line (0: the view ends at the newest).
-    pub scroll: usize,
-    /// The message shown in full, if any.
-    pub detail: Option<WireDetail>,
-}
-
-/// One message in full: its facts, then its JSON pretty-printed, both sanitised.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WireDetail {
-    pub entry: Arc<WireEntry>,
-    pub facts: Vec<(String, String)>,
-    pub json: Vec<String>,
-    pub scroll: usize,
-}
-
-impl WirePane {
-    /// The selected shown row.
-    pub fn selected(&self) -> Option<&Arc<WireEntry>> {
-        let i = self.shown.len().checked_sub(self.sel + 1)?;
-        self.shown.get(i)
-    }
-}
 
 /// Rows of messages the list shows at this screen size (below the title, the header
 /// line and the column names; above the status bar).
@@ -75,7 +36,7 @@ pub fn detail_height(size: (u16, u16)) -> usize {
 pub fn open(state: &mut State) -> Vec<Cmd> {
     state.wire.detail = None;
     state.wire.editing = false;
-    state.overlay = Some(Overlay::Wire);
+    state.overlays.push(Overlay::Wire);
     Vec::new()
 }
 
@@ -129,7 +90,9 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
             };
             return copy(state, &entry).into();
         }
-        Some(Action::Close | Action::ShowWire) => state.overlay = None,
+        Some(Action::Close | Action::ShowWire) => {
+            state.overlays.pop();
+        }
         Some(a) if is_move(a) => nav(state, a),
         Some(other) => return Handled::Unhandled(other),
         None => {}
@@ -231,7 +194,9 @@ fn detail_key(state: &mut State, action: Option<Action>) -> Handled {
             return copy(state, &entry).into();
         }
         Some(Action::Close) => state.wire.detail = None,
-        Some(Action::ShowWire) => state.overlay = None,
+        Some(Action::ShowWire) => {
+            state.overlays.pop();
+        }
         Some(Action::Filter | Action::ExportWire | Action::Activate) | None => {}
         Some(other) => return Handled::Unhandled(other),
     }

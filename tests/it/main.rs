@@ -89,6 +89,7 @@ mod tui_login;
 mod tui_login_view;
 mod tui_modes;
 mod tui_nested;
+mod tui_overlays;
 mod tui_process;
 mod tui_refused;
 mod tui_results;

@@ -104,7 +104,7 @@ fn streamed_text_becomes_one_markdown_answer() {
             failed_calls: 0,
         },
     );
-    assert_eq!(s.turn, None);
+    assert_eq!(s.turn.run, None);
     let screen = shot(&s, 100, 30);
     assert!(!screen.contains("**"), "no raw markdown markers");
 }
@@ -247,7 +247,7 @@ fn step_mode_pauses_take_n_and_c() {
         update(&mut s, Msg::Key(Key::char('n'))),
         vec![Cmd::Session(SessionCmd::Op(Op::StepNext))]
     );
-    assert_eq!(s.step_pause, None);
+    assert_eq!(s.turn.step_pause, None);
     ev(
         &mut s,
         AgentEvent::StepPaused {
@@ -341,7 +341,7 @@ fn hub() -> HubSnapshot {
 #[test]
 fn servers_pane_shows_each_hub_state() {
     let mut s = state();
-    let rows = server_rows(&s.servers, &hub());
+    let rows = server_rows(&s.servers.rows, &hub());
     let statuses: Vec<Row> = rows.iter().map(|r| r.status).collect();
     assert_eq!(
         statuses,
@@ -381,7 +381,7 @@ fn servers_pane_shows_each_hub_state() {
         update(&mut s, Msg::Key(Key::char('d'))),
         vec![Cmd::Server(ServerCmd::Disable("weather".into()))]
     );
-    s.servers[1].status = Row::Disabled;
+    s.servers.rows[1].status = Row::Disabled;
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('d'))),
         vec![Cmd::Server(ServerCmd::Reconnect("weather".into()))]
@@ -495,8 +495,8 @@ fn template_form_completes_and_reads_the_expanded_uri() {
     use switchboard::tui::state::{CatalogEntry, CatalogTab, Overlay, Pane};
     let mut s = state();
     s.focus = Pane::Catalog;
-    s.tab = CatalogTab::Templates;
-    s.catalog.templates = vec![CatalogEntry {
+    s.catalog.tab = CatalogTab::Templates;
+    s.catalog.items.templates = vec![CatalogEntry {
         server: "files".into(),
         name: "by-id".into(),
         facts: vec![("uri template".into(), "test://items/{id}{?format}".into())],
@@ -504,7 +504,7 @@ fn template_form_completes_and_reads_the_expanded_uri() {
     }];
     update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
     update(&mut s, Msg::Key(Key::char('c')));
-    assert!(matches!(s.overlay, Some(Overlay::Form(_))));
+    assert!(matches!(s.overlays.top(), Some(Overlay::Form(_))));
     // Typing asks the server for completions of that variable.
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('4'))),
@@ -573,7 +573,7 @@ fn a_server_row_names_its_era_when_it_has_room() {
         tools: 3,
         ..ServerRow::default()
     };
-    s.servers = vec![
+    s.servers.rows = vec![
         row("fs", "2026-07-28"),
         row("docs", "2025-11-25"),
         row("longer-name-server", "2026-07-28"),

@@ -50,7 +50,7 @@ async fn booted(toml: &str) -> (State, Arc<Registry>, Option<Cmd>) {
     state.status.notice = None;
     let cmd = agent_cards::start(&mut state, &config);
     state.focus = Pane::Catalog;
-    state.tab = CatalogTab::Agents;
+    state.catalog.tab = CatalogTab::Agents;
     (state, registry, cmd)
 }
 
@@ -97,7 +97,7 @@ async fn cards_are_read_in_the_background_and_shown_with_their_skills() {
     assert_eq!(*timeout, agent_cards::CARD_TIMEOUT);
     // Before any answer (the first frame): the rows say the cards are being read.
     assert_eq!(
-        state.catalog.cards.get("agent__echo"),
+        state.catalog.items.cards.get("agent__echo"),
         Some(&RemoteCard::Reading)
     );
     insta::assert_snapshot!("agent_cards_reading", shot(&state, &port));
@@ -108,8 +108,8 @@ async fn cards_are_read_in_the_background_and_shown_with_their_skills() {
     assert!(!exec.handle_cmd(cmd.unwrap()), "reading does not wait");
     answers(&mut exec, &mut inbox_rx, 2).await;
     let mut state = exec.state().clone();
-    let Some(RemoteCard::Read(card)) = state.catalog.cards.get("agent__echo") else {
-        panic!("{:?}", state.catalog.cards)
+    let Some(RemoteCard::Read(card)) = state.catalog.items.cards.get("agent__echo") else {
+        panic!("{:?}", state.catalog.items.cards)
     };
     assert_eq!(
         (
@@ -119,8 +119,8 @@ async fn cards_are_read_in_the_background_and_shown_with_their_skills() {
         ),
         ("Echo agent", true, 1)
     );
-    let Some(RemoteCard::Unreadable(why)) = state.catalog.cards.get("agent__gone") else {
-        panic!("{:?}", state.catalog.cards)
+    let Some(RemoteCard::Unreadable(why)) = state.catalog.items.cards.get("agent__gone") else {
+        panic!("{:?}", state.catalog.items.cards)
     };
     assert_eq!(
         why,
@@ -163,8 +163,8 @@ async fn cards_are_read_in_the_background_and_shown_with_their_skills() {
     insta::assert_snapshot!("agent_card_unreadable", detail);
 
     // A change of the servers' catalog keeps the agents and their cards.
-    let before = state.catalog.cards.clone();
-    let rows = state.servers.clone();
+    let before = state.catalog.items.cards.clone();
+    let rows = state.servers.rows.clone();
     update(
         &mut state,
         Msg::Servers {
@@ -172,9 +172,9 @@ async fn cards_are_read_in_the_background_and_shown_with_their_skills() {
             catalog: switchboard::tui::state::Catalog::default(),
         },
     );
-    assert_eq!(state.catalog.agents.len(), 3);
-    assert_eq!(state.catalog.cards, before);
-    assert!(state.catalog.tools.is_empty());
+    assert_eq!(state.catalog.items.agents.len(), 3);
+    assert_eq!(state.catalog.items.cards, before);
+    assert!(state.catalog.items.tools.is_empty());
 }
 
 #[tokio::test]
@@ -207,13 +207,13 @@ async fn an_agent_that_never_answers_or_lacks_its_token_is_unreadable_with_the_r
     assert!(started.elapsed() < Duration::from_secs(5));
     // A token variable that is not set: nothing is sent, and the entry says so.
     assert_eq!(
-        exec.state().catalog.cards.get("agent__locked"),
+        exec.state().catalog.items.cards.get("agent__locked"),
         Some(&RemoteCard::Unreadable(
             "A2A credentials: set the environment variable SWITCHBOARD_TEST_NEVER_SET".into()
         ))
     );
     assert_eq!(
-        exec.state().catalog.cards.get("agent__mute"),
+        exec.state().catalog.items.cards.get("agent__mute"),
         Some(&RemoteCard::Unreadable(format!(
             "no answer from {url} within 0.3 s"
         )))

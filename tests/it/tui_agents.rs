@@ -50,7 +50,7 @@ async fn the_agents_tab_lists_configured_agents_and_calls_them_with_a_form() {
     for _ in 0..4 {
         update(&mut state, Msg::Key(Key::char(']')));
     }
-    assert_eq!(state.tab, CatalogTab::Agents);
+    assert_eq!(state.catalog.tab, CatalogTab::Agents);
     let screen = support::tui::shot(&state, 110, 30);
     assert!(screen.contains("Agt 2"), "{screen}");
     assert!(
@@ -61,8 +61,8 @@ async fn the_agents_tab_lists_configured_agents_and_calls_them_with_a_form() {
     let detail = support::tui::shot(&state, 110, 30);
     assert!(detail.contains("chain: scout → scout"), "{detail}");
     update(&mut state, Msg::Key(Key::char('c')));
-    let Some(Overlay::Form(form)) = &state.overlay else {
-        panic!("no form: {:?}", state.overlay)
+    let Some(Overlay::Form(form)) = state.overlays.top() else {
+        panic!("no form: {:?}", state.overlays.top().cloned())
     };
     assert!(
         format!("{:?}", form.target).contains("agent__pair"),
@@ -70,9 +70,9 @@ async fn the_agents_tab_lists_configured_agents_and_calls_them_with_a_form() {
         form.target
     );
     // Wrapping forward from Agents comes back to Tools.
-    state.overlay = None;
+    state.overlays.clear();
     update(&mut state, Msg::Key(Key::char(']')));
-    assert_eq!(state.tab, CatalogTab::Tools);
+    assert_eq!(state.catalog.tab, CatalogTab::Tools);
 }
 
 #[tokio::test]
@@ -81,7 +81,7 @@ async fn without_agents_there_is_no_agents_tab() {
     for _ in 0..4 {
         update(&mut state, Msg::Key(Key::char(']')));
     }
-    assert_eq!(state.tab, CatalogTab::Tools);
+    assert_eq!(state.catalog.tab, CatalogTab::Tools);
     let screen = support::tui::shot(&state, 110, 30);
     assert!(
         screen.contains("Tools 0│Res 0│Tpl 0│Prm 0 ") && !screen.contains("Agt"),

@@ -130,7 +130,7 @@ fn plain_n_denies_without_reason() {
 fn esc_aborts_every_waiting_call_and_the_turn() {
     let mut s = state();
     s.chat.entries.clear();
-    s.turn = Some("run-1".into());
+    s.turn.run = Some("run-1".into());
     let mut requests = vec![
         request(1, "fs", ToolEffect::Write),
         request(2, "fs", ToolEffect::Delete),
@@ -229,7 +229,7 @@ fn resolved_elsewhere_leaves_the_queue() {
 #[test]
 fn call_from_the_composer_goes_to_the_gate() {
     let mut s = state();
-    s.catalog.tools.push(listed("fs"));
+    s.catalog.items.tools.push(listed("fs"));
     for c in "/call fs operation=read path=README.md".chars() {
         update(&mut s, key(c));
     }
@@ -347,7 +347,7 @@ fn manual_call(s: &mut State, id: &str, tool: &str) {
 #[test]
 fn esc_cancels_a_running_manual_call() {
     let mut s = state();
-    s.catalog.tools.push(listed("test__slow"));
+    s.catalog.items.tools.push(listed("test__slow"));
     update(&mut s, Msg::Paste("/call test__slow seconds=30".into()));
     let cmds = update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
     assert!(matches!(

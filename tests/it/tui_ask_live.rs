@@ -66,7 +66,7 @@ async fn screen(protocol: ProtocolChoice, max_sampling: Option<u32>) -> Screen {
     let (inbox_tx, inbox) = tokio::sync::mpsc::unbounded_channel();
     let mut state = support::tui::state();
     state.status.provider = "scripted".into();
-    state.catalog.tools = workbench
+    state.catalog.items.tools = workbench
         .registry
         .specs()
         .iter()

@@ -41,7 +41,7 @@ fn f3_opens_skills_and_arrows_select() {
     let mut s = state();
     update(&mut s, Msg::Key(Key::plain(KeyCode::F(3))));
     assert_eq!(
-        s.overlay,
+        s.overlays.top().cloned(),
         Some(Overlay::Browse {
             kind: BrowseKind::Skills,
             sel: 0,
@@ -53,7 +53,7 @@ fn f3_opens_skills_and_arrows_select() {
     insta::assert_snapshot!("skills_pane", first);
     update(&mut s, Msg::Key(Key::char('j')));
     assert_eq!(
-        s.overlay,
+        s.overlays.top().cloned(),
         Some(Overlay::Browse {
             kind: BrowseKind::Skills,
             sel: 1,
@@ -61,7 +61,7 @@ fn f3_opens_skills_and_arrows_select() {
         })
     );
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
-    assert_eq!(s.overlay, None);
+    assert_eq!(s.overlays.top().cloned(), None);
 }
 
 #[test]

@@ -120,7 +120,10 @@ async fn the_palette_starts_the_line_and_unknown_agents_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let (mut exec, _route) = executor(dir.path()).await;
     exec.handle(Msg::Key(Key::ctrl('p')));
-    assert!(matches!(exec.state().overlay, Some(Overlay::Palette(_))));
+    assert!(matches!(
+        exec.state().overlays.top().cloned(),
+        Some(Overlay::Palette(_))
+    ));
     exec.handle(Msg::Paste("run agents".into()));
     exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
     assert_eq!(

@@ -54,7 +54,7 @@ async fn abort_with_three_pending_approvals_marks_three_cards_aborted() {
     let (inbox, _inbox_rx) = unbounded_channel();
     let mut state = support::tui::state();
     state.chat.entries.clear();
-    state.catalog.tools = registry.specs().iter().map(tool_entry).collect();
+    state.catalog.items.tools = registry.specs().iter().map(tool_entry).collect();
     let mut exec = Executor::new(state, registry.clone(), EventSink::new(tx, None), inbox);
     for path in ["a.md", "b.md", "c.md"] {
         type_line(
@@ -112,7 +112,7 @@ async fn a_manual_call_records_request_gate_events_and_result_in_order() {
     let (tx, mut route) = unbounded_channel();
     let (inbox, _inbox_rx) = unbounded_channel();
     let mut state = support::tui::state();
-    state.catalog.tools = registry.specs().iter().map(tool_entry).collect();
+    state.catalog.items.tools = registry.specs().iter().map(tool_entry).collect();
     let mut exec = Executor::new(state, registry, EventSink::new(tx, None), inbox);
     type_line(&mut exec, "/call fs operation=read path=README.md");
     let mut seen = Vec::new();

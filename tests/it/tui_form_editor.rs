@@ -22,12 +22,12 @@ fn with_form() -> State {
     });
     let mut form = FormState::for_schema(FormTarget::Tool("notes".into()), &schema);
     form.fields[0].value = "draft".into();
-    s.overlay = Some(Overlay::Form(form));
+    s.overlays.replace_top(Overlay::Form(form));
     s
 }
 
 fn form(s: &State) -> &FormState {
-    match &s.overlay {
+    match s.overlays.top() {
         Some(Overlay::Form(f)) => f,
         other => panic!("no form: {other:?}"),
     }
@@ -49,7 +49,7 @@ fn ctrl_e_sends_the_value_and_the_answer_replaces_it() {
     );
     update(&mut s, Msg::Edited(Ok("line one\nline two".into())));
     let mut expected = with_form();
-    if let Some(Overlay::Form(f)) = &mut expected.overlay {
+    if let Some(Overlay::Form(f)) = expected.overlays.top_mut() {
         f.fields[0].value = "line one\nline two".into();
     }
     assert_eq!(s, expected);
@@ -108,7 +108,7 @@ fn a_failed_edit_keeps_the_value_and_says_why() {
         Msg::Key(Key::plain(switchboard::keymap::KeyCode::Esc)),
     );
     update(&mut s, Msg::Edited(Ok("late".into())));
-    assert_eq!(s.overlay, None);
+    assert_eq!(s.overlays.top().cloned(), None);
 }
 
 #[test]
@@ -127,7 +127,7 @@ fn nested_objects_start_from_a_skeleton_and_are_checked_before_sending() {
         },
         "required": ["options"]
     });
-    s.overlay = Some(Overlay::Form(FormState::for_schema(
+    s.overlays.replace_top(Overlay::Form(FormState::for_schema(
         FormTarget::Tool("weather".into()),
         &schema,
     )));
@@ -152,7 +152,7 @@ fn nested_objects_start_from_a_skeleton_and_are_checked_before_sending() {
 
     // The whole is checked against the schema: a nested required field is named.
     update(&mut s, Msg::Edited(Ok("[{}]".into())));
-    let Some(Overlay::Form(f)) = &mut s.overlay else {
+    let Some(Overlay::Form(f)) = s.overlays.top_mut() else {
         panic!()
     };
     f.fields[0].value = r#"{"hourly": "yes"}"#.into();
@@ -176,7 +176,7 @@ fn an_object_field_lists_its_fields() {
             "days": {"type": "integer"}, "hourly": {"type": "boolean"}
         }, "required": ["days"]}
     }});
-    s.overlay = Some(Overlay::Form(FormState::for_schema(
+    s.overlays.replace_top(Overlay::Form(FormState::for_schema(
         FormTarget::Tool("weather".into()),
         &schema,
     )));

@@ -46,8 +46,8 @@ fn unknown_slash_commands_and_tools_get_a_did_you_mean() {
         last_error(&s)
     );
     send(&mut s, "/help");
-    assert!(matches!(s.overlay, Some(Overlay::Help { .. })));
-    s.overlay = None;
+    assert!(matches!(s.overlays.top(), Some(Overlay::Help { .. })));
+    s.overlays.clear();
     // A message that begins with a slash is written with two.
     assert_eq!(
         send(&mut s, "//etc/hosts: what is it?"),
@@ -55,11 +55,11 @@ fn unknown_slash_commands_and_tools_get_a_did_you_mean() {
             text: "/etc/hosts: what is it?".into()
         }))]
     );
-    s.catalog.tools = vec![tool("weather__get_weather", ToolEffect::Read)];
+    s.catalog.items.tools = vec![tool("weather__get_weather", ToolEffect::Read)];
     assert_eq!(send(&mut s, "/call weather__get_wether city=Oslo"), vec![]);
     assert!(last_error(&s).contains("did you mean `weather__get_weather`?"));
     // While a server is still connecting its tools may not be listed yet: sent.
-    s.servers.push(ServerRow {
+    s.servers.rows.push(ServerRow {
         name: "files".into(),
         status: ServerStatus::Connecting,
         ..ServerRow::default()
@@ -124,16 +124,16 @@ fn composer_kills_the_line_moves_by_word_and_recalls_history() {
 fn c_on_a_catalog_row_opens_the_form_and_esc_returns() {
     let mut s = state();
     s.focus = Pane::Catalog;
-    s.catalog.tools = vec![tool("fs", ToolEffect::Write)];
+    s.catalog.items.tools = vec![tool("fs", ToolEffect::Write)];
     update(&mut s, Msg::Key(Key::char('c')));
-    assert!(matches!(s.overlay, Some(Overlay::Form(_))));
+    assert!(matches!(s.overlays.top(), Some(Overlay::Form(_))));
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
-    assert_eq!(s.overlay, None, "back to the list");
+    assert_eq!(s.overlays.top().cloned(), None, "back to the list");
     update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
     update(&mut s, Msg::Key(Key::char('c')));
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
     assert!(
-        matches!(s.overlay, Some(Overlay::Detail { .. })),
+        matches!(s.overlays.top(), Some(Overlay::Detail { .. })),
         "back to the detail view"
     );
 }
@@ -143,7 +143,7 @@ fn catalog_rows_carry_effect_badges_and_filter_counts() {
     let mut s = state();
     s.chat.entries.clear();
     s.focus = Pane::Catalog;
-    s.catalog.tools = vec![
+    s.catalog.items.tools = vec![
         tool("fs", ToolEffect::Write),
         tool(
             "weather__get_forecast_for_a_very_long_place_name",
@@ -223,7 +223,7 @@ fn the_resume_picker_lists_and_resumes() {
             "20261130-180000-bbbb".into()
         ))]
     );
-    assert_eq!(s.overlay, None);
+    assert_eq!(s.overlays.top().cloned(), None);
 }
 
 #[test]

@@ -97,7 +97,7 @@ fn remapped_keys_show_in_the_login_overlay_and_the_help_title() {
     let mut s = with_keys(
         "[ui.keys]\nlogin = \"L\"\n[ui.keys.form]\nclose = \"ctrl+g\"\n[ui.keys.help]\nclose = \"x\"\n",
     );
-    s.overlay = Some(Overlay::Login(LoginView {
+    s.overlays.replace_top(Overlay::Login(LoginView {
         server: "remote".into(),
         phase: LoginPhase::Failed("refused".into()),
         pasted: String::new(),
@@ -105,7 +105,7 @@ fn remapped_keys_show_in_the_login_overlay_and_the_help_title() {
     let shot = support::tui::shot(&s, 100, 30);
     assert!(shot.contains("Ctrl+G close (then L tries again)"), "{shot}");
 
-    s.overlay = Some(Overlay::Help { scroll: 0 });
+    s.overlays.replace_top(Overlay::Help { scroll: 0 });
     let shot = support::tui::shot(&s, 100, 30);
     assert!(shot.contains("Keys · x closes"), "{shot}");
 }

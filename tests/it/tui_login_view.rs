@@ -37,7 +37,7 @@ fn needs_login() -> State {
         },
         None,
     );
-    state.servers = server_rows(&state.servers, &snapshot);
+    state.servers.rows = server_rows(&state.servers.rows, &snapshot);
     state.focus = Pane::Servers;
     state
 }
@@ -62,7 +62,7 @@ fn key(state: &mut State, code: KeyCode) -> Vec<Cmd> {
 #[test]
 fn a_server_that_asks_shows_needs_login_not_failed() {
     let state = needs_login();
-    let row = &state.servers[1];
+    let row = &state.servers.rows[1];
     assert_eq!(row.status, ServerStatus::NeedsLogin);
     assert_eq!(
         row.detail.as_deref(),
@@ -79,11 +79,11 @@ fn a_server_that_asks_shows_needs_login_not_failed() {
 fn l_starts_the_login_of_the_one_server_that_asks() {
     let mut state = needs_login();
     // The selection is on the built-in row; the one server that asks is meant.
-    assert_eq!(state.server_sel, 0);
+    assert_eq!(state.servers.sel, 0);
     let cmds = key(&mut state, KeyCode::Char('l'));
     assert_eq!(cmds, vec![Cmd::Login(LoginCmd::Start("linear".into()))]);
     assert_eq!(
-        state.overlay,
+        state.overlays.top().cloned(),
         Some(Overlay::Login(LoginView {
             server: "linear".into(),
             phase: LoginPhase::Starting,
@@ -98,7 +98,7 @@ fn l_without_a_server_that_asks_only_says_so() {
     let mut state = booted();
     state.focus = Pane::Servers;
     assert!(key(&mut state, KeyCode::Char('l')).is_empty());
-    assert_eq!(state.overlay, None);
+    assert_eq!(state.overlays.top().cloned(), None);
     let notice = state.status.notice.clone().unwrap();
     assert_eq!(
         (notice.level, notice.text.as_str()),
@@ -109,7 +109,7 @@ fn l_without_a_server_that_asks_only_says_so() {
 #[test]
 fn the_palette_offers_the_login() {
     let mut state = needs_login();
-    state.overlay = Some(Overlay::Palette(
+    state.overlays.replace_top(Overlay::Palette(
         switchboard::tui::palette::PaletteState::default(),
     ));
     for c in "log in".chars() {
@@ -117,7 +117,7 @@ fn the_palette_offers_the_login() {
     }
     let cmds = key(&mut state, KeyCode::Enter);
     assert_eq!(cmds, vec![Cmd::Login(LoginCmd::Start("linear".into()))]);
-    assert!(matches!(state.overlay, Some(Overlay::Login(_))));
+    assert!(matches!(state.overlays.top(), Some(Overlay::Login(_))));
 }
 
 #[test]
@@ -130,7 +130,7 @@ fn a_paste_and_enter_hand_the_redirect_to_the_login() {
     assert!(key(&mut state, KeyCode::Enter).is_empty());
     let redirect = "http://127.0.0.1:41234/callback?code=c0de&state=xyz";
     update(&mut state, Msg::Paste(format!("{redirect}\n")));
-    let Some(Overlay::Login(view)) = &state.overlay else {
+    let Some(Overlay::Login(view)) = state.overlays.top() else {
         panic!("overlay closed")
     };
     assert_eq!(view.pasted, redirect);
@@ -138,7 +138,7 @@ fn a_paste_and_enter_hand_the_redirect_to_the_login() {
         key(&mut state, KeyCode::Enter),
         vec![Cmd::Login(LoginCmd::Paste(redirect.into()))]
     );
-    let Some(Overlay::Login(view)) = &state.overlay else {
+    let Some(Overlay::Login(view)) = state.overlays.top() else {
         panic!("overlay closed")
     };
     assert_eq!(view.phase, LoginPhase::Exchanging);
@@ -153,7 +153,7 @@ fn a_paste_and_enter_hand_the_redirect_to_the_login() {
         cmds,
         vec![Cmd::Server(ServerCmd::Reconnect("linear".into()))]
     );
-    assert_eq!(state.overlay, None);
+    assert_eq!(state.overlays.top().cloned(), None);
     assert_eq!(
         state.status.notice.as_ref().map(|n| n.text.as_str()),
         Some("logged in to linear")
@@ -176,7 +176,7 @@ fn ctrl_y_copies_the_url_and_esc_cancels() {
         key(&mut state, KeyCode::Esc),
         vec![Cmd::Login(LoginCmd::Cancel)]
     );
-    assert_eq!(state.overlay, None);
+    assert_eq!(state.overlays.top().cloned(), None);
     assert_eq!(
         state.status.notice.as_ref().map(|n| n.text.as_str()),
         Some("login to linear cancelled")
@@ -197,7 +197,7 @@ fn a_failed_login_stays_readable_and_esc_only_closes_it() {
     assert!(cmds.is_empty());
     insta::assert_snapshot!("login_failed", shot(&state, 100, 24));
     assert!(key(&mut state, KeyCode::Esc).is_empty());
-    assert_eq!(state.overlay, None);
+    assert_eq!(state.overlays.top().cloned(), None);
 }
 
 #[test]
@@ -209,8 +209,8 @@ fn server_details_show_issuer_scopes_and_expiry() {
         expires_at: Some(4_102_444_800),
         refreshable: true,
     };
-    state.servers = server_rows(&state.servers, &hub(Hub::Ready, Some(login)));
-    let facts = &state.servers[1].facts;
+    state.servers.rows = server_rows(&state.servers.rows, &hub(Hub::Ready, Some(login)));
+    let facts = &state.servers.rows[1].facts;
     let get = |k: &str| facts.iter().find(|(l, _)| l == k).map(|(_, v)| v.as_str());
     assert_eq!(get("login issuer"), Some("https://auth.example.com"));
     assert_eq!(get("login scopes"), Some("read offline_access"));

@@ -33,16 +33,16 @@ fn server_details_list_refused_tools_with_the_reason() {
     let hub = HubSnapshot {
         servers: vec![Arc::new(snap)],
     };
-    state.servers = server_rows(&state.servers, &hub);
+    state.servers.rows = server_rows(&state.servers.rows, &hub);
     assert!(
-        state.servers[1].facts.contains(&(
+        state.servers.rows[1].facts.contains(&(
             "refused".into(),
             "bad_header — property `region`: x-mcp-header `Bad Region` is not a valid HTTP token"
                 .into()
         ))
     );
     state.focus = Pane::Servers;
-    state.server_sel = 1;
+    state.servers.sel = 1;
     update(&mut state, Msg::Key(Key::plain(KeyCode::Enter)));
     insta::assert_snapshot!("server_details_refused", shot(&state, 100, 24));
 }
@@ -71,13 +71,13 @@ fn server_details_say_when_lists_came_from_cache() {
     let hub = HubSnapshot {
         servers: vec![Arc::new(snap)],
     };
-    state.servers = server_rows(&state.servers, &hub);
-    assert!(state.servers[1].facts.contains(&(
+    state.servers.rows = server_rows(&state.servers.rows, &hub);
+    assert!(state.servers.rows[1].facts.contains(&(
         "cached".into(),
         "tools, prompts 12s ago (ttl 600s, private)".into()
     )));
     state.focus = Pane::Servers;
-    state.server_sel = 1;
+    state.servers.sel = 1;
     update(&mut state, Msg::Key(Key::plain(KeyCode::Enter)));
     insta::assert_snapshot!("server_details_cached", shot(&state, 100, 24));
 }

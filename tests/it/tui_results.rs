@@ -232,10 +232,13 @@ fn a_result_with_mixed_blocks_labels_each_one() {
 #[test]
 fn a_running_call_shows_its_progress_bar() {
     let mut s = state();
-    s.catalog.tools.push(switchboard::tui::state::CatalogEntry {
-        name: "test__slow".into(),
-        ..Default::default()
-    });
+    s.catalog
+        .items
+        .tools
+        .push(switchboard::tui::state::CatalogEntry {
+            name: "test__slow".into(),
+            ..Default::default()
+        });
     let cmds = send(&mut s, "/call test__slow seconds=10");
     assert_eq!(cmds.len(), 1, "{cmds:?}");
     // What the executor records for it: requested, then started at the gate.

@@ -54,7 +54,7 @@ fn done(s: &mut State, reason: TurnEnd) {
 #[test]
 fn a_blocked_message_shows_the_hook_and_ends_the_turn() {
     let mut s = sent("my password is hunter2");
-    assert_eq!(s.turn.as_deref(), Some("r1"));
+    assert_eq!(s.turn.run.as_deref(), Some("r1"));
     ev(
         &mut s,
         AgentEvent::Error {
@@ -63,7 +63,7 @@ fn a_blocked_message_shows_the_hook_and_ends_the_turn() {
         },
     );
     done(&mut s, TurnEnd::Blocked);
-    assert_eq!(s.turn, None);
+    assert_eq!(s.turn.run, None);
     let kinds: Vec<ChatKind> = s.chat.entries.iter().map(|e| e.kind).collect();
     assert_eq!(kinds, [ChatKind::User, ChatKind::Error], "no extra note");
     insta::assert_snapshot!("hook_blocked_message", shot(&s, 80, 16));
@@ -96,5 +96,5 @@ fn a_stop_hook_note_is_shown_before_the_turn_goes_on() {
         last.text,
         "stop hook: [stop hook `./stop.sh`] run the tests before you finish"
     );
-    assert_eq!(s.turn.as_deref(), Some("r1"), "the turn goes on");
+    assert_eq!(s.turn.run.as_deref(), Some("r1"), "the turn goes on");
 }

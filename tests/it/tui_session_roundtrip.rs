@@ -44,7 +44,7 @@ async fn manual_calls_and_model_calls_come_back_with_continue() {
     let mut handle = Session::spawn(options);
     let (inbox, _inbox_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut state = support::tui::state();
-    state.catalog.tools = registry
+    state.catalog.items.tools = registry
         .specs()
         .iter()
         .map(switchboard::tui::boot::tool_entry)
@@ -57,7 +57,7 @@ async fn manual_calls_and_model_calls_come_back_with_continue() {
     type_line(&mut exec, "/read files test://a");
     // Everything the session's route delivers, until the turn and both calls ended.
     let done = |s: &State| {
-        s.turn.is_none() && cards(s).len() == 3 && cards(s).iter().all(|c| !c.3.is_open())
+        s.turn.run.is_none() && cards(s).len() == 3 && cards(s).iter().all(|c| !c.3.is_open())
     };
     while !done(exec.state()) {
         let event = tokio::time::timeout(Duration::from_secs(10), handle.next_event())

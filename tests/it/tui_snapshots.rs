@@ -85,7 +85,7 @@ fn configured_servers_are_listed_with_their_transport() {
 #[test]
 fn help_overlay() {
     let mut state = fresh(&Config::default());
-    state.overlay = Some(Overlay::Help { scroll: 0 });
+    state.overlays.replace_top(Overlay::Help { scroll: 0 });
     insta::assert_snapshot!(
         "help_100x30",
         draw(&state, &default_theme(), 100, 30).backend()
@@ -99,12 +99,14 @@ fn help_overlay() {
 #[test]
 fn command_palette() {
     let mut state = fresh(&Config::default());
-    state.overlay = Some(Overlay::Palette(PaletteState::default()));
+    state
+        .overlays
+        .replace_top(Overlay::Palette(PaletteState::default()));
     insta::assert_snapshot!(
         "palette_100x30",
         draw(&state, &default_theme(), 100, 30).backend()
     );
-    state.overlay = Some(Overlay::Palette(PaletteState {
+    state.overlays.replace_top(Overlay::Palette(PaletteState {
         query: "th".into(),
         selected: 1,
     }));
@@ -119,7 +121,7 @@ fn each_catalog_tab_empty() {
     for tab in CatalogTab::ALL {
         let mut state = fresh(&Config::default());
         state.focus = Pane::Catalog;
-        state.tab = tab;
+        state.catalog.tab = tab;
         insta::assert_snapshot!(
             format!("catalog_{}_empty", tab.title().to_lowercase()),
             draw(&state, &default_theme(), 100, 30).backend()
@@ -141,7 +143,7 @@ fn long_log_is_sanitised() {
         "bidi \u{202e}txet desrever",
     ];
     for i in 0..40 {
-        state.logs.push_back(LogLine {
+        state.logs.lines.push_back(LogLine {
             level: [
                 LogLevel::Info,
                 LogLevel::Warn,
@@ -257,7 +259,7 @@ fn weather_tool() -> switchboard::tui::state::CatalogEntry {
 fn catalog_with_tools_filter_and_detail() {
     let mut state = fresh(&Config::default());
     state.focus = Pane::Catalog;
-    state.catalog.tools = switchboard::tools::builtin_specs::BUILTIN_NAMES
+    state.catalog.items.tools = switchboard::tools::builtin_specs::BUILTIN_NAMES
         .iter()
         .filter_map(|n| switchboard::tools::builtin_specs::builtin_spec(n))
         .map(|s| switchboard::tui::boot::tool_entry(&s))
@@ -267,20 +269,20 @@ fn catalog_with_tools_filter_and_detail() {
         "catalog_tools",
         draw(&state, &default_theme(), 100, 30).backend()
     );
-    state.filter.query = "fore".into();
-    state.filter.editing = true;
+    state.catalog.filter.query = "fore".into();
+    state.catalog.filter.editing = true;
     insta::assert_snapshot!(
         "catalog_filtered",
         draw(&state, &default_theme(), 100, 30).backend()
     );
-    state.overlay = Some(Overlay::Detail {
+    state.overlays.replace_top(Overlay::Detail {
         scroll: 0,
         raw: false,
     });
     let detail = draw(&state, &default_theme(), 100, 30);
     assert!(!format!("{}", detail.backend()).contains('\x1b'));
     insta::assert_snapshot!("tool_detail_nested_schema", detail.backend());
-    state.overlay = Some(Overlay::Detail {
+    state.overlays.replace_top(Overlay::Detail {
         scroll: 0,
         raw: true,
     });
@@ -296,10 +298,10 @@ fn call_form_from_the_detail_view() {
     use switchboard::tui::{CallCmd, Cmd, Msg, update};
     let mut state = fresh(&Config::default());
     state.focus = Pane::Catalog;
-    state.catalog.tools = vec![weather_tool()];
+    state.catalog.items.tools = vec![weather_tool()];
     update(&mut state, Msg::Key(Key::plain(KeyCode::Enter)));
     update(&mut state, Msg::Key(Key::char('c')));
-    assert!(matches!(state.overlay, Some(Overlay::Form(_))));
+    assert!(matches!(state.overlays.top(), Some(Overlay::Form(_))));
     // Enter with the required city empty is refused in the form, nothing is sent.
     assert_eq!(
         update(&mut state, Msg::Key(Key::plain(KeyCode::Enter))),
@@ -327,7 +329,7 @@ fn call_form_from_the_detail_view() {
         serde_json::Value::Object(args.clone()),
         serde_json::json!({"city": "Oslo", "units": "imperial"})
     );
-    assert_eq!(state.overlay, None);
+    assert_eq!(state.overlays.top().cloned(), None);
 }
 
 /// Only the rows on screen are built: a selection far down shows the rows above it
@@ -337,7 +339,7 @@ fn call_form_from_the_detail_view() {
 fn a_long_catalog_shows_the_window_around_the_selection() {
     let mut state = fresh(&Config::default());
     state.focus = Pane::Catalog;
-    state.catalog.tools = (0..500)
+    state.catalog.items.tools = (0..500)
         .map(|i| switchboard::tui::state::CatalogEntry {
             server: "many".into(),
             name: format!("many__tool_{i:03}"),
@@ -345,16 +347,16 @@ fn a_long_catalog_shows_the_window_around_the_selection() {
             ..Default::default()
         })
         .collect();
-    state.catalog_sel = 321;
+    state.catalog.sel = 321;
     let screen = format!("{}", draw(&state, &default_theme(), 100, 30).backend());
     assert!(screen.contains("tool_321") && !screen.contains("tool_322"));
     assert!(!screen.contains("tool_000"));
     insta::assert_snapshot!("catalog_long_scrolled", screen);
-    state.catalog_sel = 2;
+    state.catalog.sel = 2;
     let screen = format!("{}", draw(&state, &default_theme(), 100, 30).backend());
     assert!(screen.contains("tool_000") && screen.contains("tool_002"));
     // Past the end: the last entry, as the widget would clamp it.
-    state.catalog_sel = 900;
+    state.catalog.sel = 900;
     let screen = format!("{}", draw(&state, &default_theme(), 100, 30).backend());
     assert!(screen.contains("tool_499"));
 }

@@ -41,7 +41,7 @@ fn resource(
 
 fn on_resources(s: &mut State) {
     s.focus = Pane::Catalog;
-    s.tab = CatalogTab::Resources;
+    s.catalog.tab = CatalogTab::Resources;
 }
 
 #[test]
@@ -77,7 +77,7 @@ fn a_subscription_lost_at_a_reconnect_is_no_longer_shown_as_on() {
 #[test]
 fn marks_titles_and_icons_in_the_list() {
     let mut s = support::tui::state();
-    s.catalog.resources = vec![
+    s.catalog.items.resources = vec![
         resource("docs", "readme", Some("Read me first"), "docs://readme", 2),
         resource("docs", "log", None, "docs://log", 0),
         resource("docs", "notes", None, "docs://notes", 0),
@@ -148,7 +148,8 @@ async fn subscribe_touch_reread(protocol: ProtocolChoice) {
     let (tx, mut route) = tokio::sync::mpsc::unbounded_channel();
     let (inbox, mut inbox_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut state = support::tui::state();
-    state.catalog = switchboard::tui::hub_view::catalog(&workbench.registry.specs(), &snapshot);
+    state.catalog.items =
+        switchboard::tui::hub_view::catalog(&workbench.registry.specs(), &snapshot);
     on_resources(&mut state);
     let mut exec = Executor::new(
         state,

@@ -88,7 +88,7 @@ fn the_view_lists_tasks_and_its_keys_ask_the_server() {
     assert_eq!(s.tasks[0].status, "cancelled");
     assert_eq!(s.tasks[0].tool, "run_suite");
     update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
-    assert!(s.overlay.is_none());
+    assert!(s.overlays.is_empty());
     update(&mut s, Msg::Paste("/tasks".into()));
     update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
     assert_eq!(s.layer(), Layer::Tasks);
@@ -115,7 +115,7 @@ async fn follow(protocol: ProtocolChoice) {
     let (tx, mut route) = tokio::sync::mpsc::unbounded_channel();
     let (inbox, mut inbox_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut state = support::tui::state();
-    state.catalog.tools = workbench
+    state.catalog.items.tools = workbench
         .registry
         .specs()
         .iter()

@@ -144,10 +144,13 @@ fn paste_goes_into_the_composer_verbatim() {
 fn palette_filters_and_switches_theme_through_a_command() {
     let mut s = state();
     run(&mut s, [ctrl('p')]);
-    assert_eq!(s.overlay, Some(Overlay::Palette(PaletteState::default())));
+    assert_eq!(
+        s.overlays.top().cloned(),
+        Some(Overlay::Palette(PaletteState::default()))
+    );
     run(&mut s, "light".chars().map(key));
     assert_eq!(
-        s.overlay,
+        s.overlays.top().cloned(),
         Some(Overlay::Palette(PaletteState {
             query: "light".into(),
             selected: 0
@@ -155,7 +158,7 @@ fn palette_filters_and_switches_theme_through_a_command() {
     );
     let cmds = run(&mut s, [code(KeyCode::Enter)]);
     assert_eq!(cmds, vec![Cmd::Ui(UiCmd::LoadTheme("light".into()))]);
-    assert_eq!(s.overlay, None);
+    assert_eq!(s.overlays.top().cloned(), None);
 
     // The runtime answers; the state records the new theme.
     run(
@@ -199,9 +202,9 @@ fn help_opens_with_question_mark_and_scrolls() {
     let mut s = state();
     s.focus = Pane::Chat;
     run(&mut s, [key('?'), code(KeyCode::Down), code(KeyCode::Down)]);
-    assert_eq!(s.overlay, Some(Overlay::Help { scroll: 2 }));
+    assert_eq!(s.overlays.top().cloned(), Some(Overlay::Help { scroll: 2 }));
     run(&mut s, [code(KeyCode::Esc)]);
-    assert_eq!(s.overlay, None);
+    assert_eq!(s.overlays.top().cloned(), None);
 }
 
 fn entries(n: usize) -> Vec<CatalogEntry> {
@@ -223,27 +226,27 @@ fn entries(n: usize) -> Vec<CatalogEntry> {
 fn catalog_selection_tabs_and_filter() {
     let mut s = state();
     s.focus = Pane::Catalog;
-    s.catalog.tools = entries(10);
+    s.catalog.items.tools = entries(10);
     run(&mut s, [code(KeyCode::Down), key('j'), key('G')]);
-    assert_eq!(s.catalog_sel, 9);
+    assert_eq!(s.catalog.sel, 9);
     run(&mut s, [code(KeyCode::Down)]);
-    assert_eq!(s.catalog_sel, 9, "selection stops at the end");
+    assert_eq!(s.catalog.sel, 9, "selection stops at the end");
     run(&mut s, [key(']')]);
-    assert_eq!((s.tab, s.catalog_sel), (CatalogTab::Resources, 0));
+    assert_eq!((s.catalog.tab, s.catalog.sel), (CatalogTab::Resources, 0));
     run(&mut s, [key('['), key('[')]);
-    assert_eq!(s.tab, CatalogTab::Prompts, "tabs wrap around");
+    assert_eq!(s.catalog.tab, CatalogTab::Prompts, "tabs wrap around");
     run(&mut s, [key(']')]);
 
     run(&mut s, [key('/')]);
-    assert!(s.filter.editing);
+    assert!(s.catalog.filter.editing);
     run(&mut s, "weat".chars().map(key));
-    let names: Vec<_> = s.visible_catalog().iter().map(|e| e.name.clone()).collect();
+    let names: Vec<_> = s.catalog.visible().iter().map(|e| e.name.clone()).collect();
     assert_eq!(names, vec!["tool_7"], "substring match on the description");
     run(&mut s, [code(KeyCode::Enter)]);
-    assert!(!s.filter.editing);
-    assert_eq!(s.filter.query, "weat");
+    assert!(!s.catalog.filter.editing);
+    assert_eq!(s.catalog.filter.query, "weat");
     run(&mut s, [key('/'), code(KeyCode::Esc)]);
-    assert_eq!(s.filter.query, "");
+    assert_eq!(s.catalog.filter.query, "");
 }
 
 #[test]
@@ -279,10 +282,10 @@ fn new_log_lines_keep_a_scrolled_view_in_place() {
     };
     run(&mut s, (0..50).map(|i| Msg::Log(line(i))));
     run(&mut s, [code(KeyCode::PageUp)]);
-    let before = s.logs_scroll.0;
+    let before = s.logs.scroll.0;
     assert!(before > 0);
     run(&mut s, [Msg::Log(line(50))]);
-    assert_eq!(s.logs_scroll.0, before + 1);
+    assert_eq!(s.logs.scroll.0, before + 1);
 }
 
 #[test]
@@ -298,7 +301,7 @@ fn mouse_click_focuses_and_wheel_scrolls_the_pane_under_the_pointer() {
         })],
     );
     assert_eq!(s.focus, Pane::Servers);
-    s.catalog.tools = entries(10);
+    s.catalog.items.tools = entries(10);
     run(
         &mut s,
         [Msg::Mouse(Mouse {
@@ -307,7 +310,7 @@ fn mouse_click_focuses_and_wheel_scrolls_the_pane_under_the_pointer() {
             row: 20,
         })],
     );
-    assert_eq!(s.catalog_sel, 3);
+    assert_eq!(s.catalog.sel, 3);
     assert_eq!(s.focus, Pane::Servers, "the wheel does not move focus");
 }
 
@@ -315,12 +318,12 @@ fn mouse_click_focuses_and_wheel_scrolls_the_pane_under_the_pointer() {
 fn enter_opens_the_detail_and_c_prepares_a_call() {
     let mut s = state();
     s.focus = Pane::Catalog;
-    s.catalog.tools = vec![switchboard::tui::boot::tool_entry(
+    s.catalog.items.tools = vec![switchboard::tui::boot::tool_entry(
         &switchboard::tools::builtin_specs::fs_spec(),
     )];
     run(&mut s, [code(KeyCode::Enter)]);
     assert_eq!(
-        s.overlay,
+        s.overlays.top().cloned(),
         Some(Overlay::Detail {
             scroll: 0,
             raw: false
@@ -328,7 +331,7 @@ fn enter_opens_the_detail_and_c_prepares_a_call() {
     );
     run(&mut s, [key('r'), key('j')]);
     assert_eq!(
-        s.overlay,
+        s.overlays.top().cloned(),
         Some(Overlay::Detail {
             scroll: 1,
             raw: true
@@ -336,18 +339,18 @@ fn enter_opens_the_detail_and_c_prepares_a_call() {
     );
     // On a tool, c opens the argument form …
     run(&mut s, [key('c')]);
-    assert!(matches!(s.overlay, Some(Overlay::Form(_))));
+    assert!(matches!(s.overlays.top(), Some(Overlay::Form(_))));
     run(&mut s, [code(KeyCode::Esc)]);
     // … on a resource it writes the /read line into the composer.
-    s.tab = CatalogTab::Resources;
-    s.catalog.resources = vec![CatalogEntry {
+    s.catalog.tab = CatalogTab::Resources;
+    s.catalog.items.resources = vec![CatalogEntry {
         server: "files".into(),
         name: "todo".into(),
         facts: vec![("uri".into(), "file:///todo.md".into())],
         ..CatalogEntry::default()
     }];
     run(&mut s, [code(KeyCode::Enter), key('c')]);
-    assert_eq!(s.overlay, None);
+    assert_eq!(s.overlays.top().cloned(), None);
     assert_eq!(s.focus, Pane::Composer);
     assert_eq!(s.composer.text(), "/read files file:///todo.md");
 }
@@ -361,14 +364,14 @@ fn filter_ranks_name_matches_before_description_matches() {
         description: description.into(),
         ..CatalogEntry::default()
     };
-    s.catalog.tools = vec![
+    s.catalog.items.tools = vec![
         e("files", "read a forecast file"),
         e("srv__get_forecast", "weather"),
         e("fmt_ore", "formats ore"),
         e("list", "lists files under the workspace"),
     ];
-    s.filter.query = "fore".into();
-    let names: Vec<_> = s.visible_catalog().iter().map(|e| e.name.clone()).collect();
+    s.catalog.filter.query = "fore".into();
+    let names: Vec<_> = s.catalog.visible().iter().map(|e| e.name.clone()).collect();
     assert_eq!(names, vec!["srv__get_forecast", "fmt_ore", "files"]);
 }
 
@@ -395,23 +398,23 @@ fn v_in_the_logs_pane_raises_the_level_shown() {
             })],
         );
     }
-    assert_eq!(s.visible_logs().len(), 4);
+    assert_eq!(s.logs.visible().len(), 4);
     // Each step also asks the MCP servers for the same level (logging/setLevel).
     let asked = |level: &str| vec![Cmd::Server(ServerCmd::SetLogLevel(level.into()))];
     assert_eq!(run(&mut s, [key('v')]), asked("info"));
-    assert_eq!(s.log_level, LogLevel::Info);
-    assert_eq!(s.visible_logs().len(), 3);
+    assert_eq!(s.logs.level, LogLevel::Info);
+    assert_eq!(s.logs.visible().len(), 3);
     assert_eq!(run(&mut s, [key('v')]), asked("warning"));
     assert_eq!(run(&mut s, [key('v')]), asked("error"));
-    assert_eq!(s.visible_logs().len(), 1, "errors only");
+    assert_eq!(s.logs.visible().len(), 1, "errors only");
     assert_eq!(run(&mut s, [key('v')]), asked("debug"));
-    assert_eq!(s.visible_logs().len(), 4, "back to everything");
+    assert_eq!(s.logs.visible().len(), 4, "back to everything");
 }
 
 #[test]
 fn a_ui_failure_is_an_error_line_and_not_an_agent_event() {
     let mut s = state();
-    s.waiting_for_servers = true;
+    s.turn.waiting_for_servers = true;
     let before = s.clone();
     let cmds = update(&mut s, Msg::Failed("disable t: no such server".into()));
     assert!(cmds.is_empty());

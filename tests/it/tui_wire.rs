@@ -137,17 +137,21 @@ fn f7_opens_the_view_of_every_message_and_esc_closes_it() {
     insta::assert_snapshot!("wire_view", shot);
     insta::assert_snapshot!("wire_view_small", support::tui::shot(&s, 60, 20));
     key(&mut s, KeyCode::Esc);
-    assert!(s.overlay.is_none());
+    assert!(s.overlays.is_empty());
     update(&mut s, Msg::Paste("/wire".into()));
     key(&mut s, KeyCode::Enter);
-    assert_eq!(s.overlay, Some(Overlay::Wire), "/wire opens it");
+    assert_eq!(
+        s.overlays.top().cloned(),
+        Some(Overlay::Wire),
+        "/wire opens it"
+    );
     key(&mut s, KeyCode::F(7));
-    assert!(s.overlay.is_none(), "F7 closes it again");
+    assert!(s.overlays.is_empty(), "F7 closes it again");
     update(&mut s, Msg::Key(Key::ctrl('p')));
     typed(&mut s, "wire view");
     key(&mut s, KeyCode::Enter);
     assert_eq!(
-        s.overlay,
+        s.overlays.top().cloned(),
         Some(Overlay::Wire),
         "the palette's Wire view opens it"
     );
@@ -370,7 +374,7 @@ fn the_view_follows_new_messages_unless_moved_up() {
     assert_eq!(s.wire.selected().unwrap().seq, 46, "End follows again");
     // The whole state: nothing else changed on the way.
     let mut expected = support::tui::state();
-    expected.overlay = Some(Overlay::Wire);
+    expected.overlays.replace_top(Overlay::Wire);
     expected.wire.rows = log.entries().into();
     expected.wire.shown = log.entries().into();
     expected.wire.last_seq = 46;

@@ -115,7 +115,7 @@ impl Executor {
     pub fn handle(&mut self, msg: Msg) -> bool {
         let visible = match &msg {
             Msg::Log(_) => self.state.show_logs,
-            Msg::Wire(_) => matches!(self.state.overlay, Some(Overlay::Wire)),
+            Msg::Wire(_) => matches!(self.state.overlays.top(), Some(Overlay::Wire)),
             _ => true,
         };
         let mut queue: VecDeque<Cmd> = update(&mut self.state, msg).into();

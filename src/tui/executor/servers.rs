@@ -60,7 +60,7 @@ impl Executor {
         let hub = self.hub.as_ref()?;
         let snapshot = hub.snapshot();
         Some(Msg::Servers {
-            rows: hub_view::server_rows(&self.state.servers, &snapshot),
+            rows: hub_view::server_rows(&self.state.servers.rows, &snapshot),
             catalog: hub_view::catalog(&self.registry.specs(), &snapshot),
         })
     }

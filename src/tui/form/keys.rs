@@ -9,16 +9,13 @@ use super::{FormState, FormTarget};
 
 /// The call form: arrows move and choose, typed keys edit, Enter validates and sends.
 pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
-    let Some(Overlay::Form(form)) = &mut state.overlay else {
+    let Some(Overlay::Form(form)) = state.overlays.top_mut() else {
         return Handled::nothing();
     };
     match action {
         // Back where the form was opened: the item's detail, or the list.
         Some(Action::Close) => {
-            state.overlay = form.from_detail.then_some(Overlay::Detail {
-                scroll: 0,
-                raw: false,
-            });
+            state.overlays.pop();
         }
         // A field reached asks for its suggestions at once (they may depend on the
         // values chosen above it).
@@ -98,14 +95,14 @@ fn completion_request(form: &FormState) -> Vec<Cmd> {
 }
 
 fn send_form(state: &mut State) -> Vec<Cmd> {
-    let Some(Overlay::Form(form)) = &mut state.overlay else {
+    let Some(Overlay::Form(form)) = state.overlays.top_mut() else {
         return Vec::new();
     };
     if let FormTarget::Template { server, .. } = &form.target {
         let server = server.clone();
         return match form.uri() {
             Ok(uri) => {
-                state.overlay = None;
+                state.overlays.clear();
                 state.chat.show(ChatEntry::new(
                     ChatKind::User,
                     format!("/read {server} {uri}"),
@@ -133,7 +130,7 @@ fn send_form(state: &mut State) -> Vec<Cmd> {
         }
     };
     let target = form.target.clone();
-    state.overlay = None;
+    state.overlays.clear();
     let shown = serde_json::to_string(&serde_json::Value::Object(args.clone())).unwrap_or_default();
     let call_id = state.next_manual_call();
     let (line, cmd) = match target {

@@ -7,8 +7,8 @@ use ratatui::text::{Line, Span};
 use crate::sanitize::{sanitize, sanitize_line};
 use crate::theme::{Role, Theme};
 use crate::tui::agent_cards::RemoteCard;
+use crate::tui::state::transcript::wrap;
 use crate::tui::style::style;
-use crate::tui::transcript::wrap;
 
 pub fn lines(card: &RemoteCard, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let dim = |t: String| Span::styled(t, style(theme, Role::Dim));

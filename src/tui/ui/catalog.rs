@@ -13,11 +13,11 @@ use crate::tui::state::{CatalogTab, Pane, State};
 use crate::tui::style::{pane_block, style};
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let focused = state.focus == Pane::Catalog && state.overlay.is_none();
+    let focused = state.focus == Pane::Catalog && state.overlays.is_empty();
     let block = pane_block(theme, "Catalog", focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let show_filter = state.filter.editing || !state.filter.query.is_empty();
+    let show_filter = state.catalog.filter.editing || !state.catalog.filter.query.is_empty();
     let [tabs_area, filter_area, list_area] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(u16::from(show_filter)),
@@ -25,15 +25,19 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     ])
     .areas(inner);
 
-    let entries = state.visible_catalog();
+    let entries = state.catalog.visible();
     render_tabs(state, theme, frame, tabs_area, entries.len());
     if show_filter {
-        let cursor = if state.filter.editing { "▏" } else { "" };
+        let cursor = if state.catalog.filter.editing {
+            "▏"
+        } else {
+            ""
+        };
         frame.render_widget(
             Line::from(vec![
                 Span::styled("/ ", style(theme, Role::KeyHint)),
                 Span::styled(
-                    format!("{}{cursor}", state.filter.query),
+                    format!("{}{cursor}", state.catalog.filter.query),
                     style(theme, Role::FilterMatch),
                 ),
             ]),
@@ -42,21 +46,21 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     }
 
     if entries.is_empty() {
-        let what = state.tab.title().to_lowercase();
-        let text = if state.filter.query.is_empty() {
+        let what = state.catalog.tab.title().to_lowercase();
+        let text = if state.catalog.filter.query.is_empty() {
             vec![
                 Line::styled(format!("No {what} yet."), style(theme, Role::Dim)),
                 Line::styled(
                     format!(
                         "{} from connected servers are listed here.",
-                        state.tab.title()
+                        state.catalog.tab.title()
                     ),
                     style(theme, Role::Dim),
                 ),
             ]
         } else {
             vec![Line::styled(
-                format!("No {what} match “{}”.", state.filter.query),
+                format!("No {what} match “{}”.", state.catalog.filter.query),
                 style(theme, Role::Dim),
             )]
         };
@@ -66,7 +70,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let width = usize::from(list_area.width);
     // Only the rows on screen are built: the window the list would scroll to, with
     // the selection on its last row once it is past the first screen.
-    let sel = state.catalog_sel.min(entries.len().saturating_sub(1));
+    let sel = state.catalog.sel.min(entries.len().saturating_sub(1));
     let start = (sel + 1).saturating_sub(usize::from(list_area.height).max(1));
     let items: Vec<ListItem> = entries
         .iter()
@@ -85,8 +89,8 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
 /// of its entries match.
 fn render_tabs(state: &State, theme: &Theme, frame: &mut Frame, tabs_area: Rect, shown: usize) {
     let count = |t: CatalogTab| {
-        let total = state.catalog.entries(t).len();
-        if t == state.tab && !state.filter.query.is_empty() {
+        let total = state.catalog.items.entries(t).len();
+        if t == state.catalog.tab && !state.catalog.filter.query.is_empty() {
             format!("{shown}/{total}")
         } else {
             total.to_string()
@@ -94,6 +98,7 @@ fn render_tabs(state: &State, theme: &Theme, frame: &mut Frame, tabs_area: Rect,
     };
     let full: Vec<String> = state
         .catalog
+        .items
         .tabs()
         .iter()
         .map(|t| format!("{} {}", t.title(), count(*t)))
@@ -101,6 +106,7 @@ fn render_tabs(state: &State, theme: &Theme, frame: &mut Frame, tabs_area: Rect,
     let full_width = full.iter().map(|t| t.chars().count() + 1).sum::<usize>();
     let short: Vec<String> = state
         .catalog
+        .items
         .tabs()
         .iter()
         .map(|t| format!("{} {}", t.short_title(), count(*t)))
@@ -115,11 +121,12 @@ fn render_tabs(state: &State, theme: &Theme, frame: &mut Frame, tabs_area: Rect,
         // Narrowest: the count only on the active tab.
         state
             .catalog
+            .items
             .tabs()
             .iter()
             .zip(short)
             .map(|(t, s)| {
-                if *t == state.tab {
+                if *t == state.catalog.tab {
                     Line::from(s)
                 } else {
                     Line::from(t.short_title())
@@ -131,9 +138,10 @@ fn render_tabs(state: &State, theme: &Theme, frame: &mut Frame, tabs_area: Rect,
         .select(
             state
                 .catalog
+                .items
                 .tabs()
                 .iter()
-                .position(|t| *t == state.tab)
+                .position(|t| *t == state.catalog.tab)
                 .unwrap_or(0),
         )
         .style(style(theme, Role::TabInactive))
@@ -177,7 +185,7 @@ fn row<'a>(
         }
     }
     // A remote agent's row says what its card is; other rows name the server.
-    let (after, role) = match state.catalog.cards.get(&e.name) {
+    let (after, role) = match state.catalog.items.cards.get(&e.name) {
         Some(card) => match crate::tui::agent_cards::summary(card) {
             (text, true) => (text, Role::Warning),
             (text, false) => (text, Role::Dim),

@@ -7,9 +7,9 @@ use ratatui::widgets::Paragraph;
 
 use crate::theme::{Role, Theme};
 use crate::tui::markdown::MdStyle;
+use crate::tui::state::transcript::{INDENT, Tone, TranscriptLine};
 use crate::tui::state::{ChatKind, Pane, State};
 use crate::tui::style::{pane_block, style};
-use crate::tui::transcript::{INDENT, Tone, TranscriptLine};
 
 fn role_of(kind: ChatKind) -> (Role, &'static str) {
     match kind {
@@ -34,7 +34,7 @@ fn md_style(theme: &Theme, base: Role, md: MdStyle) -> ratatui::style::Style {
 }
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let focused = state.focus == Pane::Chat && state.overlay.is_none();
+    let focused = state.focus == Pane::Chat && state.overlays.is_empty();
     let title = if state.chat.scroll.0 > 0 {
         format!("Chat ↑{}", state.chat.scroll.0)
     } else {

@@ -10,7 +10,7 @@ use crate::tui::state::{Pane, State};
 use crate::tui::style::{pane_block, style};
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let focused = state.focus == Pane::Composer && state.overlay.is_none();
+    let focused = state.focus == Pane::Composer && state.overlays.is_empty();
     let mut textarea = state.composer.textarea().clone();
     textarea.set_block(pane_block(theme, "Message", focused));
     textarea.set_style(style(theme, Role::Text));

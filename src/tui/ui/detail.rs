@@ -9,9 +9,9 @@ use crate::keymap::{Action, Layer};
 use crate::sanitize::{sanitize, sanitize_line};
 use crate::theme::{Role, Theme};
 use crate::tools::schema_fields;
+use crate::tui::state::transcript::wrap;
 use crate::tui::state::{CatalogEntry, CatalogTab, State};
 use crate::tui::style::{pane_block, style};
-use crate::tui::transcript::wrap;
 
 use super::approval::effect_role;
 
@@ -54,7 +54,7 @@ fn lines(
             text(sanitize_line(v)),
         ]));
     }
-    if let Some(card) = state.catalog.cards.get(&entry.name) {
+    if let Some(card) = state.catalog.items.cards.get(&entry.name) {
         out.extend(super::agent_card::lines(card, theme, width));
     }
     let Some(schema) = &entry.schema else {
@@ -103,7 +103,7 @@ fn lines(
             }
         }
     }
-    if state.tab == CatalogTab::Tools || entry.schema.is_some() || !entry.facts.is_empty() {
+    if state.catalog.tab == CatalogTab::Tools || entry.schema.is_some() || !entry.facts.is_empty() {
         out.push(Line::default());
         out.push(Line::from(vec![
             Span::styled(
@@ -122,7 +122,7 @@ fn lines(
 }
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, scroll: u16, raw: bool) {
-    let Some(entry) = state.selected_entry() else {
+    let Some(entry) = state.catalog.selected_entry() else {
         return;
     };
     let area = frame.area();
@@ -131,7 +131,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, scroll: u16, raw:
         area.width.saturating_sub(6).min(90),
         area.height.saturating_sub(4),
     );
-    let block = pane_block(theme, state.tab.title(), true);
+    let block = pane_block(theme, state.catalog.tab.title(), true);
     let inner = block.inner(rect);
     let lines = lines(state, entry, theme, raw, usize::from(inner.width));
     let max = u16::try_from(lines.len())
@@ -147,7 +147,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, scroll: u16, raw:
 
 /// The selected server: status, transport, capabilities, instructions, stderr tail.
 pub fn render_server(state: &State, theme: &Theme, frame: &mut Frame, scroll: u16) {
-    let Some(row) = state.servers.get(state.server_sel) else {
+    let Some(row) = state.servers.rows.get(state.servers.sel) else {
         return;
     };
     let area = frame.area();

@@ -12,8 +12,8 @@ use crate::theme::{Role, Theme};
 use crate::tools::builtin::human_size;
 use crate::tui::library::BrowseKind;
 use crate::tui::state::State;
+use crate::tui::state::transcript::wrap;
 use crate::tui::style::{pane_block, style};
-use crate::tui::transcript::wrap;
 
 fn text_lines(text: &str, width: u16, theme: &Theme) -> Vec<Line<'static>> {
     sanitize(text)

@@ -11,16 +11,16 @@ use crate::tui::state::{LogLevel, Pane, State};
 use crate::tui::style::{pane_block, style};
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let focused = state.focus == Pane::Logs && state.overlay.is_none();
-    let level = match state.log_level {
+    let focused = state.focus == Pane::Logs && state.overlays.is_empty();
+    let level = match state.logs.level {
         LogLevel::Trace => String::new(),
         LogLevel::Debug => " ≥ debug".into(),
         LogLevel::Info => " ≥ info".into(),
         LogLevel::Warn => " ≥ warn".into(),
         LogLevel::Error => " errors".into(),
     };
-    let title = if state.logs_scroll.0 > 0 {
-        format!("Logs{level} ↑{}", state.logs_scroll.0)
+    let title = if state.logs.scroll.0 > 0 {
+        format!("Logs{level} ↑{}", state.logs.scroll.0)
     } else {
         format!("Logs{level}")
     };
@@ -28,8 +28,8 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let height = usize::from(inner.height);
-    let logs = state.visible_logs();
-    let end = logs.len().saturating_sub(state.logs_scroll.0);
+    let logs = state.logs.visible();
+    let end = logs.len().saturating_sub(state.logs.scroll.0);
     let start = end.saturating_sub(height);
     let lines: Vec<Line> = logs[start..end]
         .iter()

@@ -52,23 +52,29 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
     }
     status::render(state, theme, frame, areas.status);
     approval::render(state, theme, frame);
-    match &state.overlay {
-        Some(Overlay::Help { scroll }) => help::render(state, theme, frame, *scroll),
-        Some(Overlay::Palette(p)) => palette::render(state, theme, frame, p),
-        Some(Overlay::Detail { scroll, raw }) => detail::render(state, theme, frame, *scroll, *raw),
-        Some(Overlay::Form(f)) => form::render(state, theme, frame, f),
-        Some(Overlay::Server { scroll }) => detail::render_server(state, theme, frame, *scroll),
-        Some(Overlay::Sessions(picker)) => sessions::render(state, theme, frame, picker),
-        Some(Overlay::Tasks { sel }) => tasks::render(state, theme, frame, *sel),
-        Some(Overlay::Wire) => wire::render(state, theme, frame),
-        Some(Overlay::Browse { kind, sel, scroll }) => {
-            library::render(state, theme, frame, *kind, *sel, *scroll);
-        }
-        Some(Overlay::Login(view)) => login::render(state, theme, frame, view),
-        None => {}
+    // The overlays bottom first: the top one is drawn last, over the others.
+    for overlay in &state.overlays {
+        draw_overlay(state, theme, frame, overlay);
     }
     // A server waits for the person: its question is drawn over everything.
     ask::render(state, theme, frame);
+}
+
+fn draw_overlay(state: &State, theme: &Theme, frame: &mut Frame, overlay: &Overlay) {
+    match overlay {
+        Overlay::Help { scroll } => help::render(state, theme, frame, *scroll),
+        Overlay::Palette(p) => palette::render(state, theme, frame, p),
+        Overlay::Detail { scroll, raw } => detail::render(state, theme, frame, *scroll, *raw),
+        Overlay::Form(f) => form::render(state, theme, frame, f),
+        Overlay::Server { scroll } => detail::render_server(state, theme, frame, *scroll),
+        Overlay::Sessions(picker) => sessions::render(state, theme, frame, picker),
+        Overlay::Tasks { sel } => tasks::render(state, theme, frame, *sel),
+        Overlay::Wire => wire::render(state, theme, frame),
+        Overlay::Browse { kind, sel, scroll } => {
+            library::render(state, theme, frame, *kind, *sel, *scroll);
+        }
+        Overlay::Login(view) => login::render(state, theme, frame, view),
+    }
 }
 
 /// Only a notice: the terminal is smaller than [`MIN_SIZE`].

@@ -14,11 +14,12 @@ use crate::tui::state::{Pane, ServerStatus, State};
 use crate::tui::style::{pane_block, style};
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
-    let focused = state.focus == Pane::Servers && state.overlay.is_none();
+    let focused = state.focus == Pane::Servers && state.overlays.is_empty();
     let block = pane_block(theme, "Servers", focused);
     let inner = usize::from(area.width.saturating_sub(2));
     let items: Vec<ListItem> = state
         .servers
+        .rows
         .iter()
         .map(|s| {
             let (dot, dot_role, label) = match s.status {
@@ -86,8 +87,8 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         .block(block)
         .highlight_style(style(theme, Role::Selection));
     let mut list_state = ListState::default();
-    if focused && !state.servers.is_empty() {
-        list_state.select(Some(state.server_sel));
+    if focused && !state.servers.rows.is_empty() {
+        list_state.select(Some(state.servers.sel));
     }
     frame.render_stateful_widget(list, area, &mut list_state);
 }

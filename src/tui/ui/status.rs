@@ -16,12 +16,12 @@ use crate::tui::style::style;
 fn hints(state: &State) -> Vec<(&str, String)> {
     let layer = state.layer();
     let with_global = matches!(layer, Layer::Normal | Layer::Composer);
-    let server_details = matches!(state.overlay, Some(Overlay::Server { .. }));
+    let server_details = matches!(state.overlays.top(), Some(Overlay::Server { .. }));
     // The Wire view's details take only copy and close; its empty list, filter and close.
     let wire_list = layer == Layer::Wire && state.wire.detail.is_none();
     let wire_rows = layer != Layer::Wire || (wire_list && !state.wire.shown.is_empty());
     // A failed login has nothing to send: only Esc closes it.
-    let login_failed = matches!(&state.overlay, Some(Overlay::Login(v))
+    let login_failed = matches!(state.overlays.top(), Some(Overlay::Login(v))
         if matches!(v.phase, crate::tui::login::LoginPhase::Failed(_)));
     state
         .keymap
@@ -35,7 +35,7 @@ fn hints(state: &State) -> Vec<(&str, String)> {
             Action::CallTool | Action::ToggleRaw => !server_details,
             Action::Activate => !login_failed && wire_rows,
             // The resume picker is a short list: nothing to scroll.
-            Action::PageDown => !matches!(state.overlay, Some(Overlay::Sessions(_))),
+            Action::PageDown => !matches!(state.overlays.top(), Some(Overlay::Sessions(_))),
             // While typing, the bar keeps room for what runs; F1 and Ctrl+P are in the
             // welcome text and the help.
             Action::Help | Action::Palette => layer != Layer::Composer,

@@ -5,10 +5,42 @@ use std::collections::VecDeque;
 
 use crate::keymap::{Keymap, Layer};
 
-use super::approval::PendingApproval;
-pub use super::catalog::{Catalog, CatalogEntry, CatalogTab, Filter, is_subsequence};
-use super::composer::Composer;
-use super::palette::PaletteState;
+mod agent_cards;
+mod approval;
+mod ask;
+mod catalog;
+mod composer;
+pub mod elicit;
+mod form;
+pub mod frame_cache;
+mod library;
+mod login;
+pub mod nested;
+mod overlay;
+mod palette;
+mod panes;
+pub mod sampling;
+mod sessions;
+mod subs;
+mod tasks;
+pub mod transcript;
+mod wire;
+
+pub use agent_cards::RemoteCard;
+pub use approval::{ApprovalStage, PendingApproval};
+pub use ask::{AskId, AskView, PendingAsk, UrlAsk};
+pub use catalog::{Catalog, CatalogEntry, CatalogPane, CatalogTab, Filter, is_subsequence};
+pub use composer::Composer;
+pub use form::{FormField, FormState, FormTarget};
+pub use library::{BrowseKind, Library, SkillRow};
+pub use login::{LoginMsg, LoginPhase, LoginView};
+pub use overlay::{Overlay, OverlayStack};
+pub use palette::PaletteState;
+pub use panes::{LogsPane, ServersPane, TurnView};
+pub use sessions::{SessionPicker, SessionRow};
+pub use subs::Subscriptions;
+pub use tasks::TaskRow;
+pub use wire::{WireDetail, WirePane};
 
 /// The panes that can hold focus, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,42 +62,6 @@ impl Pane {
             Pane::Logs => "Logs",
         }
     }
-}
-
-/// Something drawn over the panes that takes the keys while open.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Overlay {
-    Help {
-        scroll: u16,
-    },
-    /// The argument form of a tool call or prompt.
-    Form(super::form::FormState),
-    /// The Skills or Memory pane.
-    Browse {
-        kind: super::library::BrowseKind,
-        sel: usize,
-        scroll: u16,
-    },
-    /// The selected server in full: status, capabilities, instructions, stderr.
-    Server {
-        scroll: u16,
-    },
-    /// The selected catalog item in full; `raw` shows the schema as JSON.
-    Detail {
-        scroll: u16,
-        raw: bool,
-    },
-    Palette(PaletteState),
-    /// The resume picker.
-    Sessions(super::sessions::SessionPicker),
-    /// A login to a server that asks for OAuth.
-    Login(super::login::LoginView),
-    /// The tasks of this session's calls.
-    Tasks {
-        sel: usize,
-    },
-    /// The Wire view (its state is `State::wire`).
-    Wire,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -199,7 +195,7 @@ pub struct TailScroll(pub usize);
 pub struct ChatPane {
     pub entries: Vec<ChatEntry>,
     /// `entries` laid out, kept between frames.
-    pub layout: super::frame_cache::TranscriptCache,
+    pub layout: frame_cache::TranscriptCache,
     pub scroll: TailScroll,
     /// Tool cards show their whole arguments and results.
     pub cards_expanded: bool,
@@ -229,21 +225,17 @@ impl ChatPane {
 pub struct State {
     pub size: (u16, u16),
     pub focus: Pane,
-    pub overlay: Option<Overlay>,
+    /// The overlays open over the panes; the top one takes the keys.
+    pub overlays: OverlayStack,
     pub show_logs: bool,
     pub mouse: bool,
-    pub servers: Vec<ServerRow>,
+    pub servers: ServersPane,
     /// `--serve`: the gateway's URL and its connected clients.
     pub serve: super::serve_view::ServeView,
-    pub server_sel: usize,
-    pub tab: CatalogTab,
-    pub catalog: Catalog,
-    pub catalog_sel: usize,
-    pub filter: Filter,
+    pub catalog: CatalogPane,
     pub chat: ChatPane,
     pub composer: Composer,
-    pub logs: VecDeque<LogLine>,
-    pub logs_scroll: TailScroll,
+    pub logs: LogsPane,
     pub status: Status,
     pub theme_name: String,
     pub theme_names: Vec<String>,
@@ -251,36 +243,30 @@ pub struct State {
     /// Tool calls waiting for the person; the front one is shown.
     pub approvals: VecDeque<PendingApproval>,
     /// What servers ask the person; the front one is shown over everything.
-    pub asks: VecDeque<super::ask::PendingAsk>,
+    pub asks: VecDeque<PendingAsk>,
     /// Tasks calls became (the MCP tasks extension), in the order first seen.
-    pub tasks: Vec<super::tasks::TaskRow>,
+    pub tasks: Vec<TaskRow>,
     /// Subscribed resources and which changed since read.
-    pub subscriptions: super::subs::Subscriptions,
+    pub subscriptions: Subscriptions,
     /// The captured JSON-RPC messages, for the Wire view.
-    pub wire: super::wire::WirePane,
+    pub wire: WirePane,
     /// `[policy] confirm_delete = "double"`.
     pub confirm_delete_double: bool,
     /// Where "always" writes its rule (shown before it does).
     pub always_file: String,
     pub grants: Vec<GrantView>,
     /// Skills and memory files, for their panes.
-    pub library: super::library::Library,
+    pub library: Library,
     /// The agent session's id (from its start event).
     pub session_id: Option<String>,
     /// Configured provider names, for the palette.
     pub providers: Vec<String>,
-    /// The least severe level the Logs pane shows.
-    pub log_level: LogLevel,
     /// The runtime's clock, in ms since start (`Msg::Tick`).
     pub clock_ms: u64,
     /// Calls the person made so far (their ids are `manual-N`).
     pub manual_calls: u64,
-    /// The run id of the agent turn in progress.
-    pub turn: Option<String>,
-    /// The turn waits for servers still connecting (Esc goes on without them).
-    pub waiting_for_servers: bool,
-    /// The turn waits for a step signal (step mode).
-    pub step_pause: Option<crate::agent::StepPause>,
+    /// The agent turn in progress.
+    pub turn: TurnView,
     /// Ctrl+C was pressed once while typing; the next one quits.
     pub interrupt_armed: bool,
     /// What the last read or call from the composer or a form returned, for `/save`.
@@ -302,20 +288,15 @@ impl State {
         Self {
             size: (100, 30),
             focus: Pane::Composer,
-            overlay: None,
+            overlays: OverlayStack::default(),
             show_logs: false,
             mouse: true,
-            servers: Vec::new(),
+            servers: ServersPane::default(),
             serve: super::serve_view::ServeView::default(),
-            server_sel: 0,
-            tab: CatalogTab::Tools,
-            catalog: Catalog::default(),
-            catalog_sel: 0,
-            filter: Filter::default(),
+            catalog: CatalogPane::default(),
             chat: ChatPane::default(),
             composer: Composer::default(),
-            logs: VecDeque::new(),
-            logs_scroll: TailScroll::default(),
+            logs: LogsPane::default(),
             status: Status {
                 provider: NO_PROVIDER.into(),
                 model: String::new(),
@@ -331,20 +312,17 @@ impl State {
             approvals: VecDeque::new(),
             asks: VecDeque::new(),
             tasks: Vec::new(),
-            subscriptions: super::subs::Subscriptions::default(),
-            wire: super::wire::WirePane::default(),
+            subscriptions: Subscriptions::default(),
+            wire: WirePane::default(),
             confirm_delete_double: false,
             always_file: "switchboard.toml".into(),
             grants: Vec::new(),
-            library: super::library::Library::default(),
+            library: Library::default(),
             session_id: None,
             providers: Vec::new(),
             clock_ms: 0,
             manual_calls: 0,
-            log_level: LogLevel::Trace,
-            turn: None,
-            waiting_for_servers: false,
-            step_pause: None,
+            turn: TurnView::default(),
             interrupt_armed: false,
             last_contents: None,
             quit: false,
@@ -360,52 +338,35 @@ impl State {
         panes
     }
 
-    /// The key layer that currently interprets keys.
-    pub fn layer(&self) -> Layer {
+    /// The key layers from the bottom up: the focused pane's, a step pause, the
+    /// approval card, each open overlay, a server's question.
+    pub fn layers(&self) -> Vec<Layer> {
+        let mut layers = vec![self.pane_layer()];
+        if self.turn.step_pause.is_some() {
+            layers.push(Layer::Step);
+        }
+        if !self.approvals.is_empty() {
+            layers.push(Layer::Approval);
+        }
+        layers.extend(self.overlays.iter().map(|o| o.layer(self.wire.editing)));
         if !self.asks.is_empty() {
-            return Layer::Ask;
+            layers.push(Layer::Ask);
         }
-        match &self.overlay {
-            Some(Overlay::Help { .. }) => Layer::Help,
-            Some(Overlay::Palette(_)) => Layer::Palette,
-            Some(Overlay::Detail { .. } | Overlay::Server { .. }) => Layer::Detail,
-            Some(Overlay::Browse { .. } | Overlay::Sessions(_)) => Layer::Browse,
-            Some(Overlay::Form(_) | Overlay::Login(_)) => Layer::Form,
-            Some(Overlay::Tasks { .. }) => Layer::Tasks,
-            Some(Overlay::Wire) if self.wire.editing => Layer::Filter,
-            Some(Overlay::Wire) => Layer::Wire,
-            None if !self.approvals.is_empty() => Layer::Approval,
-            None if self.step_pause.is_some() => Layer::Step,
-            None if self.focus == Pane::Composer => Layer::Composer,
-            None if self.focus == Pane::Catalog && self.filter.editing => Layer::Filter,
-            None => Layer::Normal,
-        }
+        layers
     }
 
-    /// The selected catalog entry, if any.
-    pub fn selected_entry(&self) -> Option<&CatalogEntry> {
-        self.visible_catalog().get(self.catalog_sel).copied()
+    /// The key layer that currently interprets keys: the top of [`State::layers`].
+    pub fn layer(&self) -> Layer {
+        self.layers().last().copied().unwrap_or(Layer::Normal)
     }
 
-    /// Catalog entries of the current tab that match the filter, best matches first
-    /// (catalog order when there is no filter).
-    pub fn visible_catalog(&self) -> Vec<&CatalogEntry> {
-        let query = self.filter.query.to_lowercase();
-        let entries = self.catalog.entries(self.tab);
-        if query.is_empty() {
-            return entries.iter().collect();
+    /// The layer of the focused pane, under everything else.
+    fn pane_layer(&self) -> Layer {
+        match self.focus {
+            Pane::Composer => Layer::Composer,
+            Pane::Catalog if self.catalog.filter.editing => Layer::Filter,
+            _ => Layer::Normal,
         }
-        let hays: Vec<_> = entries.iter().map(CatalogEntry::haystack).collect();
-        let hits = self.filter.memo.filter(&hays, &query);
-        hits.into_iter().filter_map(|i| entries.get(i)).collect()
-    }
-
-    /// Log lines at or above the chosen level, oldest first.
-    pub fn visible_logs(&self) -> Vec<&LogLine> {
-        self.logs
-            .iter()
-            .filter(|l| l.level <= self.log_level)
-            .collect()
     }
 
     /// A fresh id for a call the person makes.
@@ -427,7 +388,7 @@ impl State {
 
     /// Something is running (a turn or a call): the clock should tick.
     pub fn busy(&self) -> bool {
-        self.turn.is_some()
+        self.turn.running()
             || self
                 .chat
                 .entries

@@ -6,13 +6,12 @@
 
 use std::fmt::Write as _;
 
-use super::cards::{CardKind, CardStatus, ToolCard};
-use super::markdown::MdStyle;
-use super::state::{ChatKind, State};
+use super::ChatKind;
 use super::transcript::{Tone, TranscriptLine, tone_of};
 use crate::gate::CallId;
-use crate::policy::Origin;
 use crate::sanitize::sanitize_line;
+use crate::tui::cards::{CardStatus, ToolCard};
+use crate::tui::markdown::MdStyle;
 
 /// Calls shown under a running agent's card (the newest; older ones are counted).
 pub const LIVE_CHILDREN: usize = 4;
@@ -24,32 +23,6 @@ pub fn parent_of(id: &CallId) -> Option<(CallId, &str)> {
     let agent = parts.next()?;
     let parent = parts.next()?;
     (!agent.is_empty() && !parent.is_empty()).then(|| (CallId(parent.to_owned()), agent))
-}
-
-/// Opens a card for a nested call under its parent card; false when the id is not
-/// nested or its parent has no card. A sub-agent's call (origin `agent`) is labelled
-/// with the agent; a coordinator's step (`CALL/run/step-N`) is the agent call itself.
-pub fn attach(
-    state: &mut State,
-    call_id: &CallId,
-    run_id: &str,
-    tool: &str,
-    origin: Origin,
-) -> bool {
-    let Some((parent_id, agent)) = parent_of(call_id) else {
-        return false;
-    };
-    let agent = agent.to_owned();
-    let opened = state.clock_ms;
-    let Some(parent) = super::events::card(state, &parent_id) else {
-        return false;
-    };
-    let mut card = ToolCard::new(call_id.clone(), run_id.to_owned(), CardKind::Tool, origin);
-    tool.clone_into(&mut card.tool);
-    card.agent = (origin == Origin::Agent).then_some(agent);
-    card.opened_ms = opened;
-    parent.children.push(card);
-    true
 }
 
 /// The lines of a card's nested calls, one header each (with the first line of the
@@ -78,7 +51,10 @@ pub fn child_lines(
         card.children.len().saturating_sub(LIVE_CHILDREN)
     };
     if skip > 0 {
-        let text = format!("… {} earlier", super::words::count(skip, "call", "calls"));
+        let text = format!(
+            "… {} earlier",
+            crate::tui::words::count(skip, "call", "calls")
+        );
         out.push(TranscriptLine::Nested(depth, text, Tone::Normal));
     }
     for child in &card.children[skip..] {
@@ -102,7 +78,7 @@ pub fn child_lines(
 fn child_label(card: &ToolCard, clock_ms: u64) -> String {
     let mut label = String::new();
     if card.status.is_open() {
-        label.push(super::cards::spinner(clock_ms));
+        label.push(crate::tui::cards::spinner(clock_ms));
         label.push(' ');
     }
     if let Some(agent) = &card.agent {
@@ -114,7 +90,7 @@ fn child_label(card: &ToolCard, clock_ms: u64) -> String {
     }
     let _ = write!(label, " · {}", card.status.label());
     if let Some(ms) = card.duration_ms {
-        let _ = write!(label, " · {}", super::cards::duration_text(ms));
+        let _ = write!(label, " · {}", crate::tui::cards::duration_text(ms));
     }
     if let Some(decided) = &card.decided
         && card.status == CardStatus::Denied
@@ -132,9 +108,9 @@ fn folded_summary(card: &ToolCard) -> String {
         Some(agent) => format!(
             "{} made {}",
             sanitize_line(agent),
-            super::words::count(n, "call", "calls")
+            crate::tui::words::count(n, "call", "calls")
         ),
-        None => super::words::count(n, "agent call", "agent calls"),
+        None => crate::tui::words::count(n, "agent call", "agent calls"),
     };
     let denied = count(card, CardStatus::Denied);
     if denied > 0 {
@@ -155,6 +131,8 @@ fn count(card: &ToolCard, status: CardStatus) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::Origin;
+    use crate::tui::cards::CardKind;
 
     #[test]
     fn a_nested_id_names_its_parent_and_agent() {

@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 
 use unicode_width::UnicodeWidthChar;
 
-use super::cards::{ARG_LINES, CardStatus, RESULT_LINES, ToolCard};
-use super::markdown::{MdLine, MdStyle, markdown_lines};
-use super::state::{ChatEntry, ChatKind};
+use super::{ChatEntry, ChatKind};
 use crate::policy::Origin;
 use crate::sanitize::sanitize;
+use crate::tui::cards::{ARG_LINES, CardStatus, RESULT_LINES, ToolCard};
+use crate::tui::markdown::{MdLine, MdStyle, markdown_lines};
 
 /// The colour family of a header line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,7 +203,7 @@ pub fn tone_of(status: CardStatus) -> Tone {
 fn card_label(card: &ToolCard, clock_ms: u64) -> String {
     let mut label = String::new();
     if card.status.is_open() {
-        label.push(super::cards::spinner(clock_ms));
+        label.push(crate::tui::cards::spinner(clock_ms));
         label.push(' ');
     }
     if card.origin == Origin::Manual {
@@ -215,10 +215,10 @@ fn card_label(card: &ToolCard, clock_ms: u64) -> String {
     }
     let _ = write!(label, " · {}", card.status.label());
     if let Some(ms) = card.duration_ms {
-        let _ = write!(label, " · {}", super::cards::duration_text(ms));
+        let _ = write!(label, " · {}", crate::tui::cards::duration_text(ms));
     } else if card.status == CardStatus::Running {
         let elapsed = clock_ms.saturating_sub(card.opened_ms);
-        let _ = write!(label, " {}", super::cards::duration_text(elapsed));
+        let _ = write!(label, " {}", crate::tui::cards::duration_text(elapsed));
         if let Some(progress) = &card.progress {
             let _ = write!(label, " · {}", crate::sanitize::sanitize_line(progress));
         }
@@ -233,7 +233,7 @@ fn card_label(card: &ToolCard, clock_ms: u64) -> String {
 }
 
 fn more_lines(n: usize) -> String {
-    super::words::count(n, "more line", "more lines")
+    crate::tui::words::count(n, "more line", "more lines")
 }
 
 /// Greedy word wrap by display width; words longer than the width are split.

@@ -8,9 +8,9 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use super::cards::ToolCard;
-use super::state::ChatEntry;
+use super::ChatEntry;
 use super::transcript::{TranscriptLine, entry_lines, layout_at};
+use crate::tui::cards::ToolCard;
 
 /// Kept in `State`. Cloning gives an empty cache (of the same kind); it never makes
 /// two states unequal.

@@ -1,0 +1,196 @@
+//! The Catalog pane's data: tabs, entries across servers, the filter (ranked by
+//! `crate::catalog_filter`), and the selection.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub use crate::catalog_filter::is_subsequence;
+use crate::catalog_filter::{Haystack, HaystackCell, Narrowing};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CatalogTab {
+    Tools,
+    Resources,
+    Templates,
+    Prompts,
+    /// `[agents.NAME]`: shown only when agents are configured.
+    Agents,
+}
+
+impl CatalogTab {
+    /// The tabs with the Agents tab.
+    pub const WITH_AGENTS: [CatalogTab; 5] = [
+        CatalogTab::Tools,
+        CatalogTab::Resources,
+        CatalogTab::Templates,
+        CatalogTab::Prompts,
+        CatalogTab::Agents,
+    ];
+
+    pub const ALL: [CatalogTab; 4] = [
+        CatalogTab::Tools,
+        CatalogTab::Resources,
+        CatalogTab::Templates,
+        CatalogTab::Prompts,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            CatalogTab::Tools => "Tools",
+            CatalogTab::Resources => "Resources",
+            CatalogTab::Templates => "Templates",
+            CatalogTab::Prompts => "Prompts",
+            CatalogTab::Agents => "Agents",
+        }
+    }
+
+    /// A short title for narrow panes.
+    pub fn short_title(self) -> &'static str {
+        match self {
+            CatalogTab::Tools => "Tools",
+            CatalogTab::Resources => "Res",
+            CatalogTab::Templates => "Tpl",
+            CatalogTab::Prompts => "Prm",
+            CatalogTab::Agents => "Agt",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        Self::ALL.iter().position(|t| *t == self).unwrap_or(0)
+    }
+
+    pub fn shifted(self, delta: isize) -> CatalogTab {
+        self.shifted_in(&Self::ALL, delta)
+    }
+
+    /// The tab `delta` steps away among `tabs` (wrapping).
+    pub fn shifted_in(self, tabs: &[CatalogTab], delta: isize) -> CatalogTab {
+        let n = tabs.len().max(1).cast_signed();
+        let at = tabs.iter().position(|t| *t == self).unwrap_or(0);
+        let i = (at.cast_signed() + delta).rem_euclid(n);
+        tabs.get(i.cast_unsigned())
+            .copied()
+            .unwrap_or(CatalogTab::Tools)
+    }
+}
+
+/// One item of a catalog tab. Text is sanitised when drawn.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CatalogEntry {
+    pub server: String,
+    /// The name calls use (for tools, the qualified name the gate and rules see).
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    /// Tools: the effect the gate classifies calls with by default.
+    pub effect: Option<crate::tools::ToolEffect>,
+    /// Tools: the input schema; prompts and templates: their arguments as a schema.
+    pub schema: Option<serde_json::Value>,
+    /// Further facts shown in the detail view (annotations, URI, MIME type…).
+    pub facts: Vec<(String, String)>,
+    /// How many icons the server gave it (shown as a glyph; images are not fetched).
+    pub icons: usize,
+    /// The filter's lower-cased text, made on first use.
+    pub search: HaystackCell,
+}
+
+impl CatalogEntry {
+    pub fn haystack(&self) -> &Arc<Haystack> {
+        self.search.get_or_init(|| {
+            let title = self.title.as_deref().unwrap_or_default();
+            Haystack::new(&self.name, title, &self.server, &self.description)
+        })
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Catalog {
+    pub tools: Vec<CatalogEntry>,
+    pub resources: Vec<CatalogEntry>,
+    pub templates: Vec<CatalogEntry>,
+    pub prompts: Vec<CatalogEntry>,
+    /// The `agent__NAME` tools.
+    pub agents: Vec<CatalogEntry>,
+    /// Remote agents' cards, by agent tool name.
+    pub cards: BTreeMap<String, super::RemoteCard>,
+}
+
+impl Catalog {
+    pub fn entries(&self, tab: CatalogTab) -> &[CatalogEntry] {
+        match tab {
+            CatalogTab::Tools => &self.tools,
+            CatalogTab::Resources => &self.resources,
+            CatalogTab::Templates => &self.templates,
+            CatalogTab::Prompts => &self.prompts,
+            CatalogTab::Agents => &self.agents,
+        }
+    }
+
+    /// Takes the servers' new catalog; the agents (no server lists them) and their
+    /// cards stay.
+    pub fn refresh(&mut self, mut servers: Catalog) {
+        servers.agents = std::mem::take(&mut self.agents);
+        servers.cards = std::mem::take(&mut self.cards);
+        *self = servers;
+    }
+
+    /// The tabs shown: the Agents tab only when agents are configured.
+    pub fn tabs(&self) -> &'static [CatalogTab] {
+        if self.agents.is_empty() {
+            &CatalogTab::ALL
+        } else {
+            &CatalogTab::WITH_AGENTS
+        }
+    }
+}
+
+/// The catalog's incremental filter.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    pub query: String,
+    /// Keys go to the query while editing.
+    pub editing: bool,
+    /// The matches of the last queries (see `catalog_filter`).
+    pub memo: Narrowing,
+}
+
+/// The Catalog pane: every server's lists, the tab shown, the selection and the
+/// filter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogPane {
+    pub tab: CatalogTab,
+    pub items: Catalog,
+    pub sel: usize,
+    pub filter: Filter,
+}
+
+impl Default for CatalogPane {
+    fn default() -> Self {
+        Self {
+            tab: CatalogTab::Tools,
+            items: Catalog::default(),
+            sel: 0,
+            filter: Filter::default(),
+        }
+    }
+}
+
+impl CatalogPane {
+    /// The selected catalog entry, if any.
+    pub fn selected_entry(&self) -> Option<&CatalogEntry> {
+        self.visible().get(self.sel).copied()
+    }
+
+    /// Entries of the current tab that match the filter, best matches first
+    /// (catalog order when there is no filter).
+    pub fn visible(&self) -> Vec<&CatalogEntry> {
+        let query = self.filter.query.to_lowercase();
+        let entries = self.items.entries(self.tab);
+        if query.is_empty() {
+            return entries.iter().collect();
+        }
+        let hays: Vec<_> = entries.iter().map(CatalogEntry::haystack).collect();
+        let hits = self.filter.memo.filter(&hays, &query);
+        hits.into_iter().filter_map(|i| entries.get(i)).collect()
+    }
+}
