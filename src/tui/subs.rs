@@ -43,6 +43,12 @@ pub fn reread(state: &mut State) -> Vec<Cmd> {
         .subscriptions
         .changed
         .remove(&(server.clone(), uri.clone()));
+    read(state, server, uri)
+}
+
+/// Reads `uri` of `server` as the person's own `/read` line: the line (sanitised) in
+/// the transcript, brought into view, and the read with a fresh call id.
+pub fn read(state: &mut State, server: String, uri: String) -> Vec<Cmd> {
     state.chat.show(ChatEntry::new(
         ChatKind::User,
         format!("/read {} {}", sanitize_line(&server), sanitize_line(&uri)),

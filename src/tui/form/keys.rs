@@ -103,18 +103,7 @@ fn send_form(state: &mut State) -> Vec<Cmd> {
         return match form.uri() {
             Ok(uri) => {
                 state.overlays.clear();
-                state.chat.show(ChatEntry::new(
-                    ChatKind::User,
-                    format!("/read {server} {uri}"),
-                ));
-                vec![
-                    CallCmd::ReadResource {
-                        call_id: state.next_manual_call(),
-                        server,
-                        uri,
-                    }
-                    .into(),
-                ]
+                super::super::subs::read(state, server, uri)
             }
             Err(e) => {
                 form.error = Some(e);
