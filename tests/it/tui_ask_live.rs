@@ -92,12 +92,13 @@ async fn screen(protocol: ProtocolChoice, max_sampling: Option<u32>) -> Screen {
 impl Screen {
     /// Feeds session events, questions and the executor's own messages until `done`.
     async fn pump(&mut self, done: impl Fn(&State) -> bool) {
+        let deadline = tokio::time::Instant::now() + WAIT;
         while !done(self.exec.state()) {
             tokio::select! {
                 Some(event) = self.route.recv() => { self.exec.handle(Msg::Agent(Box::new(event))); }
                 Some(request) = self.asks.recv() => { let asked = self.exec.ask_desk().file(request); self.exec.handle(asked); }
                 Some(msg) = self.inbox.recv() => { self.exec.handle(msg); }
-                () = tokio::time::sleep(WAIT) => panic!("nothing arrived"),
+                () = tokio::time::sleep_until(deadline) => panic!("not done within {WAIT:?}"),
             }
         }
     }

@@ -6,21 +6,10 @@
 
 use crate::support;
 
-use std::sync::Arc;
-use std::time::Duration;
-
-use switchboard::agent::EventSink;
-use switchboard::config::{Config, ProtocolChoice};
+use switchboard::config::ProtocolChoice;
 use switchboard::keymap::Key;
-use switchboard::mcp::McpEvent;
-use switchboard::paths::Dirs;
-use switchboard::policy::Mode;
-use switchboard::tui::executor::Executor;
 use switchboard::tui::state::{CatalogEntry, CatalogTab, Pane};
 use switchboard::tui::{CallCmd, Cmd, Msg, ServerCmd, State, update};
-use switchboard::workbench::{Workbench, WorkbenchOptions};
-
-const WAIT: Duration = Duration::from_secs(20);
 
 fn resource(
     server: &str,
@@ -131,53 +120,34 @@ fn marks_titles_and_icons_in_the_list() {
 
 async fn subscribe_touch_reread(protocol: ProtocolChoice) {
     let era = protocol.as_str();
-    let dir = tempfile::tempdir().unwrap();
-    let dirs = Dirs::new(dir.path(), dir.path(), dir.path(), dir.path());
-    let mut config = Config::default();
-    let mut server = support::mcp::stdio_config(&["--asking"]);
-    server.protocol = Some(protocol);
-    config.servers.insert("t".into(), server);
-    let options = WorkbenchOptions {
-        interactive: true,
-        mode: Some(Mode::FullAuto),
-        ..WorkbenchOptions::default()
-    };
-    let workbench = Workbench::start(&config, &dirs, options).await.unwrap();
-    let snapshot = workbench.settle().await;
-    let mut events = workbench.hub.events();
-    let (tx, mut route) = tokio::sync::mpsc::unbounded_channel();
-    let (inbox, mut inbox_rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut state = support::tui::state();
-    state.catalog.items =
-        switchboard::tui::hub_view::catalog(&workbench.registry.specs(), &snapshot);
-    on_resources(&mut state);
-    let mut exec = Executor::new(
-        state,
-        Arc::clone(&workbench.registry),
-        EventSink::new(tx, None),
-        inbox,
-    )
-    .with_hub(workbench.hub.clone());
-    exec.handle(Msg::Key(Key::char('s')));
+    let mut live = support::tui::LiveTui::start(protocol, |state, workbench, snapshot| {
+        state.catalog.items =
+            switchboard::tui::hub_view::catalog(&workbench.registry.specs(), snapshot);
+        on_resources(state);
+    })
+    .await;
+    live.exec.handle(Msg::Key(Key::char('s')));
     let mut touched = false;
     let mut reread = false;
     loop {
-        let s = exec.state();
+        let s = live.exec.state();
         if !touched && s.subscriptions.is_on("t", "test://text/1") {
             touched = true;
-            exec.handle(Msg::Paste(
+            live.exec.handle(Msg::Paste(
                 r#"/call t__touch {"uri": "test://text/1"}"#.into(),
             ));
-            exec.handle(Msg::Key(Key::plain(switchboard::keymap::KeyCode::Enter)));
+            live.exec
+                .handle(Msg::Key(Key::plain(switchboard::keymap::KeyCode::Enter)));
             // Back to the Catalog: Composer → Chat → Catalog.
             for _ in 0..2 {
-                exec.handle(Msg::Key(Key::plain(switchboard::keymap::KeyCode::F(6))));
+                live.exec
+                    .handle(Msg::Key(Key::plain(switchboard::keymap::KeyCode::F(6))));
             }
         } else if !reread && s.subscriptions.is_changed("t", "test://text/1") {
             reread = true;
-            exec.handle(Msg::Key(Key::char('r')));
+            live.exec.handle(Msg::Key(Key::char('r')));
         }
-        let read = exec.state().chat.entries.iter().any(|e| {
+        let read = live.exec.state().chat.entries.iter().any(|e| {
             e.card.as_ref().is_some_and(|c| {
                 c.result
                     .as_deref()
@@ -187,22 +157,18 @@ async fn subscribe_touch_reread(protocol: ProtocolChoice) {
         if reread && read {
             break;
         }
-        tokio::select! {
-            Some(e) = route.recv() => { exec.handle(Msg::Agent(Box::new(e))); }
-            Some(m) = inbox_rx.recv() => { exec.handle(m); }
-            Ok(event) = events.recv() => {
-                if let McpEvent::ResourceUpdated { server, uri } = event {
-                    exec.handle(Msg::ResourceUpdated { server, uri });
-                }
-            }
-            () = tokio::time::sleep(WAIT) => panic!("{era}: stuck: {:?} {:?}", exec.state().subscriptions, exec.state().chat.entries),
-        }
+        live.step(|s| format!("{era}: {:?} {:?}", s.subscriptions, s.chat.entries))
+            .await;
     }
     assert!(
-        !exec.state().subscriptions.is_changed("t", "test://text/1"),
+        !live
+            .exec
+            .state()
+            .subscriptions
+            .is_changed("t", "test://text/1"),
         "{era}"
     );
-    workbench.shutdown().await;
+    live.workbench.shutdown().await;
 }
 
 #[tokio::test]

@@ -5,20 +5,10 @@
 
 use crate::support;
 
-use std::sync::Arc;
-use std::time::Duration;
-
-use switchboard::agent::EventSink;
-use switchboard::config::{Config, ProtocolChoice};
+use switchboard::config::ProtocolChoice;
 use switchboard::keymap::{Key, KeyCode, Layer};
-use switchboard::mcp::{McpEvent, TaskView};
-use switchboard::paths::Dirs;
-use switchboard::policy::Mode;
-use switchboard::tui::executor::Executor;
+use switchboard::mcp::TaskView;
 use switchboard::tui::{Msg, State, update};
-use switchboard::workbench::{Workbench, WorkbenchOptions};
-
-const WAIT: Duration = Duration::from_secs(20);
 
 fn view(status: &str, message: Option<&str>) -> TaskView {
     TaskView {
@@ -98,76 +88,49 @@ fn the_view_lists_tasks_and_its_keys_ask_the_server() {
 /// events reach the view as the event loop passes them.
 async fn follow(protocol: ProtocolChoice) {
     let era = protocol.as_str();
-    let dir = tempfile::tempdir().unwrap();
-    let dirs = Dirs::new(dir.path(), dir.path(), dir.path(), dir.path());
-    let mut config = Config::default();
-    let mut server = support::mcp::stdio_config(&["--asking"]);
-    server.protocol = Some(protocol);
-    config.servers.insert("t".into(), server);
-    let options = WorkbenchOptions {
-        interactive: true,
-        mode: Some(Mode::FullAuto),
-        ..WorkbenchOptions::default()
-    };
-    let workbench = Workbench::start(&config, &dirs, options).await.unwrap();
-    workbench.settle().await;
-    let mut events = workbench.hub.events();
-    let (tx, mut route) = tokio::sync::mpsc::unbounded_channel();
-    let (inbox, mut inbox_rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut state = support::tui::state();
-    state.catalog.items.tools = workbench
-        .registry
-        .specs()
-        .iter()
-        .map(switchboard::tui::boot::tool_entry)
-        .collect();
-    let mut exec = Executor::new(
-        state,
-        Arc::clone(&workbench.registry),
-        EventSink::new(tx, None),
-        inbox,
-    )
-    .with_hub(workbench.hub.clone());
-    exec.handle(Msg::Paste("/call t__long_task {\"millis\": 300}".into()));
-    exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
+    let mut live = support::tui::LiveTui::start(protocol, |state, workbench, _| {
+        state.catalog.items.tools = workbench
+            .registry
+            .specs()
+            .iter()
+            .map(switchboard::tui::boot::tool_entry)
+            .collect();
+    })
+    .await;
+    live.exec
+        .handle(Msg::Paste("/call t__long_task {\"millis\": 300}".into()));
+    live.exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
     let note = |s: &State| s.chat.entries.iter().any(|e| e.text.contains("completed"));
     let mut asked = false;
-    while !note(exec.state()) {
+    while !note(live.exec.state()) {
         // Once the task has finished, ask the server for it from the view.
         if !asked
-            && exec
+            && live
+                .exec
                 .state()
                 .tasks
                 .first()
                 .is_some_and(|t| t.status == "completed")
         {
-            exec.handle(Msg::Key(Key::plain(KeyCode::F(5))));
-            exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
+            live.exec.handle(Msg::Key(Key::plain(KeyCode::F(5))));
+            live.exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
             asked = true;
         }
-        tokio::select! {
-            Some(e) = route.recv() => { exec.handle(Msg::Agent(Box::new(e))); }
-            Some(m) = inbox_rx.recv() => { exec.handle(m); }
-            Ok(event) = events.recv() => {
-                if let McpEvent::Task { tool, view } = event {
-                    exec.handle(Msg::TaskSeen { tool, view });
-                }
-            }
-            () = tokio::time::sleep(WAIT) => panic!("{era}: stuck: {:?} {:?}", exec.state().tasks, exec.state().chat.entries),
-        }
+        live.step(|s| format!("{era}: {:?} {:?}", s.tasks, s.chat.entries))
+            .await;
     }
-    let row = &exec.state().tasks[0];
+    let row = &live.exec.state().tasks[0];
     assert_eq!(
         (row.server.as_str(), row.tool.as_str()),
         ("t", "long_task"),
         "{era}"
     );
-    let text = exec.state().chat.entries.last().unwrap().text.clone();
+    let text = live.exec.state().chat.entries.last().unwrap().text.clone();
     assert!(
         text.starts_with(&format!("task {} on t: completed", row.task_id)),
         "{era}: {text}"
     );
-    workbench.shutdown().await;
+    live.workbench.shutdown().await;
 }
 
 #[tokio::test]

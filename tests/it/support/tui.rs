@@ -133,3 +133,83 @@ pub fn type_line(exec: &mut Executor, line: &str) {
     exec.handle(Msg::Paste(line.into()));
     exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
 }
+
+/// The TUI's executor over a real workbench with the test server (`--asking`) in one
+/// protocol generation, fed as the event loop feeds it: session events, the inbox and
+/// the hub's notifications (through the inbox's own `mcp_msg`).
+pub struct LiveTui {
+    pub exec: Executor,
+    pub workbench: switchboard::workbench::Workbench,
+    route: tokio::sync::mpsc::UnboundedReceiver<AgentEvent>,
+    inbox: tokio::sync::mpsc::UnboundedReceiver<Msg>,
+    events: tokio::sync::broadcast::Receiver<switchboard::mcp::McpEvent>,
+    deadline: tokio::time::Instant,
+    _dir: tempfile::TempDir,
+}
+
+impl LiveTui {
+    /// Starts it; `catalog` fills the state's catalog from the registry and snapshot.
+    /// Everything the test waits for must happen within [`crate::support::EVENT_DEADLINE`].
+    pub async fn start(
+        protocol: switchboard::config::ProtocolChoice,
+        catalog: impl FnOnce(
+            &mut State,
+            &switchboard::workbench::Workbench,
+            &switchboard::mcp::HubSnapshot,
+        ),
+    ) -> Self {
+        use switchboard::workbench::{Workbench, WorkbenchOptions};
+        let dir = tempfile::tempdir().unwrap();
+        let dirs = switchboard::paths::Dirs::new(dir.path(), dir.path(), dir.path(), dir.path());
+        let mut config = switchboard::config::Config::default();
+        let mut server = crate::support::mcp::stdio_config(&["--asking"]);
+        server.protocol = Some(protocol);
+        config.servers.insert("t".into(), server);
+        let options = WorkbenchOptions {
+            interactive: true,
+            mode: Some(switchboard::policy::Mode::FullAuto),
+            ..WorkbenchOptions::default()
+        };
+        let workbench = Workbench::start(&config, &dirs, options).await.unwrap();
+        let snapshot = workbench.settle().await;
+        let events = workbench.hub.events();
+        let (tx, route) = tokio::sync::mpsc::unbounded_channel();
+        let (inbox_tx, inbox) = tokio::sync::mpsc::unbounded_channel();
+        let mut state = state();
+        catalog(&mut state, &workbench, &snapshot);
+        let exec = Executor::new(
+            state,
+            std::sync::Arc::clone(&workbench.registry),
+            switchboard::agent::EventSink::new(tx, None),
+            inbox_tx,
+        )
+        .with_hub(workbench.hub.clone());
+        Self {
+            exec,
+            workbench,
+            route,
+            inbox,
+            events,
+            deadline: tokio::time::Instant::now() + crate::support::EVENT_DEADLINE,
+            _dir: dir,
+        }
+    }
+
+    /// Hands the executor the next message from any source; past the deadline the
+    /// test fails with what `waiting` says of the state.
+    pub async fn step(&mut self, waiting: impl Fn(&State) -> String) {
+        let next = tokio::select! {
+            Some(e) = self.route.recv() => Some(Some(Msg::Agent(Box::new(e)))),
+            Some(m) = self.inbox.recv() => Some(Some(m)),
+            Ok(event) = self.events.recv() => Some(switchboard::tui::inbox::mcp_msg(event)),
+            () = tokio::time::sleep_until(self.deadline) => None,
+        };
+        match next {
+            Some(Some(msg)) => {
+                self.exec.handle(msg);
+            }
+            Some(None) => {}
+            None => panic!("stuck waiting: {}", waiting(self.exec.state())),
+        }
+    }
+}
