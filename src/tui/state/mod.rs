@@ -202,8 +202,9 @@ pub struct ChatPane {
 }
 
 impl ChatPane {
-    /// Adds an entry where the view is: a transcript at its tail stays at its tail,
-    /// one scrolled back stays scrolled back (background news does not move it).
+    /// Adds an entry without touching the scroll: a transcript at its tail follows
+    /// the new entry; one scrolled back keeps its offset from the tail (news from the
+    /// background does not jump the view to the end).
     pub fn push(&mut self, entry: ChatEntry) {
         self.entries.push(entry);
     }
