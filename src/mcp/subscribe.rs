@@ -66,8 +66,11 @@ impl ClientSide {
     }
 }
 
-/// How long a closing connection waits for its streams to send their cancellations.
-const STREAM_END_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
+/// How long a closing connection waits, at most, for its streams to send their
+/// cancellations. The wait ends as soon as they have (a few milliseconds when the
+/// machine is idle); a loaded machine can take longer to run those tasks, and closing
+/// the input before them leaves the server a `subscriptions/listen` it waits on.
+const STREAM_END_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Reads a subscription until it ends or `stop` is cancelled (then cancels it).
 fn pump(mut subscription: Subscription, client: ClientSide, stop: CancellationToken) {
