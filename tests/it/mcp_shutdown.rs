@@ -17,16 +17,31 @@ async fn shut_down(mode: &str, protocol: &str, marker: &Path) -> String {
         "SWITCHBOARD_TEST_MARKER".into(),
         marker.display().to_string(),
     );
+    let listening = marker.with_extension("listening");
+    config.env.insert(
+        "SWITCHBOARD_TEST_LISTENING".into(),
+        listening.display().to_string(),
+    );
     let hub = hub_with(&[("t", config)]);
     assert_ready(&settled(&hub).await, "t");
+    if protocol == "2026-07-28" {
+        // rmcp 3.11 servers: a stream's handler waits for its acknowledgement's send
+        // result, which the serve loop drops when the input ends first; the server then
+        // idles 5 s draining (and is rightly sent SIGTERM). Close once it listens.
+        wait_for(&listening, mode).await;
+    }
     hub.shutdown().await;
     // shutdown returns once the server is gone; it left the marker on the way out.
+    wait_for(marker, mode).await;
+    std::fs::read_to_string(marker).unwrap()
+}
+
+async fn wait_for(file: &Path, mode: &str) {
     let deadline = Instant::now() + Duration::from_secs(30);
-    while !marker.exists() {
-        assert!(Instant::now() < deadline, "{mode}: no marker");
+    while !file.exists() {
+        assert!(Instant::now() < deadline, "{mode}: no {}", file.display());
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    std::fs::read_to_string(marker).unwrap()
 }
 
 #[tokio::test]

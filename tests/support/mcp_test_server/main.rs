@@ -28,6 +28,9 @@
 //! `probe_env`; each answers `ok` or `error: …` (`probe_env`: the variable names).
 //! With `SWITCHBOARD_TEST_STARTED=FILE` it writes `started` to FILE as it starts;
 //! with `SWITCHBOARD_TEST_LISTED=FILE` it appends a line to FILE per `tools/list` listing (first page).
+//! With `SWITCHBOARD_TEST_LISTENING=FILE` it writes `listening` to FILE when a
+//! `subscriptions/listen` stream is established; with `SWITCHBOARD_TEST_TRACE=FILE` it
+//! writes rmcp's trace to FILE.
 
 mod asking;
 mod data;
@@ -88,6 +91,15 @@ async fn main() {
             std::process::exit(2);
         }
     };
+    if let Ok(path) = std::env::var("SWITCHBOARD_TEST_TRACE")
+        && let Ok(file) = std::fs::File::create(path)
+    {
+        tracing_subscriber::fmt()
+            .with_writer(std::sync::Mutex::new(file))
+            .with_env_filter("rmcp=trace")
+            .with_ansi(false)
+            .init();
+    }
     if let Ok(path) = std::env::var("SWITCHBOARD_TEST_STARTED") {
         let _ = std::fs::write(path, "started");
     }

@@ -46,6 +46,10 @@ pub fn accepted(requested: &SubscriptionFilter) -> SubscriptionFilter {
 
 /// Serves one `subscriptions/listen` stream until the client cancels it.
 pub async fn listen(context: SubscriptionContext) -> Result<(), ErrorData> {
+    // rmcp calls this once the acknowledgement is written and its send result taken.
+    if let Ok(path) = std::env::var("SWITCHBOARD_TEST_LISTENING") {
+        let _ = std::fs::write(path, "listening");
+    }
     let early = PENDING.lock().ok().and_then(|mut p| p.pop_front());
     let mut changes = early.unwrap_or_else(|| BUS.subscribe());
     loop {
