@@ -39,6 +39,10 @@ pub struct CallArgs {
     /// instead of waiting for it (see `switchboard task`).
     #[arg(long)]
     pub no_wait: bool,
+    /// Also append this call, with what came back as its expectation, to a collection
+    /// of cases (see `switchboard test`).
+    #[arg(long, value_name = "FILE")]
+    pub save_case: Option<std::path::PathBuf>,
 }
 
 fn arguments(args: &CallArgs) -> Result<Map<String, Value>, String> {
@@ -108,14 +112,14 @@ async fn call(
     }
     // The arguments are checked against the input schema before anything is sent
     // (as the TUI's form does): a missing or mistyped argument is a usage error.
-    let schema = workbench
+    let spec = workbench
         .registry
         .specs()
         .into_iter()
-        .find(|s| s.name == name)
-        .map(|s| s.input_schema);
-    if let Some(schema) = schema {
-        let problems = check_schema(&schema, &Value::Object(checked_args(&schema, &call_args)));
+        .find(|s| s.name == name);
+    let has_output_schema = spec.as_ref().is_some_and(|s| s.output_schema.is_some());
+    if let Some(input) = spec.map(|s| s.input_schema) {
+        let problems = check_schema(&input, &Value::Object(checked_args(&input, &call_args)));
         if !problems.is_empty() {
             for problem in &problems {
                 eprintln!("invalid argument {}", safe(problem));
@@ -128,10 +132,24 @@ async fn call(
         ctx.metadata = std::sync::Arc::new(serde_json::json!({"no_wait": true}));
     }
     let progress = show_progress(&workbench.hub);
+    let target = crate::cases::Target::Tool {
+        name: args.tool.clone(),
+        args: call_args.clone(),
+    };
     let invoked = workbench.registry.invoke(&name, call_args, &ctx).await;
     progress.abort();
     match invoked {
-        CallOutcome::Ran(result) => report(&result, args.json),
+        CallOutcome::Ran(result) => {
+            let code = report(&result, args.json);
+            match &args.save_case {
+                Some(file) => {
+                    let observed = super::test_cmd::observed_call(&result, has_output_schema);
+                    let saved = super::test_cmd::save_case(file, &args.server, &target, &observed);
+                    code.max(saved)
+                }
+                None => code,
+            }
+        }
         CallOutcome::Denied { message, .. } => {
             eprintln!("{}", safe(&message));
             exit::DENIED

@@ -304,6 +304,14 @@ pub async fn open(cli: &Cli, mode: Option<Mode>, only: Option<&str>) -> Result<W
     start(cli, &config, &dirs, mode).await
 }
 
+/// As [`open`], starting only the servers in `names` (none: built-ins only).
+pub async fn open_servers(cli: &Cli, mode: Option<Mode>, names: &[&str]) -> Result<Workbench, i32> {
+    let dirs = Dirs::from_env();
+    let (mut config, _) = load_config(cli, &dirs)?;
+    config.servers.retain(|n, _| names.contains(&n.as_str()));
+    start(cli, &config, &dirs, mode).await
+}
+
 /// A current-thread-free runtime for one command.
 pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
@@ -356,42 +364,49 @@ pub fn json(value: &impl serde::Serialize) -> String {
 
 /// Waits for `name` and checks it is usable; prints why not and returns the exit status.
 pub async fn ready_server(workbench: &Workbench, name: &str) -> Result<(), i32> {
+    readiness(workbench, name).await.map_err(|(code, why)| {
+        eprintln!("{why}");
+        code
+    })
+}
+
+/// Waits for `name` and checks it is usable; `Err` has the exit status and why not
+/// (sanitised, one line).
+pub async fn readiness(workbench: &Workbench, name: &str) -> Result<(), (i32, String)> {
     use crate::mcp::ServerStatus;
     if !workbench.config.servers.contains_key(name) {
-        eprintln!("no MCP server named {}", safe(name));
-        return Err(exit::USAGE);
+        return Err((exit::USAGE, format!("no MCP server named {}", safe(name))));
     }
     workbench.settle_server(name).await;
     let snapshot = workbench.hub.snapshot();
     let Some(server) = snapshot.server(name) else {
-        return Err(exit::USAGE);
+        return Err((exit::USAGE, format!("no MCP server named {}", safe(name))));
     };
     match &server.status {
         ServerStatus::Ready => Ok(()),
-        ServerStatus::Disabled => {
-            eprintln!("server {} is disabled (enabled = false)", safe(name));
-            Err(exit::USAGE)
-        }
+        ServerStatus::Disabled => Err((
+            exit::USAGE,
+            format!("server {} is disabled (enabled = false)", safe(name)),
+        )),
         ServerStatus::Failed { error, .. } => {
-            eprintln!("{}", safe(&error.to_string()));
-            Err(exit_code(error).max(exit::USAGE))
+            Err((exit_code(error).max(exit::USAGE), safe(&error.to_string())))
         }
-        ServerStatus::NeedsLogin { reason } => {
-            eprintln!(
+        ServerStatus::NeedsLogin { reason } => Err((
+            exit::UNREACHABLE,
+            format!(
                 "needs login: run `switchboard mcp login {}` ({})",
                 safe(name),
                 safe(reason)
-            );
-            Err(exit::UNREACHABLE)
-        }
-        other => {
-            eprintln!(
+            ),
+        )),
+        other => Err((
+            exit::UNREACHABLE,
+            format!(
                 "mcp_handshake_failed: server {} is {}",
                 safe(name),
                 other.label()
-            );
-            Err(exit::UNREACHABLE)
-        }
+            ),
+        )),
     }
 }
 

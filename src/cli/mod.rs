@@ -23,6 +23,7 @@ mod serve_cmd;
 mod servers_cmd;
 mod sessions_cmd;
 mod task_cmd;
+mod test_cmd;
 mod trust_cmd;
 mod tui_cmd;
 
@@ -175,6 +176,8 @@ pub enum Command {
     Read(read_cmd::ReadArgs),
     /// Get a prompt.
     Prompt(prompt_cmd::PromptArgs),
+    /// Run saved calls as tests (`[[case]]` collections): exit 0 when all pass.
+    Test(test_cmd::TestArgs),
     /// Run the configured hooks of one event and print their verdict.
     #[command(subcommand)]
     Hooks(hooks_cmd::HooksCommand),
@@ -225,6 +228,7 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::Call(ref args)) => call_cmd::run(&cli, args),
         Some(Command::Read(ref args)) => read_cmd::run(&cli, args),
         Some(Command::Prompt(ref args)) => prompt_cmd::run(&cli, args),
+        Some(Command::Test(ref args)) => test_cmd::run(&cli, args),
         Some(Command::Task(ref cmd)) => task_cmd::run(&cli, cmd),
         Some(Command::A2a(ref args)) => a2a_cmd::run(args),
         Some(Command::Hooks(ref cmd)) => hooks_cmd::run(&cli, cmd),

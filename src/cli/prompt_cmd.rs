@@ -17,6 +17,10 @@ pub struct PromptArgs {
     /// Print the prompt as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also append this prompt get, with what came back as its expectation, to a
+    /// collection of cases (see `switchboard test`).
+    #[arg(long, value_name = "FILE")]
+    pub save_case: Option<std::path::PathBuf>,
 }
 
 pub fn run(cli: &Cli, args: &PromptArgs) -> color_eyre::Result<()> {
@@ -28,6 +32,7 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> color_eyre::Result<()> {
                 return exit::USAGE;
             }
         };
+        let saved_args = prompt_args.clone();
         with_ready_server(cli, &args.server, async |workbench| {
             match workbench
                 .hub
@@ -40,7 +45,17 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> color_eyre::Result<()> {
                     } else {
                         print(&prompt.to_text());
                     }
-                    exit::OK
+                    match &args.save_case {
+                        Some(file) => {
+                            let target = crate::cases::Target::Prompt {
+                                name: args.name.clone(),
+                                args: saved_args.clone(),
+                            };
+                            let observed = super::test_cmd::observed_text(true, &prompt.to_text());
+                            super::test_cmd::save_case(file, &args.server, &target, &observed)
+                        }
+                        None => exit::OK,
+                    }
                 }
                 Err(e) => {
                     eprintln!("{}", safe(&e.to_string()));

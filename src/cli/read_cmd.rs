@@ -23,6 +23,10 @@ pub struct ReadArgs {
     /// Replace FILE if it exists.
     #[arg(long, requires = "output")]
     pub force: bool,
+    /// Also append this read, with what came back as its expectation, to a collection
+    /// of cases (see `switchboard test`).
+    #[arg(long, value_name = "FILE")]
+    pub save_case: Option<std::path::PathBuf>,
 }
 
 pub fn run(cli: &Cli, args: &ReadArgs) -> color_eyre::Result<()> {
@@ -30,6 +34,7 @@ pub fn run(cli: &Cli, args: &ReadArgs) -> color_eyre::Result<()> {
         cli,
         &args.server,
         async |workbench| match workbench.hub.read_resource(&args.server, &args.uri).await {
+            Ok(read) if args.save_case.is_some() && save_case(args, &read).is_err() => exit::USAGE,
             Ok(read) if args.output.is_some() => save(&read, args),
             Ok(read) => {
                 print(&if args.json {
@@ -64,5 +69,20 @@ fn save(read: &crate::mcp::ResourceRead, args: &ReadArgs) -> i32 {
             eprintln!("{}", safe(&e.to_string()));
             exit::USAGE
         }
+    }
+}
+
+/// `--save-case FILE`: appends this read as a case expecting what it returned.
+fn save_case(args: &ReadArgs, read: &crate::mcp::ResourceRead) -> Result<(), ()> {
+    let Some(file) = &args.save_case else {
+        return Ok(());
+    };
+    let target = crate::cases::Target::Read {
+        uri: args.uri.clone(),
+    };
+    let observed = super::test_cmd::observed_text(true, &render_blocks(&read.contents));
+    match super::test_cmd::save_case(file, &args.server, &target, &observed) {
+        exit::OK => Ok(()),
+        _ => Err(()),
     }
 }

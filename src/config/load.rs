@@ -65,6 +65,15 @@ pub fn parse_checked(text: &str, path: &Path, parts: PartCheck<'_>) -> Result<Co
 /// Parse config `text` into the model, checking its shape (types, unknown keys) but
 /// not what it refers to; `path` is only used in error messages.
 pub fn decode_str(text: &str, path: &Path) -> Result<Config, ConfigError> {
+    decode_toml(text, path)
+}
+
+/// Decodes any TOML file of switchboard's into `T`, with the config's errors: a syntax
+/// error, an unknown key or a wrong type names the file, line, column and key.
+pub fn decode_toml<T: serde::de::DeserializeOwned>(
+    text: &str,
+    path: &Path,
+) -> Result<T, ConfigError> {
     let deserializer =
         toml::de::Deserializer::parse(text).map_err(|e| syntax_error(path, text, &e))?;
     serde_path_to_error::deserialize(deserializer).map_err(|e| decode::explain(path, text, &e))

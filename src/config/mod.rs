@@ -31,7 +31,9 @@ pub use agent::{DEFAULT_MAX_STEPS, DEFAULT_MAX_TOOL_RESULT_CHARS, SystemPromptEr
 pub use error::{ConfigError, ErrorKind, Located, line_column};
 pub use key_path::KeyPath;
 pub use layers::{Layer, Layers};
-pub use load::{LoadedConfig, decode_str, find_source, load, parse_checked, parse_str};
+pub use load::{
+    LoadedConfig, decode_str, decode_toml, find_source, load, parse_checked, parse_str,
+};
 pub use locate::SourceMap;
 pub use model::*;
 pub use serve::{DEFAULT_MAX_MESSAGE_BYTES, ServeClientConfig, ServeConfig};

@@ -22,6 +22,7 @@ mod builtin_http;
 mod builtin_memory;
 mod builtin_shell;
 mod builtin_skills;
+mod cases_cli;
 mod cli_basics;
 mod config_cli;
 mod config_errors;
