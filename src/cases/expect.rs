@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::Expect;
 
 /// What a call, read or prompt returned, as the checks see it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Observed {
     /// Not an error (a tool's `isError`, a failed read or prompt, a denial).
     pub ok: bool,
@@ -16,6 +16,39 @@ pub struct Observed {
     pub structured: Option<Value>,
     pub schema: SchemaCheck,
     pub elapsed: Duration,
+}
+
+impl Observed {
+    /// A tool's result as the checks see it; `has_schema`: the tool declares an
+    /// `outputSchema`.
+    pub fn from_tool_result(result: &crate::tools::ToolResult, has_schema: bool) -> Self {
+        let schema = if !has_schema {
+            SchemaCheck::NoSchema
+        } else if !result.structured_mismatch.is_empty() {
+            SchemaCheck::Invalid(result.structured_mismatch.clone())
+        } else if result.structured.is_some() {
+            SchemaCheck::Valid
+        } else {
+            SchemaCheck::Invalid(vec!["no structured content came back".into()])
+        };
+        Self {
+            ok: !result.is_error,
+            text: result.text_content(),
+            structured: result.structured.clone(),
+            schema,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// A read's or a prompt's outcome (without the newline that ends the printed form,
+    /// so `$` in `expect.matches` is the end of the content).
+    pub fn from_text(ok: bool, text: &str) -> Self {
+        Self {
+            ok,
+            text: text.trim_end().to_owned(),
+            ..Self::default()
+        }
+    }
 }
 
 /// The structured content against the tool's `outputSchema`.

@@ -143,7 +143,8 @@ async fn call(
             let code = report(&result, args.json);
             match &args.save_case {
                 Some(file) => {
-                    let observed = super::test_cmd::observed_call(&result, has_output_schema);
+                    let observed =
+                        crate::cases::Observed::from_tool_result(&result, has_output_schema);
                     let saved = super::test_cmd::save_case(file, &args.server, &target, &observed);
                     code.max(saved)
                 }

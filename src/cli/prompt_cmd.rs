@@ -51,7 +51,8 @@ pub fn run(cli: &Cli, args: &PromptArgs) -> color_eyre::Result<()> {
                                 name: args.name.clone(),
                                 args: saved_args.clone(),
                             };
-                            let observed = super::test_cmd::observed_text(true, &prompt.to_text());
+                            let observed =
+                                crate::cases::Observed::from_text(true, &prompt.to_text());
                             super::test_cmd::save_case(file, &args.server, &target, &observed)
                         }
                         None => exit::OK,

@@ -80,7 +80,7 @@ fn save_case(args: &ReadArgs, read: &crate::mcp::ResourceRead) -> Result<(), ()>
     let target = crate::cases::Target::Read {
         uri: args.uri.clone(),
     };
-    let observed = super::test_cmd::observed_text(true, &render_blocks(&read.contents));
+    let observed = crate::cases::Observed::from_text(true, &render_blocks(&read.contents));
     match super::test_cmd::save_case(file, &args.server, &target, &observed) {
         exit::OK => Ok(()),
         _ => Err(()),

@@ -12,10 +12,10 @@ use clap::Args;
 use super::Cli;
 use super::call_cmd::BUILTIN;
 use super::mcp_session::{exit, open_servers, readiness, render_blocks, run_to_exit, safe};
-use crate::cases::{self, Case, CaseReport, Observed, Outcome, SchemaCheck, Target};
+use crate::cases::{self, Case, CaseReport, Observed, Outcome, Target};
 use crate::mcp::qualified_name;
 use crate::policy::Mode;
-use crate::tools::{CallOutcome, Origin, ToolContext, ToolResult};
+use crate::tools::{CallOutcome, Origin, ToolContext};
 use crate::workbench::Workbench;
 
 #[derive(Debug, Args)]
@@ -209,7 +209,9 @@ async fn call_tool(
     };
     let ctx = ToolContext::new(format!("test-{}", std::process::id()), Origin::Cli);
     Ok(match workbench.registry.invoke(&name, args, &ctx).await {
-        CallOutcome::Ran(result) => observed_call(&result, spec.output_schema.is_some()),
+        CallOutcome::Ran(result) => {
+            Observed::from_tool_result(&result, spec.output_schema.is_some())
+        }
         CallOutcome::Denied { message, .. } => Observed {
             ok: false,
             text: format!("denied: {message} (see --approve)"),
@@ -223,30 +225,10 @@ async fn call_tool(
     })
 }
 
-/// A tool's result as the checks see it.
-pub(super) fn observed_call(result: &ToolResult, has_schema: bool) -> Observed {
-    let schema = if !has_schema {
-        SchemaCheck::NoSchema
-    } else if result.structured_mismatch.is_empty() && result.structured.is_some() {
-        SchemaCheck::Valid
-    } else if result.structured_mismatch.is_empty() {
-        SchemaCheck::Invalid(vec!["no structured content came back".into()])
-    } else {
-        SchemaCheck::Invalid(result.structured_mismatch.clone())
-    };
-    Observed {
-        ok: !result.is_error,
-        text: result.text_content(),
-        structured: result.structured.clone(),
-        schema,
-        elapsed: Duration::ZERO,
-    }
-}
-
 async fn read(workbench: &Workbench, server: &str, uri: &str) -> Observed {
     match workbench.hub.read_resource(server, uri).await {
-        Ok(read) => observed_text(true, &render_blocks(&read.contents)),
-        Err(e) => observed_text(false, &e.to_string()),
+        Ok(read) => Observed::from_text(true, &render_blocks(&read.contents)),
+        Err(e) => Observed::from_text(false, &e.to_string()),
     }
 }
 
@@ -257,18 +239,8 @@ async fn prompt(
     args: serde_json::Map<String, serde_json::Value>,
 ) -> Observed {
     match workbench.hub.get_prompt(server, name, args).await {
-        Ok(prompt) => observed_text(true, &prompt.to_text()),
-        Err(e) => observed_text(false, &e.to_string()),
-    }
-}
-
-/// A read's or a prompt's outcome as the checks see it (without the newline that ends
-/// the printed form, so `$` in `expect.matches` is the end of the content).
-pub(super) fn observed_text(ok: bool, text: &str) -> Observed {
-    Observed {
-        ok,
-        text: text.trim_end().to_owned(),
-        ..Observed::default()
+        Ok(prompt) => Observed::from_text(true, &prompt.to_text()),
+        Err(e) => Observed::from_text(false, &e.to_string()),
     }
 }
 

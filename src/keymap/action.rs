@@ -171,6 +171,7 @@ actions! {
     OpenUrl => "open_url", "open the URL in the browser",
     ShowTasks => "show_tasks", "show the Tasks view",
     Subscribe => "subscribe", "catalog: subscribe to the selected resource / stop",
+    SaveCase => "save_case", "save your last call, read or prompt as a test case",
     CancelTask => "cancel_task", "cancel the task (tasks/cancel)",
     ShowWire => "show_wire", "show the Wire view (every JSON-RPC message)",
     ExportWire => "export_wire", "export the shown messages (JSONL)",

@@ -30,6 +30,9 @@ pub enum Msg {
     /// A read or a call the person made returned these contents (its text arrives as
     /// an `AgentEvent`); kept for `/save`.
     Contents(Box<super::state::LastContents>),
+    /// A call, read or prompt the person made ended: what it asked and what came back,
+    /// kept for `/save-case` (and the `save_case` key).
+    CaseSource(Box<super::state::LastCase>),
     /// The saved sessions of this workspace, for the resume picker.
     SessionList(Vec<super::state::SessionRow>),
     /// A saved session was reopened: replay it into the transcript.
@@ -225,7 +228,7 @@ pub enum UiCmd {
     CopyText(String),
 }
 
-/// Local files. Answers: `SaveContents` → `Msg::Saved`, `ExportWire` →
+/// Local files. Answers: `SaveContents` and `SaveCase` → `Msg::Saved`, `ExportWire` →
 /// `Msg::WireExported`, `ListMemory` → `Msg::MemoryFiles`, `ReadMemory` →
 /// `Msg::MemoryFile`; all at once.
 #[derive(Debug, Clone, PartialEq)]
@@ -236,6 +239,12 @@ pub enum FileCmd {
         item: usize,
         path: String,
         overwrite: bool,
+    },
+    /// Append the last call, read or prompt as a test case to the collection at `path`
+    /// (`/save-case`, the `save_case` key; answers `Msg::Saved`).
+    SaveCase {
+        case: Box<super::state::LastCase>,
+        path: String,
     },
     /// Write these captured messages to a new JSONL file (answers `Msg::WireExported`).
     ExportWire(Vec<std::sync::Arc<crate::mcp::wire::WireEntry>>),

@@ -1,5 +1,5 @@
 //! Slash commands typed in the composer: `/call`, `/read`, `/prompt`, `/save`,
-//! `/model`, `/mode`, `/help`, `/tasks`, `/wire`, `/agents`. An unknown one is an error with the
+//! `/save-case`, `/model`, `/mode`, `/help`, `/tasks`, `/wire`, `/agents`. An unknown one is an error with the
 //! closest command; anything not starting with `/` (or starting with `//`) is a
 //! message for the model.
 
@@ -9,9 +9,19 @@ use super::msg::{CallCmd, Cmd, FileCmd, SessionCmd};
 use super::state::{ChatEntry, ChatKind, Overlay, ServerStatus, State};
 
 /// The commands the composer knows (for "did you mean" and the error that lists them).
-pub const COMMANDS: [&str; 11] = [
-    "/call", "/read", "/prompt", "/save", "/save!", "/model", "/help", "/tasks", "/wire",
-    "/agents", "/mode",
+pub const COMMANDS: [&str; 12] = [
+    "/call",
+    "/read",
+    "/prompt",
+    "/save",
+    "/save!",
+    "/save-case",
+    "/model",
+    "/help",
+    "/tasks",
+    "/wire",
+    "/agents",
+    "/mode",
 ];
 
 /// Enter in the composer: a slash command, or a message for the model. A message that
@@ -69,6 +79,10 @@ fn command(state: &mut State, text: &str) -> Result<Vec<Cmd>, String> {
             return Ok(Vec::new());
         }
         "/wire" => return Ok(super::wire::open(state)),
+        "/save-case" => {
+            let path = Some(rest.trim()).filter(|p| !p.is_empty());
+            return Ok(save_case(state, path));
+        }
         "/call" => call_command(state, rest)?,
         "/agents" => super::slash_agents::command(state, rest)?,
         "/read" => match rest.split_once(char::is_whitespace) {
@@ -218,4 +232,24 @@ fn save_command(state: &State, rest: &str, overwrite: bool) -> Result<Cmd, Strin
         overwrite,
     }
     .into())
+}
+
+/// `/save-case [FILE]` and the `save_case` key: the last call, read or prompt the
+/// person made, appended as a test case to FILE (default `./switchboard.calls.toml`;
+/// `switchboard test` runs it). Without one, the transcript says what to do first.
+pub fn save_case(state: &mut State, path: Option<&str>) -> Vec<Cmd> {
+    let Some(case) = state.last_case.clone() else {
+        state.chat.show(ChatEntry::new(
+            ChatKind::Error,
+            "nothing to save as a case: call a tool, /read or /prompt first",
+        ));
+        return Vec::new();
+    };
+    vec![
+        FileCmd::SaveCase {
+            case,
+            path: path.unwrap_or(crate::cases::DEFAULT_FILE).to_string(),
+        }
+        .into(),
+    ]
 }

@@ -64,6 +64,7 @@ fn absorb(state: &mut State, msg: Msg) {
             }
         }
         Msg::Contents(last) => state.last_contents = Some(*last),
+        Msg::CaseSource(last) => state.last_case = Some(last),
         Msg::Failed(message) => state.chat.push(ChatEntry::new(ChatKind::Error, message)),
         Msg::Saved(result) => {
             let (kind, text) = match result {
@@ -156,6 +157,7 @@ fn absorb_reports(state: &mut State, msg: Msg) {
         | Msg::Tick(_)
         | Msg::Edited(_)
         | Msg::Contents(_)
+        | Msg::CaseSource(_)
         | Msg::Failed(_)
         | Msg::Saved(_)
         | Msg::ServeClients(_)
@@ -328,6 +330,7 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             super::scroll::clamp_scrolls(state);
             Vec::new()
         }
+        Action::SaveCase => super::slash::save_case(state, None),
         Action::CallTool if state.focus == Pane::Catalog => {
             super::detail::use_selected(state);
             Vec::new()

@@ -406,7 +406,6 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("theme", &[]),
     ("tls", &[]),
     ("config", &["paths"]),
-    ("cases", &["config"]),
     ("keymap", &["config"]),
     ("policy", &["config", "paths"]),
     ("hooks", &["config", "policy"]),
@@ -423,6 +422,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "config", "gate", "hooks", "paths", "policy", "sanitize", "skills", "tls",
         ],
     ),
+    ("cases", &["config", "tools"]),
     ("a2a", &["sse", "tls"]),
     ("llm", &["config", "sse", "tls", "tools"]),
     (
@@ -467,6 +467,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "a2a",
             "agent",
             "agents",
+            "cases",
             "catalog_filter",
             "config",
             "gate",

@@ -16,12 +16,17 @@ use crate::mcp::McpHub;
 use crate::policy::Origin;
 use crate::tools::ToolContext;
 
+/// The server of a built-in tool's saved case (as `switchboard call builtin TOOL`).
+const BUILTIN: &str = "builtin";
+
 use serde_json::Value;
 
 use super::super::msg::{CallCmd, Msg};
 use super::super::result_view;
-use super::super::state::LastContents;
+use super::super::state::{LastCase, LastContents};
 use super::{Executor, close};
+use crate::cases::{Observed, Target};
+use crate::tools::{render_blocks_for_stream as render_blocks, split_qualified};
 
 impl Executor {
     pub(super) fn execute_call(&self, cmd: CallCmd) {
@@ -44,7 +49,18 @@ impl Executor {
                 let inbox = self.inbox.clone();
                 let label = format!("read {server} {uri}");
                 self.spawn_mcp(call_id, label, move |hub| async move {
-                    let read = hub.read_resource(&server, &uri).await?;
+                    let read = hub.read_resource(&server, &uri).await;
+                    let observed = match &read {
+                        Ok(read) => Observed::from_text(true, &render_blocks(&read.contents)),
+                        Err(e) => Observed::from_text(false, &e.to_string()),
+                    };
+                    let case = LastCase {
+                        server: server.clone(),
+                        target: Target::Read { uri: uri.clone() },
+                        observed,
+                    };
+                    let _ = inbox.send(Msg::CaseSource(Box::new(case)));
+                    let read = read?;
                     let text = result_view::describe_read(&read);
                     let last = LastContents {
                         source: format!("{server} read {uri}"),
@@ -61,10 +77,23 @@ impl Executor {
                 args,
             } => {
                 let label = format!("prompt {server} {name}");
+                let inbox = self.inbox.clone();
                 self.spawn_mcp(call_id, label, move |hub| async move {
-                    hub.get_prompt(&server, &name, args)
+                    let text = hub
+                        .get_prompt(&server, &name, args.clone())
                         .await
-                        .map(|view| view.to_text())
+                        .map(|view| view.to_text());
+                    let observed = match &text {
+                        Ok(text) => Observed::from_text(true, text),
+                        Err(e) => Observed::from_text(false, &e.to_string()),
+                    };
+                    let case = LastCase {
+                        server,
+                        target: Target::Prompt { name, args },
+                        observed,
+                    };
+                    let _ = inbox.send(Msg::CaseSource(Box::new(case)));
+                    text
                 });
             }
             CallCmd::CancelCalls(ids) => {
@@ -104,9 +133,23 @@ impl Executor {
             Arc::clone(&self.open_calls),
         );
         tokio::spawn(async move {
+            let asked = args.clone();
             let outcome = registry.invoke(&tool, args, &ctx).await;
             let end = outcome.end();
             let result = outcome.into_result();
+            let has_schema = registry
+                .specs()
+                .iter()
+                .any(|s| s.name == tool && s.output_schema.is_some());
+            let (server, name) = split_qualified(&tool).unwrap_or((BUILTIN, &tool));
+            let _ = inbox.send(Msg::CaseSource(Box::new(LastCase {
+                server: server.to_owned(),
+                target: Target::Tool {
+                    name: name.to_owned(),
+                    args: asked,
+                },
+                observed: Observed::from_tool_result(&result, has_schema),
+            })));
             let text = result_view::describe_result(&result);
             // `/save` keeps what the tool returned, even what was too large to show.
             let _ = inbox.send(Msg::Contents(Box::new(LastContents {

@@ -1,4 +1,5 @@
-//! The executor's local files: `/save` writes a result, the Wire view's export
+//! The executor's local files: `/save` writes a result, `/save-case` appends a test
+//! case, the Wire view's export
 //! writes a JSONL file under the state directory (`…/switchboard/wire/`; the
 //! working directory when the TUI runs without one), and the Memory pane reads the
 //! memory directory.
@@ -22,6 +23,7 @@ impl Executor {
             } => Msg::Saved(super::super::result_view::save_blocks(
                 &blocks, item, &path, overwrite,
             )),
+            FileCmd::SaveCase { case, path } => Msg::Saved(save_case(&case, &path)),
             FileCmd::ExportWire(entries) => self.export_wire(&entries),
             FileCmd::ListMemory => Msg::MemoryFiles(
                 self.memory_dir
@@ -52,4 +54,16 @@ impl Executor {
                 .map_err(|e| format!("cannot write to {}: {e}", dir.display())),
         )
     }
+}
+
+/// Appends `case` to the collection at `path`; what to say in the transcript.
+fn save_case(case: &super::super::state::LastCase, path: &str) -> Result<String, String> {
+    let model = crate::cases::case_for(&case.server, &case.target, &case.observed);
+    crate::cases::append(std::path::Path::new(path), model)
+        .map(|name| {
+            format!(
+                "saved case {name:?} to {path}; edit its expect, then `switchboard test {path}`"
+            )
+        })
+        .map_err(|e| e.to_string())
 }

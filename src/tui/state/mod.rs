@@ -272,6 +272,8 @@ pub struct State {
     pub interrupt_armed: bool,
     /// What the last read or call from the composer or a form returned, for `/save`.
     pub last_contents: Option<LastContents>,
+    /// The last call, read or prompt the person made, for `/save-case`.
+    pub last_case: Option<Box<LastCase>>,
     pub quit: bool,
 }
 
@@ -282,6 +284,15 @@ pub struct LastContents {
     /// `SERVER read URI` or the tool's name.
     pub source: String,
     pub blocks: Vec<crate::tools::ContentBlock>,
+}
+
+/// A call, read or prompt the person made and what came back: a test case to save.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LastCase {
+    /// The server (`builtin` for a built-in tool).
+    pub server: String,
+    pub target: crate::cases::Target,
+    pub observed: crate::cases::Observed,
 }
 
 impl State {
@@ -326,6 +337,7 @@ impl State {
             turn: TurnView::default(),
             interrupt_armed: false,
             last_contents: None,
+            last_case: None,
             quit: false,
         }
     }
