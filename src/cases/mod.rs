@@ -31,7 +31,7 @@ pub use save::{SaveError, append, case_for};
 pub const DEFAULT_FILE: &str = "switchboard.calls.toml";
 
 /// The file as written: `[[case]]` tables.
-#[derive(Debug, Default, Deserialize, Serialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileModel {
     #[serde(default)]

@@ -2,11 +2,12 @@
 //! person edits it after), appended to a collection file without touching what is
 //! already written there.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::{CaseModel, Expect, FileModel, Observed, OneOrMany, SchemaCheck, Target, parse};
+use super::{CaseModel, Expect, Observed, OneOrMany, SchemaCheck, Target, parse};
 use crate::config::ConfigError;
 
 /// Why a case could not be saved.
@@ -101,13 +102,35 @@ pub fn append(path: &Path, mut case: CaseModel) -> Result<String, SaveError> {
         }
         text.push('\n');
     }
-    text.push_str(&toml::to_string(&FileModel { case: vec![case] })?);
+    text.push_str(&render(&case)?);
     // What is written must read back as a collection.
     parse(&text, path)?;
     let partial = path.with_extension("toml.partial");
     std::fs::write(&partial, &text).map_err(io)?;
     std::fs::rename(&partial, path).map_err(io)?;
     Ok(name)
+}
+
+/// One `[[case]]` table as a person would write it: a line per key, `args` inline and
+/// each expectation as a dotted `expect.KEY = …` line.
+fn render(case: &CaseModel) -> Result<String, toml::ser::Error> {
+    let mut text = String::from("[[case]]\n");
+    let value = serde_json::to_value(case).unwrap_or_default();
+    for (key, value) in value.as_object().into_iter().flatten() {
+        if key == "expect" {
+            for (check, want) in value.as_object().into_iter().flatten() {
+                let _ = writeln!(text, "expect.{check} = {}", inline(want)?);
+            }
+        } else {
+            let _ = writeln!(text, "{key} = {}", inline(value)?);
+        }
+    }
+    Ok(text)
+}
+
+/// A value as inline TOML (`{ a = 1 }`, `[1, 2]`, `"text"`).
+fn inline(value: &Value) -> Result<String, toml::ser::Error> {
+    Ok(toml::Value::try_from(value)?.to_string())
 }
 
 /// ` city=Paris days=3`, values as compact JSON (strings bare).
@@ -210,7 +233,37 @@ mod tests {
         append(&file, case_for("weather", &read, &listed)).unwrap();
 
         let text = std::fs::read_to_string(&file).unwrap();
-        assert!(text.starts_with("# my cases\n"), "{text}");
+        insta::assert_snapshot!(text, @r#"
+        # my cases
+        [[case]]
+        name = "get_weather city=Paris"
+        server = "weather"
+        tool = "get_weather"
+
+        [[case]]
+        name = "get_weather city=Paris (2)"
+        server = "weather"
+        tool = "get_weather"
+        args = { city = "Paris" }
+        expect.ok = true
+        expect.structured = { condition = "cloudy", hours = [1, ""] }
+        expect.schema_valid = true
+
+        [[case]]
+        name = "get_weather city=Atlantis"
+        server = "weather"
+        tool = "get_weather"
+        args = { city = "Atlantis" }
+        expect.ok = false
+        expect.error_contains = "no such city: Atlantis"
+
+        [[case]]
+        name = "read weather://cities"
+        server = "weather"
+        resource = "weather://cities"
+        expect.ok = true
+        expect.text_contains = "Paris"
+        "#);
         let cases = crate::cases::parse(&text, &file).unwrap();
         assert_eq!(cases.len(), 4);
         assert_eq!(cases[1].target, tool(&json!({"city": "Paris"})));
