@@ -226,3 +226,86 @@ fn saved_calls_reads_and_prompts_pass_when_run_again() {
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(err.contains("5 cases: 5 passed"), "{err}");
 }
+
+#[test]
+#[ignore = "needs SWITCHBOARD_INTEROP peers"]
+fn cases_against_server_everything() {
+    let env = Env::new();
+    let entry = crate::mcp_interop::everything();
+    std::fs::write(
+        env.dir.path().join("switchboard.toml"),
+        format!(
+            "[servers.everything]\ncommand = \"node\"\nargs = [{:?}, \"stdio\"]\nsandbox = false\n",
+            entry.display().to_string()
+        ),
+    )
+    .unwrap();
+    trust_folder(env.dir.path(), &env.dir.path().join(".local/state"));
+    env.write(
+        "everything.toml",
+        r#"
+[[case]]
+name = "structured weather"
+server = "everything"
+tool = "get-structured-content"
+args = { location = "Chicago" }
+expect.structured = { conditions = "Light rain / drizzle" }
+expect.schema_valid = true
+expect.json_path = { "$.temperature" = 36 }
+
+[[case]]
+name = "a sum"
+server = "everything"
+tool = "get-sum"
+args = { a = 2, b = 3 }
+expect.text_contains = "is 5"
+
+[[case]]
+name = "a wrong sum"
+server = "everything"
+tool = "get-sum"
+args = { a = 2, b = 2 }
+expect.text_contains = "is 5"
+
+[[case]]
+name = "a dynamic resource"
+server = "everything"
+resource = "demo://resource/dynamic/text/1"
+expect.matches = "^Resource 1: "
+
+[[case]]
+name = "a prompt"
+server = "everything"
+prompt = "args-prompt"
+args = { city = "Lyon" }
+expect.text_contains = "Lyon"
+
+[[case]]
+name = "toggling is a write, refused headless"
+server = "everything"
+tool = "toggle-simulated-logging"
+expect.error_contains = "denied"
+"#,
+    );
+    let (code, out, err) = env.run(&["test", "everything.toml", "--junit", "e.xml"]);
+    assert_eq!(code, 1, "{out}\n{err}");
+    let verdicts: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split("  (").next().unwrap())
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            "PASS  everything › structured weather",
+            "PASS  everything › a sum",
+            "FAIL  everything › a wrong sum",
+            "PASS  everything › a dynamic resource",
+            "PASS  everything › a prompt",
+            "PASS  everything › toggling is a write, refused headless",
+        ],
+        "{out}\n{err}"
+    );
+    assert!(out.contains("\"is 5\" not in the text"), "{out}");
+    assert!(err.contains("6 cases: 5 passed, 1 failed"), "{err}");
+}

@@ -16,7 +16,7 @@ use crate::support::mcp::{assert_ready, hub_with, settled, wait_snapshot};
 /// The pinned version `.ci/run` installs.
 pub const EVERYTHING_VERSION: &str = "2026.8.31";
 
-fn everything() -> PathBuf {
+pub fn everything() -> PathBuf {
     let entry = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("target/interop/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     assert!(
