@@ -14,7 +14,7 @@ use rmcp::model::{
 use rmcp::service::NotificationContext;
 use rmcp::{ClientHandler, RoleClient};
 use serde_json::Value;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::ask::Asker;
@@ -43,25 +43,74 @@ pub struct ProgressRoute {
     pub request: String,
 }
 
-/// Progress tokens of calls in flight → their callers.
+/// Progress tokens of calls in flight → their callers, and a beat per token that
+/// each progress notification bumps (the call's timeout starts again on it).
 #[derive(Debug, Default)]
-pub struct ProgressRoutes(Mutex<HashMap<ProgressToken, ProgressRoute>>);
+pub struct ProgressRoutes(Mutex<HashMap<ProgressToken, (ProgressRoute, watch::Sender<u64>)>>);
 
 impl ProgressRoutes {
-    pub fn insert(&self, token: &ProgressToken, route: ProgressRoute) {
-        self.lock().insert(token.clone(), route);
+    /// Routes `token` to `route`; the receiver sees each progress on it.
+    pub fn insert(&self, token: &ProgressToken, route: ProgressRoute) -> watch::Receiver<u64> {
+        let (beat, beats) = watch::channel(0);
+        self.lock().insert(token.clone(), (route, beat));
+        beats
     }
 
     pub fn remove(&self, token: &ProgressToken) {
         self.lock().remove(token);
     }
 
-    fn get(&self, token: &ProgressToken) -> Option<ProgressRoute> {
-        self.lock().get(token).cloned()
+    /// The route of `token`, after counting a beat on it.
+    fn progressed(&self, token: &ProgressToken) -> Option<ProgressRoute> {
+        let routes = self.lock();
+        let (route, beat) = routes.get(token)?;
+        beat.send_modify(|n| *n = n.wrapping_add(1));
+        Some(route.clone())
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, ProgressRoute>> {
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, (ProgressRoute, watch::Sender<u64>)>>
+    {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// The questions (elicitations, sampling requests) a server has open with the person:
+/// while one is, its calls' timeouts are paused — the person's time is not the
+/// server's. Held for the length of one question.
+#[derive(Debug)]
+pub struct Asking(Arc<watch::Sender<usize>>);
+
+impl Asking {
+    pub fn new() -> Self {
+        Self(Arc::new(watch::channel(0).0))
+    }
+
+    /// Counts one question open until the guard is dropped.
+    pub fn open(&self) -> AskingGuard {
+        self.0.send_modify(|n| *n += 1);
+        AskingGuard(Arc::clone(&self.0))
+    }
+
+    /// Sees the count change.
+    pub fn watch(&self) -> watch::Receiver<usize> {
+        self.0.subscribe()
+    }
+}
+
+impl Clone for Asking {
+    fn clone(&self) -> Self {
+        Self(Arc::clone(&self.0))
+    }
+}
+
+/// One open question; dropping it closes it.
+pub struct AskingGuard(Arc<watch::Sender<usize>>);
+
+impl Drop for AskingGuard {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n = n.saturating_sub(1));
     }
 }
 
@@ -77,6 +126,8 @@ pub struct ClientSide {
     pub roots: Arc<[String]>,
     /// Who answers elicitation and sampling requests.
     pub asker: Arc<dyn Asker>,
+    /// The questions open with the person now (they pause this server's timeouts).
+    pub asking: Asking,
     /// Whether this server's sampling requests reach the asker at all.
     pub sampling: SamplingPolicy,
     /// Subscribed resources → what stops their stream (2026-07-28). Updates for a
@@ -182,7 +233,7 @@ impl ClientHandler for ClientSide {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        let route = self.routes.get(&params.progress_token);
+        let route = self.routes.progressed(&params.progress_token);
         let Some(route) = route else {
             tracing::debug!(server = %self.server, "progress for an unknown token");
             return;

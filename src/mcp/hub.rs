@@ -141,6 +141,7 @@ impl McpHub {
                 routes: Arc::clone(&routes),
                 roots: Arc::clone(&roots),
                 asker: Arc::clone(&asker),
+                asking: super::client::Asking::new(),
                 sampling: config.sampling.unwrap_or(options.mcp.sampling),
                 subscriptions: Arc::default(),
                 streams: tokio_util::task::TaskTracker::new(),

@@ -55,7 +55,9 @@ impl ClientSide {
             message,
             kind,
         };
+        let open = self.asking.open();
         let answer = self.asker.elicit(request).await;
+        drop(open);
         let outcome = match &answer {
             ElicitationAnswer::Accept(_) => "accept",
             ElicitationAnswer::Decline => "decline",
@@ -102,7 +104,10 @@ impl ClientSide {
             server: self.server.to_string(),
             params: wire,
         };
-        match self.asker.sample(request).await {
+        let open = self.asking.open();
+        let reply = self.asker.sample(request).await;
+        drop(open);
+        match reply {
             Ok(reply) => {
                 self.asked("sampling", "approve", Some(untrusted(&reply.model, 200)));
                 let result = json!({

@@ -106,9 +106,10 @@ pub struct Round {
 }
 
 impl ServerHandle {
+    /// The request's options; its timeout is kept here, not by rmcp (see
+    /// [`ServerHandle::answer`]).
     fn request_options(&self, live: &Live) -> PeerRequestOptions {
-        let options = PeerRequestOptions::with_timeout(self.limits.request_timeout)
-            .reset_timeout_on_progress();
+        let options = PeerRequestOptions::no_options();
         if !live.stateless || !live.logs {
             return options;
         }
@@ -127,9 +128,10 @@ impl ServerHandle {
         route: ProgressRoute,
         cancel: &CancellationToken,
     ) -> Result<ServerResult, McpError> {
+        let options = self.request_options(live);
         let handle = live
             .peer
-            .send_request_with_option(request, self.request_options(live))
+            .send_request_with_option(request, options)
             .await
             .map_err(|e| service_error(&self.name, e))?;
         let mut in_flight = InFlight {
@@ -139,9 +141,9 @@ impl ServerHandle {
             routes: &self.routes,
             armed: true,
         };
-        self.routes.insert(&in_flight.token, route);
+        let beats = self.routes.insert(&in_flight.token, route);
         let response = tokio::select! {
-            response = handle.await_response() => response,
+            response = self.answer(handle.await_response(), beats) => response,
             () = cancel.cancelled() => {
                 if let Some(params) = in_flight.cancelled_params("cancelled by the user") {
                     in_flight.armed = false;
@@ -157,6 +159,34 @@ impl ServerHandle {
         in_flight.armed = matches!(response, Err(rmcp::service::ServiceError::Timeout { .. }));
         drop(in_flight);
         response.map_err(|e| service_error(&self.name, e))
+    }
+
+    /// Waits for `response` under the request timeout (`tool_timeout`), which starts
+    /// again at each progress on the request (`beats`) and is paused while this server
+    /// has a question open with the person: it may wait on the answer, and the person's
+    /// time is not the server's. It starts again when the question closes.
+    async fn answer(
+        &self,
+        response: impl std::future::Future<Output = Result<ServerResult, rmcp::service::ServiceError>>,
+        mut beats: tokio::sync::watch::Receiver<u64>,
+    ) -> Result<ServerResult, rmcp::service::ServiceError> {
+        let timeout = self.limits.request_timeout;
+        let mut asking = self.client.asking.watch();
+        let mut deadline = tokio::time::Instant::now() + timeout;
+        // Boxed: a call's future stays small wherever it is awaited.
+        let mut response = Box::pin(response);
+        loop {
+            let paused = *asking.borrow_and_update() > 0;
+            tokio::select! {
+                response = &mut response => return response,
+                Ok(()) = beats.changed() => {}
+                Ok(()) = asking.changed() => {}
+                () = tokio::time::sleep_until(deadline), if !paused => {
+                    return Err(rmcp::service::ServiceError::Timeout { timeout });
+                }
+            }
+            deadline = tokio::time::Instant::now() + timeout;
+        }
     }
 
     /// Sends `build(round)` until the answer is not `input_required`, answering each

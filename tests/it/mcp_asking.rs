@@ -313,3 +313,51 @@ async fn a_declined_question_is_not_put_to_the_person_again() {
         hub.shutdown().await;
     }
 }
+
+/// A person who takes `delay` to answer: accepts the form's defaults, refuses sampling.
+#[derive(Debug)]
+struct Slow {
+    delay: std::time::Duration,
+}
+
+#[async_trait::async_trait]
+impl Asker for Slow {
+    async fn elicit(&self, request: switchboard::mcp::ElicitationRequest) -> ElicitationAnswer {
+        tokio::time::sleep(self.delay).await;
+        HeadlessAsker {
+            mode: ElicitMode::AcceptDefaults,
+            notice: None,
+        }
+        .elicit(request)
+        .await
+    }
+
+    async fn sample(
+        &self,
+        _request: switchboard::mcp::SamplingRequest,
+    ) -> Result<SamplingReply, switchboard::mcp::SampleRefusal> {
+        tokio::time::sleep(self.delay).await;
+        Err(switchboard::mcp::SampleRefusal::Unanswered)
+    }
+}
+
+/// `tool_timeout` counts the server's silence, not the person's: a question answered
+/// after three timeouts still ends the call well (2025-11-25: the server asks while
+/// the call is in flight), and the server's own answer time is timed again after it.
+#[tokio::test]
+async fn the_persons_time_is_not_the_servers_timeout() {
+    let mut config = asking(ProtocolChoice::V2025);
+    config.tool_timeout = Some(0.3);
+    let slow = Arc::new(Slow {
+        delay: std::time::Duration::from_millis(900),
+    });
+    let hub = hub(config, slow, McpConfig::default());
+    assert_ready(&settled(&hub).await, "t");
+    let answered = call(&hub, "ask_name", json!({})).await;
+    assert_eq!(answered.as_deref(), Ok("Hello, World"));
+    // The refusal reaches the server, which reports it: no timeout on the way.
+    let refused = call(&hub, "sample", json!({})).await;
+    let text = refused.unwrap_or_else(|e| e);
+    assert!(text.contains("not answered"), "{text}");
+    hub.shutdown().await;
+}
