@@ -76,9 +76,10 @@ impl ProgressRoutes {
     }
 }
 
-/// The questions (elicitations, sampling requests) a server has open with the person:
-/// while one is, its calls' timeouts are paused — the person's time is not the
-/// server's. Held for the length of one question.
+/// A count of things open with one server, each held by a guard: the questions
+/// (elicitations, sampling requests) it has open with the person — while one is, its
+/// calls' timeouts are paused, the person's time is not the server's — or the
+/// requests in flight to it.
 #[derive(Debug)]
 pub struct Asking(Arc<watch::Sender<usize>>);
 
@@ -96,6 +97,15 @@ impl Asking {
     /// Sees the count change.
     pub fn watch(&self) -> watch::Receiver<usize> {
         self.0.subscribe()
+    }
+
+    /// Resolves when the count, above zero now, comes back to zero; never when it is
+    /// zero already.
+    pub async fn ended(&self) {
+        let mut count = self.watch();
+        if *count.borrow_and_update() == 0 || count.wait_for(|n| *n == 0).await.is_err() {
+            std::future::pending::<()>().await;
+        }
     }
 }
 
@@ -128,6 +138,9 @@ pub struct ClientSide {
     pub asker: Arc<dyn Asker>,
     /// The questions open with the person now (they pause this server's timeouts).
     pub asking: Asking,
+    /// The requests in flight to this server now: a question it asked during calls
+    /// that have all ended no longer waits for an answer.
+    pub in_flight: Asking,
     /// Whether this server's sampling requests reach the asker at all.
     pub sampling: SamplingPolicy,
     /// Subscribed resources → what stops their stream (2026-07-28). Updates for a
@@ -193,20 +206,33 @@ impl ClientHandler for ClientSide {
         Ok(self.roots_result())
     }
 
+    /// The person is asked until they answer, the server cancels the request or goes,
+    /// or every call it was asked during ends: then the question leaves the screen
+    /// unanswered (the asker's future is dropped) and nothing is recorded as answered.
     async fn create_elicitation(
         &self,
         request: ElicitRequestParams,
-        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+        context: rmcp::service::RequestContext<rmcp::RoleClient>,
     ) -> Result<ElicitResult, rmcp::ErrorData> {
-        Ok(self.elicit(request).await)
+        tokio::select! {
+            answer = self.elicit(request) => Ok(answer),
+            () = context.ct.cancelled() => Err(gone("the server cancelled the question")),
+            () = self.in_flight.ended() => Err(gone("the call that asked it has ended")),
+        }
     }
 
+    /// As [`Self::create_elicitation`]: a sampling request whose call ended is not
+    /// sent to a model.
     async fn create_message(
         &self,
         params: CreateMessageRequestParams,
-        _context: rmcp::service::RequestContext<rmcp::RoleClient>,
+        context: rmcp::service::RequestContext<rmcp::RoleClient>,
     ) -> Result<CreateMessageResult, rmcp::ErrorData> {
-        self.sample(params).await
+        tokio::select! {
+            reply = self.sample(params) => reply,
+            () = context.ct.cancelled() => Err(gone("the server cancelled the request")),
+            () = self.in_flight.ended() => Err(gone("the call that asked it has ended")),
+        }
     }
 
     async fn on_logging_message(
@@ -269,4 +295,9 @@ impl ClientHandler for ClientSide {
     async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
         self.refresh(ListKind::Prompts);
     }
+}
+
+/// The answer to a question nobody waits for any more.
+fn gone(why: &str) -> rmcp::ErrorData {
+    rmcp::ErrorData::internal_error(format!("not answered: {why}"), None)
 }

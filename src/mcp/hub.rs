@@ -142,6 +142,7 @@ impl McpHub {
                 roots: Arc::clone(&roots),
                 asker: Arc::clone(&asker),
                 asking: super::client::Asking::new(),
+                in_flight: super::client::Asking::new(),
                 sampling: config.sampling.unwrap_or(options.mcp.sampling),
                 subscriptions: Arc::default(),
                 streams: tokio_util::task::TaskTracker::new(),

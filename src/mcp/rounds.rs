@@ -22,24 +22,38 @@ use super::error::{McpError, untrusted};
 use super::listing::service_error;
 use super::server::{Live, ServerHandle};
 
-/// Sends `notifications/cancelled` unless finished normally; forgets the progress token.
-struct InFlight<'a> {
+/// How long a finished request's progress token still routes: rmcp hands each
+/// notification to its own task, so the last progress of a request can be handled
+/// after its response (tokens are never reused, so nothing else can match).
+const LATE_PROGRESS: Duration = Duration::from_secs(2);
+
+/// Sends `notifications/cancelled` unless finished normally; forgets the progress token
+/// (after [`LATE_PROGRESS`]).
+struct InFlight {
     peer: Peer<RoleClient>,
     id: RequestId,
     token: ProgressToken,
-    routes: &'a ProgressRoutes,
+    routes: std::sync::Arc<ProgressRoutes>,
     armed: bool,
 }
 
-impl InFlight<'_> {
+impl InFlight {
     fn cancelled_params(&self, reason: &str) -> Option<CancelledNotificationParam> {
         serde_json::from_value(json!({"requestId": self.id, "reason": reason})).ok()
     }
 }
 
-impl Drop for InFlight<'_> {
+impl Drop for InFlight {
     fn drop(&mut self) {
-        self.routes.remove(&self.token);
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            self.routes.remove(&self.token);
+            return;
+        };
+        let (routes, token) = (std::sync::Arc::clone(&self.routes), self.token.clone());
+        runtime.spawn(async move {
+            tokio::time::sleep(LATE_PROGRESS).await;
+            routes.remove(&token);
+        });
         if !self.armed {
             return;
         }
@@ -47,11 +61,9 @@ impl Drop for InFlight<'_> {
             return;
         };
         let peer = self.peer.clone();
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                let _ = peer.notify_cancelled(params).await;
-            });
-        }
+        runtime.spawn(async move {
+            let _ = peer.notify_cancelled(params).await;
+        });
     }
 }
 
@@ -128,6 +140,9 @@ impl ServerHandle {
         route: ProgressRoute,
         cancel: &CancellationToken,
     ) -> Result<ServerResult, McpError> {
+        // Counted from before it is sent: a question the server asks during it is
+        // tied to it (see `ClientSide::create_elicitation`).
+        let _open = self.client.in_flight.open();
         let options = self.request_options(live);
         let handle = live
             .peer
@@ -138,7 +153,7 @@ impl ServerHandle {
             peer: live.peer.clone(),
             id: handle.id.clone(),
             token: handle.progress_token.clone(),
-            routes: &self.routes,
+            routes: std::sync::Arc::clone(&self.routes),
             armed: true,
         };
         let beats = self.routes.insert(&in_flight.token, route);

@@ -361,3 +361,40 @@ async fn the_persons_time_is_not_the_servers_timeout() {
     assert!(text.contains("not answered"), "{text}");
     hub.shutdown().await;
 }
+
+/// A question asked during a call leaves with the call: cancelled from here, the
+/// call's question is abandoned (the front end drops it, nothing is recorded as
+/// answered), though the server never cancels its own request.
+#[tokio::test]
+async fn a_question_is_abandoned_when_the_call_that_asked_it_ends() {
+    let (asker, mut rx) = ChannelAsker::new();
+    let hub = hub(
+        asking(ProtocolChoice::V2025),
+        Arc::new(asker),
+        McpConfig::default(),
+    );
+    assert_ready(&settled(&hub).await, "t");
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let context = CallContext {
+        cancel: Some(cancel.clone()),
+        ..CallContext::default()
+    };
+    let Value::Object(args) = json!({}) else {
+        unreachable!()
+    };
+    let calling = {
+        let hub = hub.clone();
+        tokio::spawn(async move { hub.call_tool("t", "ask_name", args, None, context).await })
+    };
+    let question = crate::support::within(rx.recv()).await.unwrap();
+    assert!(!question.is_abandoned());
+    cancel.cancel();
+    let ended = crate::support::within(calling).await.unwrap();
+    assert!(ended.is_err_and(|e| e.to_string().contains("cancelled")));
+    let deadline = tokio::time::Instant::now() + crate::support::EVENT_DEADLINE;
+    while !question.is_abandoned() {
+        assert!(tokio::time::Instant::now() < deadline, "still waiting");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    hub.shutdown().await;
+}

@@ -151,3 +151,39 @@ async fn a_manual_call_records_request_gate_events_and_result_in_order() {
         Some("mode full-auto: read calls run")
     );
 }
+
+/// A late `y` on a sampling card whose call has ended spends nothing: the card leaves
+/// with a line in the transcript and no provider is asked.
+#[tokio::test]
+async fn approving_a_question_nobody_waits_for_sends_nothing() {
+    use switchboard::mcp::{Asker, ChannelAsker, SamplingRequest};
+    let (registry, _) = support::gate::registry_with(Policy::new(Mode::Ask), true, fs_spec()).await;
+    let (tx, _route) = unbounded_channel();
+    let (inbox, _inbox_rx) = unbounded_channel();
+    let mut state = support::tui::state();
+    state.status.provider = "scripted".into();
+    let mut exec = Executor::new(state, registry, EventSink::new(tx, None), inbox);
+    let (asker, mut questions) = ChannelAsker::new();
+    let asking = tokio::spawn(async move {
+        asker
+            .sample(SamplingRequest {
+                server: "research".into(),
+                params: serde_json::json!({"messages": [], "maxTokens": 10}),
+            })
+            .await
+    });
+    let question = crate::support::within(questions.recv()).await.unwrap();
+    let asked = exec.ask_desk().file(question);
+    exec.handle(asked);
+    assert_eq!(exec.state().asks.len(), 1);
+    // The call that asked it ends: nobody waits for the answer any more.
+    asking.abort();
+    let _ = asking.await;
+    exec.handle(Msg::Key(Key::char('y')));
+    assert!(exec.state().asks.is_empty());
+    let last = &exec.state().chat.entries.last().unwrap().text;
+    assert_eq!(
+        last,
+        "research asked to use the model: no longer waits for an answer"
+    );
+}

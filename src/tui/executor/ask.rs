@@ -41,6 +41,14 @@ impl AskDesk {
         self.lock().waiting.remove(&id)
     }
 
+    /// Whether question `id` still waits for an answer (filed, not abandoned).
+    fn still_waits(&self, id: AskId) -> bool {
+        self.lock()
+            .waiting
+            .get(&id)
+            .is_some_and(|r| !r.is_abandoned())
+    }
+
     /// Forgets the questions whose server stopped waiting; their ids.
     fn abandoned(&self) -> Vec<AskId> {
         let mut desk = self.lock();
@@ -94,6 +102,10 @@ impl Executor {
     /// was counted against `[policy] max_calls.sampling` when it arrived (in
     /// `mcp::input`), so trying the provider again spends nothing more.
     fn sample(&self, id: AskId, server: &str, params: serde_json::Value) -> Option<Msg> {
+        // A request whose call ended is not spent on a model.
+        if !self.asks.still_waits(id) {
+            return Some(Msg::AskGone(id));
+        }
         let status = &self.state.status;
         let choice = crate::llm::ProviderChoice {
             name: (status.provider != super::super::state::NO_PROVIDER)
