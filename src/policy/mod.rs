@@ -198,7 +198,10 @@ impl Policy {
                 };
             }
         }
-        if let Some(grant) = grants.find(call) {
+        // A session grant was given for the way of working it was given in: read-only
+        // and plan mode do not run what it allowed.
+        let grants_apply = !matches!(mode, Mode::ReadOnly | Mode::Plan);
+        if grants_apply && let Some(grant) = grants.find(call) {
             return Decision {
                 verdict: Verdict::Allow,
                 reason: DecisionReason::Grant {

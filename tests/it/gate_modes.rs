@@ -73,6 +73,36 @@ fn always_ask_turns_what_would_run_into_a_question_in_every_mode() {
     );
 }
 
+/// A session grant given while asking does not run writes once the person switches
+/// to read-only or plan: those modes refuse before grants (an allow rule, written in
+/// the config, still applies).
+#[test]
+fn grants_do_not_lift_read_only_or_plan() {
+    let write = CallFacts::new("fs", ToolEffect::Write);
+    let grants = SessionGrants::new();
+    grants.add(GrantScope::exact_for(&write));
+    let p = policy("[policy]\n");
+    assert_eq!(
+        p.decide_in(&write, &grants, Mode::Ask).verdict,
+        Verdict::Allow
+    );
+    for mode in [Mode::ReadOnly, Mode::Plan] {
+        let d = p.decide_in(&write, &grants, mode);
+        assert_eq!(d.verdict, Verdict::Deny, "{mode}");
+        assert_eq!(
+            d.to_string(),
+            format!("mode {mode}: write calls are denied"),
+            "{mode}"
+        );
+    }
+    let p = policy("[policy]\nallow = [\"fs\"]\n");
+    assert_eq!(
+        p.decide_in(&write, &SessionGrants::new(), Mode::Plan)
+            .verdict,
+        Verdict::Allow
+    );
+}
+
 #[tokio::test]
 async fn always_ask_beats_full_auto_at_the_gate() {
     let p = policy("[policy]\nmode = \"full-auto\"\nalways_ask = [\"fs\"]\n");
