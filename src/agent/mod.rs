@@ -20,7 +20,7 @@ mod turn;
 
 pub use cancel::Cancel;
 pub use configure::{SessionRecipe, SessionStartError, session_options};
-pub use event::{AgentEvent, TurnEnd};
+pub use event::{AgentEvent, McpRequest, TurnEnd};
 pub use op::Op;
 pub use prompt::builtin_system_prompt;
 pub use readiness::Readiness;

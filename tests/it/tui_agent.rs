@@ -161,6 +161,7 @@ fn result(s: &mut State, id: &str, is_error: bool, content: &str) {
             content: content.into(),
             truncated: false,
             outcome: None,
+            structured: None,
         },
     );
 }
@@ -479,6 +480,7 @@ fn e_expands_tool_cards() {
                 .join("\n"),
             truncated: false,
             outcome: None,
+            structured: None,
         },
     );
     let folded = shot(&s, 100, 40);

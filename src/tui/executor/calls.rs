@@ -8,8 +8,8 @@
 use std::sync::{Arc, PoisonError};
 use std::time::Instant;
 
-use crate::agent::AgentEvent;
 use crate::agent::sink::SinkObserver;
+use crate::agent::{AgentEvent, McpRequest};
 use crate::agents::{Plan, coordinate, outcomes_text};
 use crate::gate::{CallEnd, CallId};
 use crate::mcp::McpHub;
@@ -43,7 +43,11 @@ impl Executor {
             } => {
                 let inbox = self.inbox.clone();
                 let label = format!("read {server} {uri}");
-                self.spawn_mcp(call_id, label, move |hub| async move {
+                let request = McpRequest::Read {
+                    server: server.clone(),
+                    uri: uri.clone(),
+                };
+                self.spawn_mcp(call_id, label, request, move |hub| async move {
                     let read = hub.read_resource(&server, &uri).await?;
                     let text = result_view::describe_read(&read);
                     let last = LastContents {
@@ -61,7 +65,12 @@ impl Executor {
                 args,
             } => {
                 let label = format!("prompt {server} {name}");
-                self.spawn_mcp(call_id, label, move |hub| async move {
+                let request = McpRequest::Prompt {
+                    server: server.clone(),
+                    name: name.clone(),
+                    args: args.clone(),
+                };
+                self.spawn_mcp(call_id, label, request, move |hub| async move {
                     hub.get_prompt(&server, &name, args)
                         .await
                         .map(|view| view.to_text())
@@ -122,6 +131,7 @@ impl Executor {
                 content: text,
                 truncated: false,
                 outcome: Some(end),
+                structured: result.structured,
             });
         });
     }
@@ -136,6 +146,7 @@ impl Executor {
                 plan.agents.join(", "),
                 plan.mode.as_str()
             ),
+            request: None,
         });
         let token = self.open(&call_id);
         // Steps are `CALL/run/step-N`: nested under this card as calls of "run".
@@ -162,7 +173,7 @@ impl Executor {
 
     /// Run an MCP request in the background as a call the person made: recorded as
     /// started and finished (with its whole text), cancellable from its card.
-    fn spawn_mcp<F, Fut>(&self, call_id: CallId, label: String, request: F)
+    fn spawn_mcp<F, Fut>(&self, call_id: CallId, label: String, asked: McpRequest, request: F)
     where
         F: FnOnce(McpHub) -> Fut + Send + 'static,
         Fut: std::future::Future<Output = Result<String, crate::mcp::McpError>> + Send,
@@ -172,6 +183,7 @@ impl Executor {
             run_id: run_id.clone(),
             call_id: call_id.clone(),
             label,
+            request: Some(asked),
         });
         let token = self.open(&call_id);
         let (hub, recorder, open) = (
