@@ -16,6 +16,7 @@ pub mod step;
 pub mod store;
 pub mod tool_round;
 pub mod transcript;
+pub mod transcript_html;
 mod turn;
 
 pub use cancel::Cancel;

@@ -154,7 +154,7 @@ pub enum Command {
         #[arg(long)]
         all: bool,
     },
-    /// Print a saved session as Markdown or JSON.
+    /// Print a saved session as Markdown, JSON or one self-contained HTML page.
     Export {
         /// The session id (see `switchboard sessions`).
         id: String,

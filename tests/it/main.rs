@@ -67,6 +67,7 @@ mod serve_inspector;
 mod serve_interop;
 mod serve_stdio;
 mod serve_tui;
+mod session_export;
 mod session_hooks;
 mod themes;
 mod tls;
