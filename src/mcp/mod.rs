@@ -9,6 +9,7 @@
 pub mod ask;
 mod calls;
 pub mod catalog;
+pub mod catalog_diff;
 mod client;
 mod connect;
 pub mod endpoint;

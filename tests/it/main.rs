@@ -81,6 +81,7 @@ mod tui_ask;
 mod tui_ask_clip;
 mod tui_ask_live;
 mod tui_browse;
+mod tui_catalog_changes;
 mod tui_coordinator;
 mod tui_executor;
 mod tui_form_editor;

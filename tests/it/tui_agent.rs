@@ -360,6 +360,7 @@ fn servers_pane_shows_each_hub_state() {
         Msg::Servers {
             rows,
             catalog: catalog(&[], &hub()),
+            snapshot: Arc::new(hub()),
         },
     );
     s.focus = switchboard::tui::state::Pane::Servers;
