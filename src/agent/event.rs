@@ -87,6 +87,11 @@ pub enum AgentEvent {
         /// How the call ended (`aborted` for calls an interrupt kept from running).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         outcome: Option<CallEnd>,
+        /// The tool's structured content as it came (`switchboard replay` compares it
+        /// field by field); left out when there was none, or, for the model's calls,
+        /// when it is longer than the text the model may get.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        structured: Option<Value>,
     },
     /// The person asked a server for something that is not a tool call: `/read
     /// SERVER URI` or `/prompt SERVER NAME …`.
@@ -95,6 +100,10 @@ pub enum AgentEvent {
         call_id: CallId,
         /// `read weather file:///a`, `prompt weather forecast`.
         label: String,
+        /// What was asked, to ask it again (`switchboard replay`); none for a run of
+        /// agents (and in sessions saved before it was recorded).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        request: Option<McpRequest>,
     },
     RequestFinished {
         run_id: String,
@@ -160,6 +169,30 @@ pub enum AgentEvent {
     Gate(GateEvent),
 }
 
+/// A request the person made of a server that is not a tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum McpRequest {
+    /// `/read SERVER URI`.
+    Read { server: String, uri: String },
+    /// `/prompt SERVER NAME key=value …`.
+    Prompt {
+        server: String,
+        name: String,
+        #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+        args: serde_json::Map<String, Value>,
+    },
+}
+
+impl McpRequest {
+    /// The server asked.
+    pub fn server(&self) -> &str {
+        match self {
+            Self::Read { server, .. } | Self::Prompt { server, .. } => server,
+        }
+    }
+}
+
 fn model_origin() -> Origin {
     Origin::Model
 }
@@ -184,5 +217,58 @@ impl AgentEvent {
             Self::Notice { run_id, .. } | Self::Error { run_id, .. } => run_id.as_deref(),
             Self::SessionStarted { .. } | Self::StepModeChanged { .. } => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn results_keep_structured_content_and_requests_what_they_asked() {
+        let result = AgentEvent::ToolResult {
+            run_id: "r".into(),
+            call_id: CallId::new("c1"),
+            tool: "demo__add".into(),
+            is_error: false,
+            content: "{\"sum\":3}".into(),
+            truncated: false,
+            outcome: Some(CallEnd::Ok),
+            structured: Some(json!({"sum": 3})),
+        };
+        let line = serde_json::to_value(&result).unwrap_or_default();
+        assert_eq!(line["structured"], json!({"sum": 3}));
+        let started = AgentEvent::RequestStarted {
+            run_id: "r".into(),
+            call_id: CallId::new("manual-1"),
+            label: "prompt demo greet".into(),
+            request: Some(McpRequest::Prompt {
+                server: "demo".into(),
+                name: "greet".into(),
+                args: json!({"name": "Ada"})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
+            }),
+        };
+        let line = serde_json::to_value(&started).unwrap_or_default();
+        assert_eq!(
+            line["request"],
+            json!({"kind": "prompt", "server": "demo", "name": "greet", "args": {"name": "Ada"}})
+        );
+        for event in [result, started] {
+            let line = serde_json::to_string(&event).unwrap_or_default();
+            assert_eq!(serde_json::from_str::<AgentEvent>(&line).ok(), Some(event));
+        }
+        // Lines written before these were recorded still read.
+        let old: AgentEvent = serde_json::from_value(json!({"type": "request_started",
+            "run_id": "r", "call_id": "manual-1", "label": "read demo test://a"}))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(
+            old,
+            AgentEvent::RequestStarted { request: None, .. }
+        ));
     }
 }

@@ -16,11 +16,12 @@ pub mod step;
 pub mod store;
 pub mod tool_round;
 pub mod transcript;
+pub mod transcript_html;
 mod turn;
 
 pub use cancel::Cancel;
 pub use configure::{SessionRecipe, SessionStartError, session_options};
-pub use event::{AgentEvent, TurnEnd};
+pub use event::{AgentEvent, McpRequest, TurnEnd};
 pub use op::Op;
 pub use prompt::builtin_system_prompt;
 pub use readiness::Readiness;

@@ -33,6 +33,8 @@ struct Answer {
     end: CallEnd,
     /// The user (or a non-interactive run) refused it.
     approval_denied: bool,
+    /// The tool's structured content, for the session file.
+    structured: Option<Value>,
 }
 
 impl Answer {
@@ -42,6 +44,7 @@ impl Answer {
             is_error: true,
             end,
             approval_denied: false,
+            structured: None,
         }
     }
 }
@@ -222,6 +225,7 @@ async fn invoke(env: &TurnEnv, run_id: &str, call: &ToolCall, cancel: &Cancel) -
             is_error: true,
             end: CallEnd::Denied,
             approval_denied: ruling.is_refusal_by_person(),
+            structured: None,
         }),
         CallOutcome::Aborted | CallOutcome::Cancelled => None,
         CallOutcome::Failed(InvokeError::NotFound { name }) => {
@@ -249,6 +253,11 @@ fn record(
     limit: usize,
 ) {
     let (content, truncated) = cut_for_model(answer.content, limit);
+    // Kept for `switchboard replay` only when it is no longer than the model's text
+    // may be: a session file holds what the model saw, not more.
+    let structured = answer
+        .structured
+        .filter(|s| s.to_string().chars().count() <= limit);
     convo.messages.push(Message::tool(
         call.id.clone(),
         call.name.clone(),
@@ -263,10 +272,28 @@ fn record(
         content,
         truncated,
         outcome: Some(answer.end),
+        structured,
     });
 }
 
 fn answer_of(result: &ToolResult) -> Answer {
+    Answer {
+        content: text_for_model(result),
+        is_error: result.is_error,
+        end: if result.is_error {
+            CallEnd::Error
+        } else {
+            CallEnd::Ok
+        },
+        approval_denied: false,
+        structured: result.structured.clone(),
+    }
+}
+
+/// A result as the model reads it (before [`cut_for_model`]): the text blocks, a line
+/// for each other block, the structured content when there is nothing else, and a
+/// note when the structured content breaks the tool's output schema.
+pub fn text_for_model(result: &ToolResult) -> String {
     let mut parts: Vec<String> = Vec::new();
     for block in &result.content {
         parts.push(match block {
@@ -291,16 +318,7 @@ fn answer_of(result: &ToolResult) -> Answer {
             result.structured_mismatch.join("; ")
         ));
     }
-    Answer {
-        content: parts.join("\n"),
-        is_error: result.is_error,
-        end: if result.is_error {
-            CallEnd::Error
-        } else {
-            CallEnd::Ok
-        },
-        approval_denied: false,
-    }
+    parts.join("\n")
 }
 
 /// Cuts `text` to `limit` characters with a visible marker.

@@ -17,6 +17,7 @@ mod mcp_session;
 mod policy_cmd;
 mod prompt_cmd;
 mod read_cmd;
+mod replay_cmd;
 pub mod run_cmd;
 mod sandbox_exec_cmd;
 mod serve_cmd;
@@ -155,13 +156,17 @@ pub enum Command {
         #[arg(long)]
         all: bool,
     },
-    /// Print a saved session as Markdown or JSON.
+    /// Print a saved session as Markdown, JSON or one self-contained HTML page.
     Export {
         /// The session id (see `switchboard sessions`).
         id: String,
         #[arg(long, value_enum, default_value = "md")]
         format: sessions_cmd::ExportFormat,
     },
+    /// Make a saved session's tool calls, reads and prompts again against today's
+    /// servers (never its model) and compare the results: exit 0 all the same, 1 one
+    /// differs, 3 a server did not start, 5 the policy denied a call.
+    Replay(replay_cmd::ReplayArgs),
     /// List the MCP servers and their status.
     Servers {
         /// Machine-readable output.
@@ -223,6 +228,7 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::Run(ref args)) => run_cmd::run(&cli, args),
         Some(Command::Sessions { all }) => sessions_cmd::list(all),
         Some(Command::Export { ref id, format }) => sessions_cmd::export(id, format),
+        Some(Command::Replay(ref args)) => replay_cmd::run(&cli, args),
         Some(Command::Servers { json }) => servers_cmd::run(&cli, json),
         Some(Command::Catalog(ref args)) => catalog_cmd::run(&cli, args),
         Some(Command::Call(ref args)) => call_cmd::run(&cli, args),

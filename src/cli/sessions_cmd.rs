@@ -16,6 +16,7 @@ use crate::policy::rfc3339;
 pub enum ExportFormat {
     Md,
     Json,
+    Html,
 }
 
 /// A closed pipe (`| head`) is not an error worth a report.
@@ -63,7 +64,7 @@ pub fn list(all: bool) -> color_eyre::Result<()> {
     quiet_pipe(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
 }
 
-/// Prints a session as Markdown or JSON.
+/// Prints a session as Markdown, JSON or HTML.
 pub fn export(id: &str, format: ExportFormat) -> color_eyre::Result<()> {
     let store = SessionStore::from_dirs(&Dirs::from_env());
     let loaded = match store.load(id) {
@@ -85,6 +86,7 @@ pub fn export(id: &str, format: ExportFormat) -> color_eyre::Result<()> {
         ExportFormat::Json => {
             serde_json::to_string_pretty(&to_json(id, &messages, &manual, usage))? + "\n"
         }
+        ExportFormat::Html => crate::agent::transcript_html::to_html(id, &loaded.events),
     };
     let mut out = std::io::stdout().lock();
     quiet_pipe(out.write_all(text.as_bytes()).and_then(|()| out.flush()))

@@ -9,6 +9,7 @@
 pub mod ask;
 mod calls;
 pub mod catalog;
+pub mod catalog_diff;
 mod client;
 mod connect;
 pub mod endpoint;
@@ -55,7 +56,7 @@ pub use error::{LimitKind, McpError, needs_login, untrusted};
 pub use hub::{HubOptions, McpHub, StartGate};
 pub use limits::Limits;
 pub use reauth::{LoginFailure, MAX_LOGIN_ROUNDS, step_up_scopes};
-pub use result::{PromptMessageView, PromptView, ResourceRead};
+pub use result::{PromptMessageView, PromptView, ResourceRead, describe_read};
 pub use server::{ServerHandle, backoff};
 pub use snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStatus, era_of};
 pub use sync::{RegistrySync, spawn_sync, sync_registry};

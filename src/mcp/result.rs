@@ -250,6 +250,31 @@ pub struct ResourceRead {
     pub contents: Vec<ContentBlock>,
 }
 
+/// A read's text, with a `/save` hint for each item that is binary.
+pub fn describe_read(read: &ResourceRead) -> String {
+    let mut text = crate::tools::render_blocks(&read.contents);
+    let several = read.contents.len() > 1;
+    for (i, block) in read.contents.iter().enumerate() {
+        let binary = matches!(
+            block,
+            ContentBlock::EmbeddedResource { blob: Some(_), .. }
+                | ContentBlock::Image { .. }
+                | ContentBlock::Audio { .. }
+        );
+        if binary {
+            let item = if several {
+                format!(" {}", i + 1)
+            } else {
+                String::new()
+            };
+            text.push_str("/save FILE");
+            text.push_str(&item);
+            text.push_str(" writes it to a file\n");
+        }
+    }
+    text
+}
+
 pub fn resource_read(
     server: &str,
     wire: &Value,

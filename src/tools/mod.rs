@@ -6,6 +6,7 @@ pub mod builtin;
 pub mod builtin_specs;
 mod call_line;
 mod context;
+mod describe;
 mod gate_text;
 mod hints;
 mod hooked;
@@ -25,6 +26,7 @@ pub use crate::policy::{Origin, ParseEffectError, Scope, SubjectStyle, ToolEffec
 pub use allowlist::{AllowlistError, ToolAllowlist};
 pub use call_line::{CallLine, CallLineError, parse_call_line, parse_value};
 pub use context::ToolContext;
+pub use describe::{STRUCTURED_HEADING, describe_result, structured_section};
 pub use hints::{AnnotationHints, effect_from_hints};
 pub use invoke::CallOutcome;
 pub use qualified::{QUALIFIER, qualified_name, server_of, split_qualified};

@@ -107,6 +107,7 @@ fn on_card_event(state: &mut State, event: AgentEvent) {
             run_id,
             call_id,
             label,
+            ..
         } => {
             let mut card = ToolCard::new(call_id, run_id, CardKind::Request, Origin::Manual);
             card.tool = label;

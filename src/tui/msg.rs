@@ -55,10 +55,12 @@ pub enum Msg {
     /// The hub's snapshot or the registry's tool names changed; `update` asks for
     /// new rows (`ServerCmd::Refresh`).
     HubChanged,
-    /// The MCP servers changed: new rows for the Servers pane and a new catalog.
+    /// The MCP servers changed: new rows for the Servers pane and a new catalog, and
+    /// the hub's snapshot they come from (a reconnect with another catalog is said).
     Servers {
         rows: Vec<super::state::ServerRow>,
         catalog: super::state::Catalog,
+        snapshot: std::sync::Arc<crate::mcp::HubSnapshot>,
     },
     /// Suggestions for a form field (for the value typed when they were asked for).
     Completions {

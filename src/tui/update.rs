@@ -74,7 +74,14 @@ fn absorb(state: &mut State, msg: Msg) {
             state.chat.show(ChatEntry::new(kind, text));
         }
         Msg::ServeClients(lines) => state.serve.clients = lines,
-        Msg::Servers { rows, catalog } => {
+        Msg::Servers {
+            rows,
+            catalog,
+            snapshot,
+        } => {
+            for line in state.servers.catalogs_seen(&snapshot) {
+                state.chat.push(ChatEntry::new(ChatKind::Note, line));
+            }
             state.servers.rows = rows;
             state.servers.sel = state
                 .servers

@@ -443,6 +443,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["a2a", "agent", "config", "gate", "llm", "policy", "tools"],
     ),
     (
+        "replay",
+        &["agent", "config", "gate", "mcp", "policy", "tools"],
+    ),
+    (
         "workbench",
         &[
             "agent", "agents", "config", "gate", "hooks", "mcp", "paths", "policy", "tools",
@@ -501,6 +505,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "mcp",
             "paths",
             "policy",
+            "replay",
             "sandbox",
             "sanitize",
             "serve",

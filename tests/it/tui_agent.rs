@@ -161,6 +161,7 @@ fn result(s: &mut State, id: &str, is_error: bool, content: &str) {
             content: content.into(),
             truncated: false,
             outcome: None,
+            structured: None,
         },
     );
 }
@@ -359,6 +360,7 @@ fn servers_pane_shows_each_hub_state() {
         Msg::Servers {
             rows,
             catalog: catalog(&[], &hub()),
+            snapshot: Arc::new(hub()),
         },
     );
     s.focus = switchboard::tui::state::Pane::Servers;
@@ -479,6 +481,7 @@ fn e_expands_tool_cards() {
                 .join("\n"),
             truncated: false,
             outcome: None,
+            structured: None,
         },
     );
     let folded = shot(&s, 100, 40);

@@ -170,6 +170,7 @@ async fn cards_are_read_in_the_background_and_shown_with_their_skills() {
         Msg::Servers {
             rows,
             catalog: switchboard::tui::state::Catalog::default(),
+            snapshot: std::sync::Arc::default(),
         },
     );
     assert_eq!(state.catalog.items.agents.len(), 3);

@@ -8,8 +8,8 @@
 use std::sync::{Arc, PoisonError};
 use std::time::Instant;
 
-use crate::agent::AgentEvent;
 use crate::agent::sink::SinkObserver;
+use crate::agent::{AgentEvent, McpRequest};
 use crate::agents::{Plan, coordinate, outcomes_text};
 use crate::gate::{CallEnd, CallId};
 use crate::mcp::McpHub;
@@ -48,7 +48,11 @@ impl Executor {
             } => {
                 let inbox = self.inbox.clone();
                 let label = format!("read {server} {uri}");
-                self.spawn_mcp(call_id, label, move |hub| async move {
+                let request = McpRequest::Read {
+                    server: server.clone(),
+                    uri: uri.clone(),
+                };
+                self.spawn_mcp(call_id, label, request, move |hub| async move {
                     let read = hub.read_resource(&server, &uri).await;
                     let observed = match &read {
                         Ok(read) => Observed::from_text(true, &render_blocks(&read.contents)),
@@ -78,7 +82,12 @@ impl Executor {
             } => {
                 let label = format!("prompt {server} {name}");
                 let inbox = self.inbox.clone();
-                self.spawn_mcp(call_id, label, move |hub| async move {
+                let request = McpRequest::Prompt {
+                    server: server.clone(),
+                    name: name.clone(),
+                    args: args.clone(),
+                };
+                self.spawn_mcp(call_id, label, request, move |hub| async move {
                     let text = hub
                         .get_prompt(&server, &name, args.clone())
                         .await
@@ -165,6 +174,7 @@ impl Executor {
                 content: text,
                 truncated: false,
                 outcome: Some(end),
+                structured: result.structured,
             });
         });
     }
@@ -179,6 +189,7 @@ impl Executor {
                 plan.agents.join(", "),
                 plan.mode.as_str()
             ),
+            request: None,
         });
         let token = self.open(&call_id);
         // Steps are `CALL/run/step-N`: nested under this card as calls of "run".
@@ -205,7 +216,7 @@ impl Executor {
 
     /// Run an MCP request in the background as a call the person made: recorded as
     /// started and finished (with its whole text), cancellable from its card.
-    fn spawn_mcp<F, Fut>(&self, call_id: CallId, label: String, request: F)
+    fn spawn_mcp<F, Fut>(&self, call_id: CallId, label: String, asked: McpRequest, request: F)
     where
         F: FnOnce(McpHub) -> Fut + Send + 'static,
         Fut: std::future::Future<Output = Result<String, crate::mcp::McpError>> + Send,
@@ -215,6 +226,7 @@ impl Executor {
             run_id: run_id.clone(),
             call_id: call_id.clone(),
             label,
+            request: Some(asked),
         });
         let token = self.open(&call_id);
         let (hub, recorder, open) = (

@@ -62,6 +62,7 @@ impl Executor {
         Some(Msg::Servers {
             rows: hub_view::server_rows(&self.state.servers.rows, &snapshot),
             catalog: hub_view::catalog(&self.registry.specs(), &snapshot),
+            snapshot,
         })
     }
 

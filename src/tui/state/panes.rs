@@ -1,14 +1,20 @@
 //! The Servers and Logs panes and the turn in progress, as plain data.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use super::{LOG_CAPACITY, LogLevel, LogLine, ServerRow, TailScroll};
+use crate::mcp::catalog::CatalogSnapshot;
+use crate::mcp::catalog_diff::CatalogDiff;
+use crate::mcp::{HubSnapshot, ServerStatus as Status};
 
 /// The Servers pane: one row per configured server and the selection.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ServersPane {
     pub rows: Vec<ServerRow>,
     pub sel: usize,
+    /// Each ready server's catalog as last seen, with its connection's generation.
+    pub catalogs: BTreeMap<String, (u64, Arc<CatalogSnapshot>)>,
 }
 
 impl ServersPane {
@@ -21,6 +27,32 @@ impl ServersPane {
     pub fn refresh(&mut self, rows: Vec<ServerRow>) {
         self.rows = rows;
         self.sel = self.sel.min(self.rows.len().saturating_sub(1));
+    }
+
+    /// Remembers each ready server's catalog, and returns a line for each that came
+    /// back on a new connection with a catalog other than the one it had
+    /// (`weather: +1 tool, −1 prompt, get_weather input changed`). Changes on the same
+    /// connection (`list_changed`) are remembered without a line.
+    pub fn catalogs_seen(&mut self, snapshot: &HubSnapshot) -> Vec<String> {
+        let mut lines = Vec::new();
+        for server in &snapshot.servers {
+            if server.status != Status::Ready {
+                continue;
+            }
+            if let Some((generation, before)) = self.catalogs.get(&server.name)
+                && server.generation > *generation
+            {
+                let diff = CatalogDiff::between(before, &server.catalog);
+                if !diff.is_empty() {
+                    lines.push(diff.line(&server.name));
+                }
+            }
+            self.catalogs.insert(
+                server.name.clone(),
+                (server.generation, Arc::clone(&server.catalog)),
+            );
+        }
+        lines
     }
 }
 

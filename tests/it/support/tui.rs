@@ -55,6 +55,7 @@ pub fn request_done(state: &mut State, id: &str, label: &str, text: &str, ok: bo
             run_id: id.into(),
             call_id: call_id.clone(),
             label: label.into(),
+            request: None,
         })),
     );
     update(

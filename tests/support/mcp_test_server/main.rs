@@ -18,7 +18,8 @@
 //! `flush-on-exit` keeps working (on the CPU) for 400 ms after stdin closes, then
 //! writes `flushed` there and exits (`terminated` if SIGTERM came first).
 //! `silent-hang` is `hang` with nothing on stderr either; `bad-structured` makes
-//! `add` return `structuredContent` its `outputSchema` refuses; `long-name` adds two
+//! `add` return `structuredContent` its `outputSchema` refuses; `stamped` adds a
+//! `timestamp` that changes on every call to `add`'s result (text and structured); `long-name` adds two
 //! tools whose names providers reject (200 characters; dots, a slash and a space);
 //! `stderr-flood` writes 20 000 stderr lines on every tool call; `x-mcp-header` adds a
 //! tool with a valid `x-mcp-header` annotation and one with an invalid one; `ttl`

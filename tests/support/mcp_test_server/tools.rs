@@ -43,6 +43,17 @@ impl TestServer {
                         "structuredContent": {"sum": format!("{sum}")}}),
                     );
                 }
+                if &*self.misbehave == "stamped" {
+                    // A field that differs on every call, as a clock's would.
+                    let at = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_nanos());
+                    let data = json!({"sum": sum, "timestamp": at.to_string()});
+                    return Ok(
+                        json!({"content": [{"type": "text", "text": data.to_string()}],
+                        "structuredContent": data}),
+                    );
+                }
                 json!({"content": [{"type": "text", "text": format!("{{\"sum\":{sum}}}")}],
                     "structuredContent": {"sum": sum}})
             }
