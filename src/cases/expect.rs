@@ -5,6 +5,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::Expect;
+use crate::tools::same_data;
 
 /// What a call, read or prompt returned, as the checks see it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -313,22 +314,6 @@ fn diff_subset(expected: &Value, actual: &Value, at: &str, out: &mut Vec<String>
             compact(expected),
             compact(actual)
         )),
-    }
-}
-
-/// Equal as data: numbers by value (`7` is `7.0`).
-fn same_data(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_data(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_data(v, w)))
-        }
-        _ => a == b,
     }
 }
 

@@ -11,7 +11,9 @@ use super::mcp_session::{
 };
 use crate::mcp::qualified_name;
 use crate::policy::Mode;
-use crate::tools::{CallOutcome, ContentBlock, Origin, ToolContext, ToolResult, check_schema};
+use crate::tools::{
+    CallOutcome, ContentBlock, Origin, ToolContext, ToolResult, check_schema, same_data,
+};
 
 /// `switchboard call builtin TOOL` reaches the built-in tools.
 pub const BUILTIN: &str = "builtin";
@@ -243,20 +245,4 @@ fn human(result: &ToolResult) -> String {
     text.push_str("structured content:\n");
     text.push_str(&json(structured));
     text
-}
-
-/// Equal as data: numbers compare by value (`7` and `7.0` are the same sum).
-fn same_data(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_data(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_data(v, w)))
-        }
-        _ => a == b,
-    }
 }

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::recorded::Seen;
 use crate::gate::CallEnd;
-use crate::tools::structured_section;
+use crate::tools::{same_data, structured_section};
 
 /// At most this many changed fields are reported per part.
 const MAX_FIELDS: usize = 100;
@@ -295,22 +295,6 @@ fn walk(
         (Some(a), Some(b)) if same_data(a, b) => {}
         (None, None) => {}
         (a, b) => out.push((path.clone(), a.cloned(), b.cloned())),
-    }
-}
-
-/// Equal as data: numbers compare by value.
-fn same_data(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_data(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_data(v, w)))
-        }
-        _ => a == b,
     }
 }
 

@@ -31,7 +31,9 @@ pub use hints::{AnnotationHints, effect_from_hints};
 pub use invoke::CallOutcome;
 pub use qualified::{QUALIFIER, qualified_name, server_of, split_qualified};
 pub use registry::{InvokeError, Registry};
-pub use result::{ContentBlock, ToolResult, decoded_size, render_blocks, render_blocks_for_stream};
+pub use result::{
+    ContentBlock, ToolResult, decoded_size, render_blocks, render_blocks_for_stream, same_data,
+};
 pub use schema_check::{check as check_schema, skeleton as schema_skeleton};
 pub use schema_fields::{SchemaField, call_skeleton, schema_fields};
 pub use spec::{Subject, ToolSpec, ToolSpecBuilder};

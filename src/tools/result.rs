@@ -197,6 +197,24 @@ fn render(blocks: &[crate::tools::ContentBlock], text_of: impl Fn(&str) -> Strin
     out
 }
 
+/// Equal as data: numbers compare by value (`7` is `7.0`), arrays item by item,
+/// objects key by key. What a result "is the same" means wherever results are
+/// compared (a call's text against its structured content, saved cases, replays).
+pub fn same_data(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_data(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_data(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
 #[cfg(test)]
 mod size_tests {
     use super::decoded_size;
