@@ -166,7 +166,12 @@ pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
         tools,
         ..Catalog::default()
     };
-    for s in &snapshot.servers {
+    // A disabled server leaves the catalog entirely; it comes back when enabled.
+    for s in snapshot
+        .servers
+        .iter()
+        .filter(|s| s.status != Hub::Disabled)
+    {
         let c = &s.catalog;
         catalog.resources.extend(c.resources.iter().map(|r| {
             let mut facts = vec![("uri".to_string(), r.uri.clone())];

@@ -178,3 +178,16 @@ async fn a_real_reconnect_to_a_server_with_more_tools_is_said() {
     drop(exec);
     workbench.shutdown().await;
 }
+
+/// A disabled server leaves the catalog entirely — its resources, templates and
+/// prompts too, not only its tools — and comes back when it is enabled.
+#[test]
+fn a_disabled_server_leaves_the_catalog_and_comes_back() {
+    let mut s = booted();
+    update(&mut s, weather(ServerStatus::Ready, 1, before()));
+    assert_eq!(s.catalog.items.prompts.len(), 2);
+    update(&mut s, weather(ServerStatus::Disabled, 1, before()));
+    assert!(s.catalog.items.prompts.is_empty());
+    update(&mut s, weather(ServerStatus::Ready, 2, before()));
+    assert_eq!(s.catalog.items.prompts.len(), 2);
+}
