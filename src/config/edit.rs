@@ -72,8 +72,9 @@ pub fn remove_server(text: &str, name: &str) -> Result<String, EditError> {
     Ok(doc.to_string())
 }
 
-/// The text with `enabled = <enabled>` set on server `name`, keeping the comment
-/// around an existing `enabled` line.
+/// The text with server `name` enabled or disabled. Disabling writes
+/// `enabled = false`; enabling removes that line (enabled is the default), or sets it
+/// to `true` when a comment on the line would be lost.
 pub fn set_enabled(text: &str, name: &str, enabled: bool) -> Result<String, EditError> {
     let mut doc = parse(text)?;
     let server = servers_mut(&mut doc)?
@@ -81,6 +82,16 @@ pub fn set_enabled(text: &str, name: &str, enabled: bool) -> Result<String, Edit
         .ok_or_else(|| EditError::Missing(name.to_owned()))?
         .as_table_like_mut()
         .ok_or_else(|| EditError::Shape(format!("servers.{name}")))?;
+    let commented = server
+        .get("enabled")
+        .and_then(Item::as_value)
+        .and_then(|v| v.decor().suffix())
+        .and_then(|d| d.as_str())
+        .is_some_and(|d| d.contains('#'));
+    if enabled && !commented {
+        server.remove("enabled");
+        return Ok(doc.to_string());
+    }
     match server.get_mut("enabled").and_then(Item::as_value_mut) {
         Some(value) => {
             let decor = value.decor().clone();
@@ -311,6 +322,10 @@ mod tests {
             set_enabled(plain, "a", false).unwrap(),
             "[servers.a]\ncommand = \"a\"\nenabled = false\n"
         );
+        // Enabling takes the line away again: enabled is the default.
+        let disabled = set_enabled(plain, "a", false).unwrap();
+        assert_eq!(set_enabled(&disabled, "a", true).unwrap(), plain);
+        assert_eq!(set_enabled(plain, "a", true).unwrap(), plain);
         let dotted = "servers.a.command = \"a\"\n";
         assert!(
             set_enabled(dotted, "a", false)
