@@ -133,10 +133,16 @@ fn unknown_key(keys: &[String], rest: &str) -> Description {
         format!("in [{}]", KeyPath::new(parent))
     };
     let expected = backticked_items(expected);
+    // The skills tool is the one built-in configured at the top level.
+    let hint = if parent == ["tools"] && field == "skills" {
+        Some("the skills tool is configured under [skills] (e.g. [skills] enabled = false)".into())
+    } else {
+        suggest::hint(field, &expected, "expected keys")
+    };
     Description {
         kind: ErrorKind::UnknownKey,
         message: format!("unknown key `{field}` {place}"),
-        hint: suggest::hint(field, &expected, "expected keys"),
+        hint,
         key: KeyPath::new(keys).to_string(),
     }
 }
@@ -220,6 +226,16 @@ mod tests {
         assert_eq!(d.message, "unknown key `comand` in [servers.weather]");
         assert_eq!(d.hint.as_deref(), Some("did you mean `command`?"));
         assert_eq!(d.key, "servers.weather.comand");
+    }
+
+    #[test]
+    fn tools_skills_points_to_the_skills_table() {
+        let text = "[tools.skills]\nenabled = false\n";
+        let error = crate::config::parse_str(text, Path::new("s.toml")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "s.toml:1:8: unknown key `skills` in [tools]\n  hint: the skills tool is configured under [skills] (e.g. [skills] enabled = false)"
+        );
     }
 
     #[test]
