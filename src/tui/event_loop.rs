@@ -132,6 +132,7 @@ fn wire_up(
     rt.memory_dir = options.memory_dir;
     rt.session_ops = session_ops;
     rt.hub = options.hub;
+    rt.readiness = options.recipe.as_ref().and_then(|r| r.readiness.clone());
     rt.recipe = options.recipe;
     rt.theme = options.theme;
     rt.themes = options.themes;

@@ -25,6 +25,8 @@ pub enum Msg {
     /// session is gone, a saved session was not found): said in the transcript. Not
     /// an agent event: no session produced it.
     Failed(String),
+    /// Something for the transcript as a note (a manual call waits for its server).
+    Note(String),
     /// The session grants now.
     Grants(Vec<GrantView>),
     /// A read or a call the person made returned these contents (its text arrives as

@@ -66,6 +66,7 @@ fn absorb(state: &mut State, msg: Msg) {
         Msg::Contents(last) => state.last_contents = Some(*last),
         Msg::CaseSource(last) => state.last_case = Some(last),
         Msg::Failed(message) => state.chat.push(ChatEntry::new(ChatKind::Error, message)),
+        Msg::Note(text) => state.chat.push(ChatEntry::new(ChatKind::Note, text)),
         Msg::Saved(result) => {
             let (kind, text) = match result {
                 Ok(text) => (ChatKind::Note, text),
@@ -166,6 +167,7 @@ fn absorb_reports(state: &mut State, msg: Msg) {
         | Msg::Contents(_)
         | Msg::CaseSource(_)
         | Msg::Failed(_)
+        | Msg::Note(_)
         | Msg::Saved(_)
         | Msg::ServeClients(_)
         | Msg::Servers { .. }

@@ -187,3 +187,62 @@ async fn approving_a_question_nobody_waits_for_sends_nothing() {
         "research asked to use the model: no longer waits for an answer"
     );
 }
+
+/// Servers still connecting, released by the test; settling registers the tool.
+struct Connecting {
+    registry: std::sync::Arc<switchboard::tools::Registry>,
+    tool: std::sync::Arc<support::gate::FakeTool>,
+    release: std::sync::Arc<tokio::sync::Notify>,
+}
+
+impl switchboard::agent::Readiness for Connecting {
+    fn pending(&self) -> Vec<String> {
+        vec!["weather".into()]
+    }
+
+    fn settled(&self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            self.release.notified().await;
+            self.registry.register(self.tool.clone()).await.unwrap();
+        })
+    }
+}
+
+/// `/call` to a server still connecting waits for it, saying so, instead of failing
+/// as an unknown tool; then it runs through the gate.
+#[tokio::test]
+async fn a_manual_call_waits_for_its_server_to_connect() {
+    let (registry, tool) =
+        support::gate::registry_with(Policy::new(Mode::FullAuto), true, fs_spec()).await;
+    assert!(registry.unregister("fs"));
+    let release = std::sync::Arc::new(tokio::sync::Notify::new());
+    let readiness = Connecting {
+        registry: registry.clone(),
+        tool,
+        release: release.clone(),
+    };
+    let (tx, mut route) = unbounded_channel();
+    let (inbox, mut inbox_rx) = unbounded_channel();
+    let mut state = support::tui::state();
+    state.chat.entries.clear();
+    state.servers.rows.push(switchboard::tui::state::ServerRow {
+        name: "weather".into(),
+        status: switchboard::tui::state::ServerStatus::Connecting,
+        ..switchboard::tui::state::ServerRow::default()
+    });
+    let mut exec = Executor::new(state, registry.clone(), EventSink::new(tx, None), inbox)
+        .with_readiness(std::sync::Arc::new(readiness));
+    type_line(&mut exec, "/call fs operation=read path=a.md");
+    let note = crate::support::within(inbox_rx.recv()).await.unwrap();
+    exec.handle(note);
+    assert_eq!(
+        exec.state().chat.entries.last().unwrap().text,
+        "Waiting for weather to connect… (Esc cancels the call)"
+    );
+    release.notify_one();
+    let mut seen = Vec::new();
+    pump(&mut exec, &mut route, &mut seen, |s| {
+        statuses(s).first().is_some_and(|c| *c == CardStatus::Ok)
+    })
+    .await;
+}

@@ -133,9 +133,10 @@ impl Executor {
         let token = self.open(&call_id);
         let ctx = ToolContext::new(run_id.clone(), Origin::Manual)
             .with_call_id(call_id.clone())
-            .with_cancel(token)
+            .with_cancel(token.clone())
             .with_observer(Arc::new(SinkObserver(self.recorder.clone())));
         let registry = Arc::clone(&self.registry);
+        let readiness = self.readiness.clone();
         let (inbox, recorder, open) = (
             self.inbox.clone(),
             self.recorder.clone(),
@@ -143,6 +144,7 @@ impl Executor {
         );
         tokio::spawn(async move {
             let asked = args.clone();
+            wait_for_servers(&registry, &tool, readiness.as_deref(), &inbox, &token).await;
             let outcome = registry.invoke(&tool, args, &ctx).await;
             let end = outcome.end();
             let result = outcome.into_result();
@@ -256,5 +258,36 @@ impl Executor {
                 duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
             });
         });
+    }
+}
+
+/// A manual call to a tool not registered yet while servers are still connecting
+/// waits for them (each bounded by its startup timeout), as a message does, saying so;
+/// Esc cancels the call. Then it goes through the gate as usual (an unknown tool is
+/// refused there).
+async fn wait_for_servers(
+    registry: &crate::tools::Registry,
+    tool: &str,
+    readiness: Option<&dyn crate::agent::Readiness>,
+    inbox: &tokio::sync::mpsc::UnboundedSender<Msg>,
+    cancel: &tokio_util::sync::CancellationToken,
+) {
+    let Some(readiness) = readiness else {
+        return;
+    };
+    if registry.names().iter().any(|n| n == tool) {
+        return;
+    }
+    let pending = readiness.pending();
+    if pending.is_empty() {
+        return;
+    }
+    let _ = inbox.send(Msg::Note(format!(
+        "Waiting for {} to connect… (Esc cancels the call)",
+        pending.join(", ")
+    )));
+    tokio::select! {
+        () = readiness.settled() => {}
+        () = cancel.cancelled() => {}
     }
 }

@@ -51,6 +51,8 @@ pub struct Executor {
     pub(super) memory_dir: Option<PathBuf>,
     pub(super) session_ops: Option<UnboundedSender<crate::agent::Op>>,
     pub(super) hub: Option<McpHub>,
+    /// Servers still connecting, and the wait for them (a manual call to one waits).
+    pub(super) readiness: Option<Arc<dyn crate::agent::Readiness>>,
     pub(super) recipe: Option<crate::agent::SessionRecipe>,
     /// A session started by `/model`, picked up by the loop.
     pub(super) new_session: Option<crate::agent::SessionHandle>,
@@ -86,6 +88,7 @@ impl Executor {
             memory_dir: None,
             session_ops: None,
             hub: None,
+            readiness: None,
             recipe: None,
             new_session: None,
             editor: None,
@@ -103,6 +106,14 @@ impl Executor {
     #[must_use]
     pub fn with_hub(mut self, hub: crate::mcp::McpHub) -> Self {
         self.hub = Some(hub);
+        self
+    }
+
+    /// What a manual call to a server still connecting waits on (the event loop sets
+    /// the workbench's; tests that drive an executor use this).
+    #[must_use]
+    pub fn with_readiness(mut self, readiness: Arc<dyn crate::agent::Readiness>) -> Self {
+        self.readiness = Some(readiness);
         self
     }
 
