@@ -95,7 +95,9 @@ pub async fn run_tool_round(
         }
         i += batch;
         if interrupted {
+            // Calls never reached still get their card: announced, then not run.
             for rest in &calls[i..] {
+                announce(env, run_id, rest);
                 record_interrupted(env, convo, run_id, rest);
             }
             return RoundEnd::Interrupted;

@@ -439,3 +439,57 @@ async fn resuming_a_saved_session_continues_its_file_and_turn_numbers() {
     let again = store.load("r1").unwrap();
     assert_eq!(again.messages().len(), 4);
 }
+
+/// Interrupting the first of two calls of one response: both are announced (each
+/// gets its card) and both are answered as not run, in call order.
+#[tokio::test]
+async fn every_call_of_an_interrupted_response_is_announced_and_answered() {
+    let (registry, tool) = setup(true).await;
+    let write = |id: &str| switchboard::llm::scripted_script::ScriptedCall {
+        id: Some(id.into()),
+        name: "fs".into(),
+        arguments: serde_json::json!({"operation": "write", "path": "a.txt", "content": "hi"})
+            .as_object()
+            .cloned()
+            .unwrap(),
+    };
+    let script = vec![switchboard::llm::scripted_script::ScriptedTurn {
+        tool_calls: vec![write("first"), write("second")],
+        ..switchboard::llm::scripted_script::ScriptedTurn::default()
+    }];
+    let mut h = start(&registry, Arc::new(ScriptedProvider::with_script(script)));
+    h.send(Op::UserTurn { text: "go".into() });
+    let asked = until(&mut h, |e| {
+        matches!(e, AgentEvent::Gate(GateEvent::ApprovalRequested { .. }))
+    })
+    .await;
+    let Some(AgentEvent::Gate(GateEvent::ApprovalRequested(request))) = asked.last() else {
+        panic!("not asked")
+    };
+    h.send(Op::Interrupt {
+        run_id: request.run_id.clone(),
+    });
+    let mut events = asked.clone();
+    events.extend(until(&mut h, is_done).await);
+    assert_eq!(tool.calls(), 0);
+    let requested: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolCallRequested { call_id, .. } => Some(call_id.0.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(requested, ["first", "second"]);
+    let answered: Vec<(String, String)> = events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolResult {
+                call_id, content, ..
+            } => Some((call_id.0.clone(), content.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answered.len(), 2, "{answered:?}");
+    assert_eq!(answered[1].0, "second");
+    assert!(answered[1].1.contains("Not run"), "{answered:?}");
+}
