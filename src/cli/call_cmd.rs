@@ -142,6 +142,8 @@ async fn call(
     progress.abort();
     match invoked {
         CallOutcome::Ran(result) => {
+            // Too large for a model is not an error for the person who asked.
+            let result = result.for_the_person();
             let code = report(&result, args.json);
             match &args.save_case {
                 Some(file) => {
@@ -228,6 +230,9 @@ fn report(result: &ToolResult, as_json: bool) -> i32 {
 /// The text blocks, then the structured content as pretty JSON — once: when the text
 /// is that same data as JSON (servers send both for older clients), only the JSON.
 fn human(result: &ToolResult) -> String {
+    if let Some(whole) = &result.oversized {
+        return render_blocks(whole);
+    }
     let Some(structured) = &result.structured else {
         return render_blocks(&result.content);
     };

@@ -28,10 +28,13 @@ pub fn describe_result(result: &ToolResult) -> String {
             oversized: None,
             ..ToolResult::text("")
         };
-        text.push_str(
+        text.push_str(if result.is_error {
             "▸ the model was refused it; the whole result is kept for you: /save FILE \
-             [ITEM] writes it. Its first part:\n",
-        );
+             [ITEM] writes it. Its first part:\n"
+        } else {
+            "▸ larger than a model is sent (max_result_chars); kept whole for you: /save \
+             FILE [ITEM] writes it. Its first part:\n"
+        });
         text.push_str(&describe_blocks(&shown));
     }
     text

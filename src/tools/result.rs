@@ -61,6 +61,18 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
+    /// The result of a call the person made, for the person: one too large for a model
+    /// is not an error to them — it is the whole result, kept (`oversized`), with
+    /// nothing else to show. Any other result is unchanged.
+    #[must_use]
+    pub fn for_the_person(mut self) -> Self {
+        if self.oversized.is_some() {
+            self.is_error = false;
+            self.content.clear();
+        }
+        self
+    }
+
     /// A successful result with one text block.
     pub fn text(text: impl Into<String>) -> Self {
         Self {

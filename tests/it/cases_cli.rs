@@ -309,3 +309,13 @@ expect.error_contains = "denied"
     assert!(out.contains("\"is 5\" not in the text"), "{out}");
     assert!(err.contains("6 cases: 5 passed, 1 failed"), "{err}");
 }
+
+/// `switchboard call` of a result too large for a model prints it whole, exit 0: it
+/// is the person's own call.
+#[test]
+fn your_own_oversized_result_is_printed_whole() {
+    let env = Env::new();
+    let (code, out, err) = env.run(&["call", "t", "big", "-a", "chars=300000"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim_end().len(), 300_000);
+}

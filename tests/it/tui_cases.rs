@@ -145,3 +145,39 @@ async fn cases_saved_on_screen_pass_switchboard_test() {
     );
     assert!(stderr.contains("3 cases: 3 passed"), "{stderr}");
 }
+
+/// A result too large for a model (past `max_result_chars`) from the person's own
+/// call is theirs: the card ends ok and shows its first part, `/save` keeps it whole.
+#[tokio::test]
+async fn your_own_oversized_result_is_ok_and_shown() {
+    use switchboard::tui::cards::CardStatus;
+    let mut live = support::tui::LiveTui::start(ProtocolChoice::Auto, |state, workbench, _| {
+        state.catalog.items.tools = workbench
+            .registry
+            .specs()
+            .iter()
+            .map(switchboard::tui::boot::tool_entry)
+            .collect();
+    })
+    .await;
+    support::tui::type_line(&mut live.exec, "/call t__big {\"chars\": 300000}");
+    let card = |s: &State| {
+        s.chat
+            .entries
+            .iter()
+            .find_map(|e| e.card.clone())
+            .filter(|c| c.status != CardStatus::Running && c.result.is_some())
+    };
+    while card(live.exec.state()).is_none() {
+        live.step(|s| format!("{:?}", s.chat.entries.last())).await;
+    }
+    let card = card(live.exec.state()).unwrap();
+    assert_eq!(card.status, CardStatus::Ok);
+    let shown = card.result.unwrap_or_default();
+    assert!(
+        shown.starts_with("▸ larger than a model is sent (max_result_chars); kept whole for you"),
+        "{}",
+        &shown[..200.min(shown.len())]
+    );
+    live.workbench.shutdown().await;
+}
