@@ -173,6 +173,10 @@ fn row<'a>(
             style(theme, role),
         ));
         room = room.saturating_sub(2);
+    } else if e.facts.iter().any(|(k, _)| k.starts_with("effect by")) {
+        // fs, http, memory: the effect depends on the arguments.
+        spans.push(Span::styled("~ ", style(theme, Role::Dim)));
+        room = room.saturating_sub(2);
     }
     // The title when the server gave one; the name is in the detail view.
     let name = fit(&sanitize_line(e.title.as_deref().unwrap_or(name)), room);
@@ -215,7 +219,8 @@ fn marks(state: &State, e: &crate::tui::state::CatalogEntry) -> Vec<(&'static st
     out
 }
 
-/// One letter for a tool's effect: Read, Write, Delete, Compute, `?` unknown.
+/// One letter for a tool's effect: Read, Write, Delete, Compute, `?` unknown (`~`,
+/// drawn by `row`, when it depends on the arguments).
 fn badge(effect: ToolEffect) -> char {
     match effect {
         ToolEffect::Read => 'R',
