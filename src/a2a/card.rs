@@ -55,6 +55,8 @@ pub struct AgentCard {
     pub streaming: bool,
     pub skills: Vec<Skill>,
     pub interface: Interface,
+    /// `securitySchemes`, each as `NAME (kind)`: what credentials the agent asks for.
+    pub security: Vec<String>,
 }
 
 /// The card's URL for an agent at `base` (a URL ending in `.json` is taken as is).
@@ -116,8 +118,36 @@ impl AgentCard {
                 == Some(true),
             skills,
             interface: interface(card, card_url)?,
+            security: security_schemes(card),
         })
     }
+}
+
+/// `securitySchemes` as `NAME (kind)`: 0.3's `{"type": "http", "scheme": "bearer"}` and
+/// 1.0's `{"httpAuthSecurityScheme": {"scheme": "Bearer"}}` alike.
+fn security_schemes(card: &Value) -> Vec<String> {
+    let Some(schemes) = card.get("securitySchemes").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    schemes
+        .iter()
+        .map(|(name, scheme)| {
+            let (kind, inner) = match scheme.get("type").and_then(Value::as_str) {
+                Some(kind) => (kind.to_owned(), scheme),
+                None => scheme
+                    .as_object()
+                    .and_then(|o| o.iter().next())
+                    .map_or_else(|| (String::new(), scheme), |(k, v)| (k.clone(), v)),
+            };
+            let detail = inner
+                .get("scheme")
+                .or_else(|| inner.get("name"))
+                .and_then(Value::as_str)
+                .map(|d| format!(" {d}"))
+                .unwrap_or_default();
+            format!("{name} ({kind}{detail})")
+        })
+        .collect()
 }
 
 /// The JSON-RPC interface: a 1.0 one if listed, else a 0.3 one.

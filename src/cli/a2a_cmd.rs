@@ -51,14 +51,36 @@ fn fail(error: &A2aError, code: i32) -> i32 {
     code
 }
 
+/// The exit status for `error`: a credentials problem (HTTP 401 / 403) or an agent
+/// that cannot be reached is 3, as an MCP server that needs a login; the rest 4. A
+/// credentials problem also says how to give them (and what the card asks for).
+fn failed(error: &A2aError, security: &[String]) -> i32 {
+    let code = match error {
+        A2aError::Status {
+            status: 401 | 403, ..
+        } => {
+            fail(error, exit::UNREACHABLE);
+            let asks = if security.is_empty() {
+                String::new()
+            } else {
+                format!(" (its card asks for: {})", safe(&security.join(", ")))
+            };
+            eprintln!(
+                "the agent wants credentials{asks}: pass --bearer-token-env-var VAR or \
+                 --api-key-env-var VAR naming the variable that holds them"
+            );
+            return exit::UNREACHABLE;
+        }
+        A2aError::Transport { .. } | A2aError::Status { .. } => exit::UNREACHABLE,
+        _ => exit::REMOTE,
+    };
+    fail(error, code)
+}
+
 async fn connect(url: &str, headers: HeaderMap) -> Result<A2aClient, i32> {
-    A2aClient::connect(url, headers).await.map_err(|e| {
-        let code = match e {
-            A2aError::Transport { .. } | A2aError::Status { .. } => exit::UNREACHABLE,
-            _ => exit::REMOTE,
-        };
-        fail(&e, code)
-    })
+    A2aClient::connect(url, headers)
+        .await
+        .map_err(|e| failed(&e, &[]))
 }
 
 async fn card(url: &str, headers: HeaderMap, as_json: bool) -> i32 {
@@ -79,7 +101,8 @@ fn card_text(card: &AgentCard, as_json: bool) -> String {
             .collect();
         return json(&json!({"name": card.name, "description": card.description,
             "version": card.version, "protocol_version": card.interface.version.as_str(),
-            "url": card.interface.url, "streaming": card.streaming, "skills": skills}));
+            "url": card.interface.url, "streaming": card.streaming, "skills": skills,
+            "security": card.security}));
     }
     let mut out = format!(
         "{} {} — A2A {} at {}{}\n",
@@ -91,6 +114,9 @@ fn card_text(card: &AgentCard, as_json: bool) -> String {
     );
     if !card.description.is_empty() {
         let _ = writeln!(out, "{}", safe(&card.description));
+    }
+    if !card.security.is_empty() {
+        let _ = writeln!(out, "credentials: {}", safe(&card.security.join(", ")));
     }
     for s in &card.skills {
         let _ = writeln!(out, "  {:<16} {}", safe(&s.id), safe(&s.description));
@@ -125,7 +151,7 @@ async fn send(url: &str, headers: HeaderMap, task: &str, as_json: bool) -> i32 {
     let _ = progress.await;
     let outcome = match result {
         Ok(o) => o,
-        Err(e) => return fail(&e, exit::REMOTE),
+        Err(e) => return failed(&e, &client.card().security),
     };
     if as_json {
         print(&json(

@@ -66,6 +66,35 @@ async fn card_task_and_failure_from_the_command_line() {
     assert!(err.contains("the task ended failed"));
 
     let (code, _, err) = switchboard(vec!["a2a".into(), server.url.clone()]).await;
-    assert_eq!(code, 3, "no token: HTTP 401 is unreachable");
+    assert_eq!(code, 3, "no token: HTTP 401 is a credentials problem");
     assert!(err.contains("HTTP 401"), "{err}");
+    assert!(err.contains("--bearer-token-env-var VAR"), "{err}");
+}
+
+/// A public card and a task refused for want of credentials: exit 3 (as an MCP server
+/// that needs a login), naming the flags and the scheme the card advertises.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_refused_for_credentials_exits_3_and_says_how() {
+    let server = Server::start(Options {
+        token: Some("tok".into()),
+        card_public: true,
+        ..Options::default()
+    })
+    .await;
+    let (code, out, _) = switchboard(vec!["a2a".into(), server.url.clone()]).await;
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("\ncredentials: bearer (http bearer)\n"),
+        "{out}"
+    );
+    let (code, out, err) =
+        switchboard(vec!["a2a".into(), server.url.clone(), "hello".into()]).await;
+    assert_eq!(code, 3, "{out}\n{err}");
+    assert!(err.contains("HTTP 401"), "{err}");
+    assert!(
+        err.contains(
+            "the agent wants credentials (its card asks for: bearer (http bearer)): pass --bearer-token-env-var VAR or --api-key-env-var VAR"
+        ),
+        "{err}"
+    );
 }

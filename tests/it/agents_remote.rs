@@ -138,6 +138,7 @@ async fn a_failed_remote_task_is_an_error_result_the_model_reads() {
         version: Version::V03,
         streaming: true,
         token: Some("tok".into()),
+        card_public: false,
     })
     .await;
     let w = world(&server).await;

@@ -241,6 +241,7 @@ async fn a_hostile_card_reaches_the_screen_sanitised() {
             url: "http://h/\u{1b}[5m".into(),
             version: switchboard::a2a::ProtocolVersion::V0_3,
         },
+        security: vec!["bearer\u{1b}[2J (http bearer)".into()],
     };
     update(
         &mut state,

@@ -33,6 +33,9 @@ pub struct Options {
     pub streaming: bool,
     /// Requests without `Authorization: Bearer TOKEN` get HTTP 401.
     pub token: Option<String>,
+    /// With a token: the card is served to anyone (and advertises a bearer scheme);
+    /// only the JSON-RPC requests need the token.
+    pub card_public: bool,
 }
 
 /// One request the server saw.
@@ -151,17 +154,23 @@ impl App {
                 .map(str::to_owned)
         };
         let (a2a_version, authorization) = (header("a2a-version"), header("authorization"));
+        let open_card = self.options.card_public && req.method() == hyper::Method::GET;
         if let Some(token) = &self.options.token
+            && !open_card
             && authorization.as_deref() != Some(&format!("Bearer {token}"))
         {
             return json_response(StatusCode::UNAUTHORIZED, &json!({"error": "unauthorized"}));
         }
         if req.method() == hyper::Method::GET {
             return match req.uri().path() {
-                "/.well-known/agent-card.json" => json_response(
-                    StatusCode::OK,
-                    &self.shapes().card(&self.base, self.options.streaming),
-                ),
+                "/.well-known/agent-card.json" => {
+                    let mut card = self.shapes().card(&self.base, self.options.streaming);
+                    if self.options.card_public {
+                        card["securitySchemes"] =
+                            json!({"bearer": {"type": "http", "scheme": "bearer"}});
+                    }
+                    json_response(StatusCode::OK, &card)
+                }
                 _ => json_response(StatusCode::NOT_FOUND, &json!({})),
             };
         }
