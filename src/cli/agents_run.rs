@@ -1,7 +1,8 @@
 //! `switchboard run --agents a,b --mode sequential|parallel|pipeline [--resilient]
 //! TASK`: the coordinator, headless. Each step is a call of `agent__NAME` through the
 //! gate; `--json` prints the trace (no task text or outputs unless `[policy]
-//! audit_arguments = true`), otherwise each agent's answer under its name.
+//! audit_arguments = true`) and then one `results` line with each step's answer,
+//! otherwise each agent's answer under its name.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -64,7 +65,11 @@ pub async fn run_agents(workbench: &Workbench, request: &AgentsRequest<'_>, task
         }
     };
     let outcomes = coordinate(&workbench.registry, &plan, task, &base, &trace).await;
-    if !json {
+    if json {
+        // The trace (also the audit log's) carries no text; the answers come last,
+        // for the script that asked for them.
+        print!("{}", results_line(&outcomes));
+    } else {
         print_outcomes(&outcomes);
     }
     if outcomes.iter().any(|o| o.error.is_some()) {
@@ -72,6 +77,12 @@ pub async fn run_agents(workbench: &Workbench, request: &AgentsRequest<'_>, task
     } else {
         exit::DONE
     }
+}
+
+/// `{"event": "results", "steps": [{index, agent, output, error, steps, duration_ms}]}`
+/// on one line, in the agents' order.
+fn results_line(outcomes: &[StepOutcome]) -> String {
+    super::mcp_session::json_line(&serde_json::json!({"event": "results", "steps": outcomes}))
 }
 
 fn print_outcomes(outcomes: &[StepOutcome]) {

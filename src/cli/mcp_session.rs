@@ -348,7 +348,17 @@ pub fn print(text: &str) {
 /// serde leaves raw (DEL, C1) and bidi controls are written as `\uXXXX` escapes, so the
 /// output is the same JSON and safe on a terminal.
 pub fn json(value: &impl serde::Serialize) -> String {
-    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    terminal_safe_json(&serde_json::to_string_pretty(value).unwrap_or_default())
+}
+
+/// As [`json`], on one line (a JSON Lines record).
+pub fn json_line(value: &impl serde::Serialize) -> String {
+    terminal_safe_json(&serde_json::to_string(value).unwrap_or_default())
+}
+
+/// JSON text with the control and bidi characters serde leaves raw written as
+/// `\uXXXX` escapes (the same JSON, safe on a terminal), and a final newline.
+fn terminal_safe_json(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 1);
     for c in text.chars() {
         let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');

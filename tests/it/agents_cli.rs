@@ -181,11 +181,35 @@ fn parallel_resilient_keeps_order_records_the_error_and_leaks_no_text() {
         task,
     ];
     let out = env.run(&args, 4);
+    let mut trace = lines(&out);
+    // The last line carries the answers, for a script; the trace before it no text.
+    let results = trace.pop().unwrap();
+    assert_eq!(results["event"], "results", "{out}");
+    let answers: Vec<(&str, &Value, &Value)> = results["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["agent"].as_str().unwrap(),
+                &s["output"],
+                &s["error"]["code"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            ("one", &json!("answer one"), &Value::Null),
+            ("bad", &Value::Null, &json!("agent_error")),
+            ("two", &json!("answer two"), &Value::Null),
+        ]
+    );
+    let trace_text = serde_json::to_string(&trace).unwrap();
     assert!(
-        !out.contains("SECRET-4711") && !out.contains("answer one"),
+        !out.contains("SECRET-4711") && !trace_text.contains("answer one"),
         "{out}"
     );
-    let trace = lines(&out);
     assert_eq!(trace[0]["event"], "coordinator_started");
     assert_eq!(trace[0]["agents"], json!(["one", "bad", "two"]));
     assert_eq!(trace[0]["agent_count"], 3);
@@ -226,7 +250,9 @@ fn parallel_resilient_keeps_order_records_the_error_and_leaks_no_text() {
     assert!(one < bad && bad < two, "{out}");
     let audit = env.audit();
     assert!(
-        audit.contains("coordinator_finished") && audit.contains("\"agent_run\""),
+        audit.contains("coordinator_finished")
+            && audit.contains("\"agent_run\"")
+            && !audit.contains("answer one"),
         "{audit}"
     );
     assert!(
