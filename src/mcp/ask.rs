@@ -155,11 +155,7 @@ impl Asker for HeadlessAsker {
             _ => ElicitationAnswer::Decline,
         };
         if let (ElicitationAnswer::Decline, Some(notice)) = (&answer, self.notice) {
-            notice(&format!(
-                "server {} asked for input ({}); declined (choose with --elicit decline|cancel|accept-defaults)",
-                crate::sanitize::sanitize_line(&request.server),
-                super::untrusted(&request.message, 200)
-            ));
+            notice(&self.why_declined(&request));
         }
         answer
     }
@@ -171,9 +167,67 @@ impl Asker for HeadlessAsker {
     }
 }
 
+impl HeadlessAsker {
+    /// The line that says why a question was declined and how it could be answered.
+    fn why_declined(&self, request: &ElicitationRequest) -> String {
+        let server = crate::sanitize::sanitize_line(&request.server);
+        let message = super::untrusted(&request.message, 200);
+        match (&request.kind, self.mode) {
+            (ElicitationKind::Url { .. }, _) => format!(
+                "server {server} asked you to open a URL ({message}); declined: a URL \
+                 request is always declined without a person — make the call in the TUI \
+                 (`switchboard`) to open or copy it"
+            ),
+            (ElicitationKind::Form { schema }, ElicitMode::AcceptDefaults) => {
+                let missing = missing_defaults(schema);
+                let names: Vec<String> = missing
+                    .iter()
+                    .map(|f| format!("`{}`", crate::sanitize::sanitize_line(f)))
+                    .collect();
+                let (s, has) = if names.len() == 1 {
+                    ("", "has")
+                } else {
+                    ("s", "have")
+                };
+                format!(
+                    "server {server} asked for input ({message}); declined: --elicit \
+                     accept-defaults cannot answer it, required field{s} {} {has} no \
+                     default",
+                    names.join(", ")
+                )
+            }
+            _ => format!(
+                "server {server} asked for input ({message}); declined (choose with \
+                 --elicit decline|cancel|accept-defaults)"
+            ),
+        }
+    }
+}
+
+/// The required fields of a form schema without a default of their type.
+pub fn missing_defaults(schema: &Value) -> Vec<String> {
+    let filled = defaults_of(schema);
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|name| !filled.contains_key(*name))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The defaults of a form schema (SEP-1034): every property that has a `default` of
 /// its declared type; `None` when a required property has none (or a mistyped one).
 pub fn defaults(schema: &Value) -> Option<Map<String, Value>> {
+    missing_defaults(schema)
+        .is_empty()
+        .then(|| defaults_of(schema))
+}
+
+/// Every property's default of its declared type.
+fn defaults_of(schema: &Value) -> Map<String, Value> {
     let properties = schema.get("properties").and_then(Value::as_object);
     let mut out = Map::new();
     for (name, property) in properties.into_iter().flatten() {
@@ -181,13 +235,7 @@ pub fn defaults(schema: &Value) -> Option<Map<String, Value>> {
             out.insert(name.clone(), value.clone());
         }
     }
-    let required = schema.get("required").and_then(Value::as_array);
-    let complete = required
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .all(|name| out.contains_key(name));
-    complete.then_some(out)
+    out
 }
 
 /// Whether `value` has the type `property` declares (and is one of its enum values).
@@ -277,6 +325,41 @@ mod tests {
             "verified": {"type": "boolean", "default": true},
             "note": {"type": "string"}
         }, "required": ["name", "age"]})
+    }
+
+    #[test]
+    fn a_headless_decline_says_why() {
+        let ask = |mode, kind| {
+            HeadlessAsker { mode, notice: None }.why_declined(&ElicitationRequest {
+                server: "weather".into(),
+                message: "Where to?".into(),
+                kind,
+            })
+        };
+        let mut missing = form();
+        missing["required"] = json!(["name", "note", "trip"]);
+        assert_eq!(
+            ask(
+                ElicitMode::AcceptDefaults,
+                ElicitationKind::Form { schema: missing }
+            ),
+            "server weather asked for input (Where to?); declined: --elicit accept-defaults \
+             cannot answer it, required fields `note`, `trip` have no default"
+        );
+        let url = ElicitationKind::Url {
+            url: "https://example.com/pay".into(),
+            elicitation_id: "e1".into(),
+        };
+        assert!(ask(ElicitMode::AcceptDefaults, url).contains(
+            "declined: a URL request is always declined without a person — make the call in the TUI"
+        ));
+        assert!(
+            ask(
+                ElicitMode::Decline,
+                ElicitationKind::Form { schema: form() }
+            )
+            .ends_with("declined (choose with --elicit decline|cancel|accept-defaults)")
+        );
     }
 
     #[test]
