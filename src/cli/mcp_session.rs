@@ -441,6 +441,15 @@ pub async fn with_ready_server(
 
 pub use crate::tools::render_blocks_for_stream as render_blocks;
 
+/// Runs `body` on a fresh runtime and returns what it gives (`Err`: no runtime).
+pub fn run_blocking<T>(
+    body: impl std::future::Future<Output = Result<T, String>>,
+) -> Result<T, String> {
+    runtime()
+        .map_err(|e| e.to_string())
+        .and_then(|runtime| runtime.block_on(body))
+}
+
 /// Runs `body` on a fresh runtime and returns its exit status.
 pub fn run_to_exit_code(body: impl std::future::Future<Output = i32>) -> i32 {
     match runtime() {

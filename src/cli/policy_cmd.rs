@@ -45,8 +45,32 @@ pub fn run(cli: &Cli, cmd: &PolicyCommand) -> color_eyre::Result<()> {
             if let Some(mode) = approve {
                 policy = policy.with_mode(*mode);
             }
+            // An MCP tool's effect comes from its server's annotations, as at the gate:
+            // that server alone is started to read them.
+            let asked_server = effect.is_none()
+                && policy.effect_override(tool).is_none()
+                && builtin_spec(tool).is_none();
+            let looked_up = match crate::tools::split_qualified(tool) {
+                Some((server, _)) if asked_server => Some((
+                    server,
+                    super::mcp_session::run_blocking(mcp_spec(cli, server, tool)),
+                )),
+                _ => None,
+            };
+            let spec = looked_up
+                .as_ref()
+                .and_then(|(_, found)| found.as_ref().ok());
             let mut stdout = std::io::stdout().lock();
-            writeln!(stdout, "{}", explain(&policy, tool, &args, *effect))?;
+            writeln!(stdout, "{}", explain(&policy, tool, &args, *effect, spec))?;
+            if let Some((server, Err(why))) = &looked_up {
+                writeln!(
+                    stdout,
+                    "note: could not read {tool}'s annotations from server {} ({}); its \
+                     effect was taken as unknown (--effect EFFECT says what to assume)",
+                    super::mcp_session::safe(server),
+                    super::mcp_session::safe(why)
+                )?;
+            }
             stdout.flush()?;
             Ok(())
         }
@@ -70,14 +94,16 @@ fn load_policy(cli: &Cli) -> Policy {
 /// `fs {"operation":"write","path":"docs/a.md"} → write → allow (rule allow = "fs(write:docs/**)")`
 ///
 /// The effect is `effect` when given, else the `[policy] effects` override, else the
-/// built-in tool's classification, else `unknown`.
+/// built-in tool's classification or the MCP tool's (`mcp`, from its server's
+/// annotations, as the gate classifies it), else `unknown`.
 pub fn explain(
     policy: &Policy,
     tool: &str,
     args: &Map<String, Value>,
     effect: Option<ToolEffect>,
+    mcp: Option<&crate::tools::ToolSpec>,
 ) -> String {
-    let spec = builtin_spec(tool);
+    let spec = builtin_spec(tool).or_else(|| mcp.cloned());
     let effect = effect
         .or_else(|| policy.effect_override(tool))
         .or_else(|| spec.as_ref().map(|s| s.effect_for(args)))
@@ -93,4 +119,21 @@ pub fn explain(
         decision.verdict,
         decision.reason
     )
+}
+
+/// The spec of MCP tool `tool` as the gate sees it, from its server alone (started,
+/// listed, shut down); why not when it cannot be had.
+async fn mcp_spec(cli: &Cli, server: &str, tool: &str) -> Result<crate::tools::ToolSpec, String> {
+    let workbench = super::mcp_session::open_servers(cli, None, &[server])
+        .await
+        .map_err(|_| "the config could not be loaded".to_owned())?;
+    let ready = super::mcp_session::readiness(&workbench, server).await;
+    let spec = workbench
+        .registry
+        .specs()
+        .into_iter()
+        .find(|s| s.name == tool);
+    workbench.shutdown().await;
+    ready.map_err(|(_, why)| why)?;
+    spec.ok_or_else(|| "it has no such tool".to_owned())
 }

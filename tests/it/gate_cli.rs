@@ -68,10 +68,14 @@ fn explains_deny_and_mode() {
 
 #[test]
 fn unknown_tools_and_overrides() {
+    // No such server: said plainly, and what was assumed.
     let out = stdout_of(CONFIG, &["everything__echo"]);
     assert_eq!(
         out,
-        "everything__echo {} → unknown → ask (mode ask: unknown calls need approval)\n"
+        "everything__echo {} → unknown → ask (mode ask: unknown calls need approval)\n\
+         note: could not read everything__echo's annotations from server everything (no MCP \
+         server named everything); its effect was taken as unknown (--effect EFFECT says \
+         what to assume)\n"
     );
     let out = stdout_of(CONFIG, &["everything__echo", "{}", "--effect", "read"]);
     assert!(out.contains("→ read → allow"), "{out}");
@@ -98,4 +102,22 @@ fn invalid_rule_is_reported_with_its_place() {
 fn bad_arguments_fail() {
     explain(CONFIG, &["fs", "[1]"]).failure();
     explain(CONFIG, &["fs", "{}", "--approve", "yolo"]).failure();
+}
+
+/// An MCP tool is classified from its server's annotations, as the gate does: the
+/// named server alone is started to read them (the test server's `echo` says
+/// `readOnlyHint`, `write_thing` does not).
+#[test]
+fn an_mcp_tool_is_explained_by_its_servers_annotations() {
+    let config = format!(
+        "[servers.t]\ncommand = {:?}\n\n[servers.never]\ncommand = \"/nonexistent/never\"\n\n[policy]\nmode = \"ask\"\n",
+        crate::support::mcp::SERVER_BIN
+    );
+    let out = stdout_of(&config, &["t__echo", r#"{"text":"hi"}"#]);
+    assert_eq!(
+        out,
+        "t__echo {\"text\":\"hi\"} → read → allow (mode ask: read calls run)\n"
+    );
+    let out = stdout_of(&config, &["t__write_thing"]);
+    assert!(out.starts_with("t__write_thing {} → write → ask"), "{out}");
 }
