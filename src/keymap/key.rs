@@ -84,6 +84,12 @@ impl Key {
         }
     }
 
+    /// Ctrl+U: erase the line typed so far, as in a shell (readline's
+    /// `unix-line-discard`), in the single-line inputs (palette, form fields).
+    pub fn clears_line(self) -> bool {
+        self == Self::ctrl('u')
+    }
+
     pub fn ctrl(c: char) -> Self {
         Self::new(KeyCode::Char(c), Mods::CTRL)
     }

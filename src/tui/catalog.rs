@@ -33,7 +33,7 @@ pub fn filter_key(catalog: &mut CatalogPane, key: Key, action: Option<Action>) -
     Handled::nothing()
 }
 
-/// Navigation in the catalog list: moves, tabs, `/` to filter, Enter for detail.
+/// Navigation in the catalog list: moves, tabs, `/` to start a filter, Enter for detail.
 pub fn nav(catalog: &mut CatalogPane, action: Action, page: usize) -> Option<Overlay> {
     match action {
         Action::NextTab | Action::PrevTab => {
@@ -41,7 +41,12 @@ pub fn nav(catalog: &mut CatalogPane, action: Action, page: usize) -> Option<Ove
             catalog.tab = catalog.tab.shifted_in(catalog.items.tabs(), delta);
             catalog.sel = 0;
         }
-        Action::Filter => catalog.filter.editing = true,
+        // A fresh filter, as `/` starts a fresh search in a pager.
+        Action::Filter => {
+            catalog.filter.query.clear();
+            catalog.filter.editing = true;
+            catalog.sel = 0;
+        }
         Action::Activate => {
             return catalog.selected_entry().map(|_| Overlay::Detail {
                 scroll: 0,

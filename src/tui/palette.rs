@@ -152,6 +152,9 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
             } else if key.code == KeyCode::Backspace {
                 palette.query.pop();
                 palette.selected = 0;
+            } else if key.clears_line() {
+                palette.query.clear();
+                palette.selected = 0;
             }
         }
     }

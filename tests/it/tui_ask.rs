@@ -381,3 +381,13 @@ fn a_question_the_server_gave_up_on_leaves_the_screen() {
         "weather asked for input: no longer waits for an answer"
     );
 }
+
+/// Ctrl+U erases the field being typed, as in a shell.
+#[test]
+fn ctrl_u_clears_the_field() {
+    let mut s = asked_form(trip());
+    typed(&mut s, "ann@example.org");
+    assert_eq!(form(&s).fields[0].value, "ann@example.org");
+    update(&mut s, Msg::Key(switchboard::keymap::Key::ctrl('u')));
+    assert_eq!(form(&s).fields[0].value, "");
+}

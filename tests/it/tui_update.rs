@@ -245,6 +245,13 @@ fn catalog_selection_tabs_and_filter() {
     run(&mut s, [code(KeyCode::Enter)]);
     assert!(!s.catalog.filter.editing);
     assert_eq!(s.catalog.filter.query, "weat");
+    // `/` again starts a fresh filter: typing does not add to the kept one.
+    run(&mut s, [key('/')]);
+    assert!(s.catalog.filter.editing);
+    assert_eq!(s.catalog.filter.query, "");
+    run(&mut s, "tool_7".chars().map(key));
+    assert_eq!(s.catalog.filter.query, "tool_7");
+    run(&mut s, [code(KeyCode::Esc)]);
     run(&mut s, [key('/'), code(KeyCode::Esc)]);
     assert_eq!(s.catalog.filter.query, "");
 }
@@ -425,4 +432,20 @@ fn a_ui_failure_is_an_error_line_and_not_an_agent_event() {
         .push(ChatEntry::new(ChatKind::Error, "disable t: no such server"));
     // No session produced it: the wait for servers is not ended by it.
     assert_eq!(s, expected);
+}
+
+/// Ctrl+U erases what was typed in the palette, as in a shell.
+#[test]
+fn ctrl_u_clears_the_palette_query() {
+    use switchboard::tui::state::Overlay;
+    let mut s = state();
+    update(&mut s, Msg::Key(switchboard::keymap::Key::ctrl('p')));
+    run(&mut s, "theme".chars().map(key));
+    let query = |s: &State| match s.overlays.top() {
+        Some(Overlay::Palette(p)) => p.query.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(query(&s), "theme");
+    update(&mut s, Msg::Key(switchboard::keymap::Key::ctrl('u')));
+    assert_eq!(query(&s), "");
 }

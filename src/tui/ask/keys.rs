@@ -27,9 +27,13 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
             form.error = None;
             return Handled::nothing();
         }
-        if key.code == KeyCode::Backspace {
+        if key.code == KeyCode::Backspace || key.clears_line() {
             if let Some(text) = form.text_mut() {
-                text.pop();
+                if key.clears_line() {
+                    text.clear();
+                } else {
+                    text.pop();
+                }
             }
             return Handled::nothing();
         }

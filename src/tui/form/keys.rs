@@ -46,6 +46,9 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
                     edited = true;
                 } else if key.code == KeyCode::Backspace {
                     edited = text.pop().is_some();
+                } else if key.clears_line() {
+                    edited = !text.is_empty();
+                    text.clear();
                 }
             }
             if edited {
