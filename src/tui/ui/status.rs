@@ -32,6 +32,10 @@ fn hints(state: &State) -> Vec<(&str, String)> {
             Action::ExportWire => wire_rows,
             Action::CopyCommand => wire_rows || state.wire.detail.is_some(),
             Action::NextTab => state.focus == Pane::Catalog,
+            // The servers' own keys where they are; `s` on a resource, `r` rereads it.
+            Action::Login | Action::ToggleServer => state.focus == Pane::Servers,
+            Action::Reconnect => state.focus == Pane::Servers || on_resources(state),
+            Action::Subscribe => on_resources(state),
             Action::CallTool | Action::ToggleRaw => !server_details,
             Action::Activate => !login_failed && wire_rows,
             // The resume picker is a short list: nothing to scroll.
@@ -43,6 +47,11 @@ fn hints(state: &State) -> Vec<(&str, String)> {
         })
         .map(|(_, label, key)| (label, key))
         .collect()
+}
+
+/// The Catalog's Resources tab is focused (`s` subscribes, `r` reads again).
+fn on_resources(state: &State) -> bool {
+    state.focus == Pane::Catalog && state.catalog.tab == crate::tui::state::CatalogTab::Resources
 }
 
 /// The key that cancels running calls where the focus is: the composer's Esc
@@ -77,6 +86,8 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         sep.clone(),
         Span::styled(format!("mode {}", s.policy_mode), style(theme, mode_role)),
     ];
+    // What always shows: provider, step mode and the permission mode.
+    let kept: usize = left.iter().map(Span::width).sum::<usize>() + 1;
     let running = state.open_manual_calls().len();
     if running > 0 {
         left.push(sep.clone());
@@ -112,14 +123,32 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         );
         Line::from(Span::styled(format!("  {text} "), style(theme, role)))
     } else {
+        // Hints go from the end (the global ones) until the rest fits beside the
+        // permission mode, which is never cut for them.
+        let room = usize::from(area.width).saturating_sub(kept);
+        let mut shown = hints(state);
+        let width = |h: &[(&str, String)]| -> usize {
+            2 + h
+                .iter()
+                .map(|(label, key)| {
+                    unicode_width::UnicodeWidthStr::width(key.as_str())
+                        + unicode_width::UnicodeWidthStr::width(*label)
+                        + 3
+                })
+                .sum::<usize>()
+        };
+        while !shown.is_empty() && width(&shown) > room {
+            shown.pop();
+        }
         let mut spans = vec![Span::styled("  ", base)];
-        for (label, key) in hints(state) {
+        for (label, key) in shown {
             spans.push(Span::styled(key, style(theme, Role::KeyHint)));
             spans.push(Span::styled(format!(" {label}  "), base));
         }
         Line::from(spans)
     };
-    // The right side wins when space is short: hints and notices matter most.
+    // The right side wins when space is short: a notice matters most (hints were cut
+    // to fit beside the permission mode above).
     let right_w = u16::try_from(right.width())
         .unwrap_or(u16::MAX)
         .min(area.width);
