@@ -35,13 +35,38 @@ pub fn service_error(server: &str, error: ServiceError) -> McpError {
         ServiceError::McpError(e) => McpError::Remote {
             server: server.to_owned(),
             code: e.code.0,
-            message: untrusted(&e.message, MAX_REMOTE_TEXT),
+            message: untrusted(&with_urls(&e), MAX_REMOTE_TEXT),
         },
         ServiceError::Timeout { timeout } => failed(timeout_reason(timeout)),
         ServiceError::TransportClosed => failed("transport closed".into()),
         ServiceError::Cancelled { .. } => failed("cancelled".into()),
         other => failed(untrusted(&other.to_string(), MAX_REMOTE_TEXT)),
     }
+}
+
+/// The code of URLElicitationRequiredError: the request needs the person to visit a
+/// URL first (MCP 2025-11-25, "URL mode elicitation").
+pub const URL_ELICITATION_REQUIRED: i32 = -32042;
+
+/// An error's message; for [`URL_ELICITATION_REQUIRED`], with the URLs its
+/// `data.elicitations` carry, so whoever reads the error can open them.
+fn with_urls(error: &rmcp::ErrorData) -> String {
+    if error.code.0 != URL_ELICITATION_REQUIRED {
+        return error.message.to_string();
+    }
+    let urls: Vec<&str> = error
+        .data
+        .as_ref()
+        .and_then(|d| d.get("elicitations"))
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.get("url").and_then(serde_json::Value::as_str))
+        .collect();
+    if urls.is_empty() {
+        return error.message.to_string();
+    }
+    format!("{} Open to go on: {}", error.message, urls.join(" "))
 }
 
 pub fn timeout_reason(timeout: Duration) -> String {

@@ -319,3 +319,19 @@ fn your_own_oversized_result_is_printed_whole() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.trim_end().len(), 300_000);
 }
+
+/// URLElicitationRequiredError (-32042) names the URL its data carries, sanitised,
+/// instead of a bare remote error.
+#[test]
+fn a_url_the_server_requires_is_printed() {
+    let env = Env::new();
+    let (code, _, err) = env.run(&["call", "t", "remote_error", "-a", "url=true"]);
+    assert_eq!(code, 4, "{err}");
+    assert!(
+        err.contains(
+            "This request requires more information. Open to go on: https://example.com/connect?state="
+        ),
+        "{err}"
+    );
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+}

@@ -76,6 +76,18 @@ impl TestServer {
                 json!({"content": [{"type": "text", "text": "the tool failed"}], "isError": true})
             }
             "remote_error" => {
+                // `url: true`: URLElicitationRequiredError (-32042), the URL in its data.
+                if arg(request, "url").and_then(Value::as_bool) == Some(true) {
+                    return Err(ErrorData::new(
+                        rmcp::model::ErrorCode(-32042),
+                        "This request requires more information.",
+                        Some(
+                            json!({"elicitations": [{"mode": "url", "elicitationId": "e-1",
+                            "url": "https://example.com/connect?state=\u{1b}[31mx",
+                            "message": "Connect your account."}]}),
+                        ),
+                    ));
+                }
                 return Err(ErrorData::invalid_params("remote says no", None));
             }
             "add_tool" => {
