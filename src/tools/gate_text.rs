@@ -43,13 +43,36 @@ pub(super) fn headless_refusal(call: &Call<'_>, decision: &Decision) -> Gate {
 
 pub(super) fn summary_of(outcome: &CallOutcome) -> String {
     const MAX: usize = 160;
-    let text = match outcome {
-        CallOutcome::Ran(result) => result.text_content(),
-        other => other.clone().into_result().text_content(),
+    let (text, from_tool) = match outcome {
+        CallOutcome::Ran(result) => (result.text_content(), true),
+        other => (other.clone().into_result().text_content(), false),
     };
     let line = text.lines().next().unwrap_or("");
+    // A tool's text is cut to a line's worth; the gate's own refusals are whole (they
+    // name the rule to add, which a cut would lose).
     match line.char_indices().nth(MAX) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.to_owned(),
+        Some((cut, _)) if from_tool => format!("{}…", &line[..cut]),
+        _ => line.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::Ruling;
+    use crate::policy::DecidedBy;
+
+    #[test]
+    fn a_refusal_is_summed_up_whole_a_tool_text_cut() {
+        let rule = format!("allow = [\"{}__write_thing(write:*)\"]", "a".repeat(120));
+        let message =
+            format!("Denied: needs approval; to allow without asking add {rule} under [policy].");
+        let denied = CallOutcome::Denied {
+            ruling: Ruling::new(DecidedBy::Headless, "headless"),
+            message: message.clone(),
+        };
+        assert_eq!(summary_of(&denied), message);
+        let long = CallOutcome::Ran(crate::tools::ToolResult::text("x".repeat(400)));
+        assert_eq!(summary_of(&long).chars().count(), 161);
     }
 }
