@@ -94,6 +94,16 @@ pub async fn connect(
                 .await
             }
             Ok(connected) if protocol == ProtocolChoice::V2025 => session_only(connected, &client),
+            Err(McpError::Handshake { server, reason }) if protocol == ProtocolChoice::V2026 => {
+                // The server may well speak the older generation: say how to let it.
+                Err(McpError::Handshake {
+                    reason: format!(
+                        "{reason} — protocol = \"2026-07-28\" needs server/discover; \
+                         protocol = \"auto\" (the default) falls back to initialize"
+                    ),
+                    server,
+                })
+            }
             other => other,
         }
     };

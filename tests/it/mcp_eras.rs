@@ -197,5 +197,16 @@ async fn a_pinned_era_the_server_lacks_fails_the_handshake() {
             "{name}: {error}"
         );
     }
+    // Pinned to 2026-07-28, the reason says how to let an older server in.
+    let status = &snap.server("want-new").unwrap().status;
+    let ServerStatus::Failed { error, .. } = status else {
+        panic!("{status:?}");
+    };
+    assert!(
+        error.to_string().contains(
+            "protocol = \"2026-07-28\" needs server/discover; protocol = \"auto\" (the default) falls back to initialize"
+        ),
+        "{error}"
+    );
     hub.shutdown().await;
 }
