@@ -73,8 +73,36 @@ pub fn initial_state(
         .is_some_and(|c| c.get_ref() == "double");
     state
         .chat
-        .push(ChatEntry::new(ChatKind::Note, OFFLINE_NOTE));
+        .push(ChatEntry::new(ChatKind::Note, welcome(config)));
     state
+}
+
+/// The note shown in an empty transcript: the offline one, or which configured
+/// provider a task goes to.
+fn welcome(config: &Config) -> String {
+    let chosen = config
+        .default_provider
+        .as_deref()
+        .filter(|name| *name != "scripted")
+        .and_then(|name| config.providers.get(name).map(|p| (name, p)));
+    let Some((name, provider)) = chosen else {
+        return OFFLINE_NOTE.into();
+    };
+    let model = provider
+        .model
+        .as_deref()
+        .map(|m| format!(", {}", crate::sanitize::sanitize_line(m)))
+        .unwrap_or_default();
+    format!(
+        "Type a task below: it goes to {} ({}{model}). /call TOOL key=value calls a tool \
+         yourself, through the approval gate; /model switches the provider. F1 shows the \
+         keys, Ctrl+P the commands.",
+        crate::sanitize::sanitize_line(name),
+        serde_json::to_value(provider.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    )
 }
 
 /// What the TUI starts with besides the config: the CLI builds the first `State`

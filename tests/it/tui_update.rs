@@ -449,3 +449,33 @@ fn ctrl_u_clears_the_palette_query() {
     update(&mut s, Msg::Key(switchboard::keymap::Key::ctrl('u')));
     assert_eq!(query(&s), "");
 }
+
+/// The first note says where a task goes: the configured provider when there is one,
+/// else the offline scripted one.
+#[test]
+fn the_welcome_names_the_configured_provider() {
+    let toml = "default_provider = \"claude\"\n\n[providers.claude]\nkind = \"anthropic\"\nmodel = \"claude-sonnet-4-5\"\n";
+    let config = switchboard::config::parse_str(toml, std::path::Path::new("c.toml")).unwrap();
+    let welcome = |config: &switchboard::config::Config| {
+        switchboard::tui::boot::initial_state(
+            config,
+            switchboard::keymap::Keymap::default(),
+            "default".into(),
+            vec![],
+        )
+        .chat
+        .entries[0]
+            .text
+            .clone()
+    };
+    assert!(
+        welcome(&config)
+            .starts_with("Type a task below: it goes to claude (anthropic, claude-sonnet-4-5)."),
+        "{}",
+        welcome(&config)
+    );
+    assert_eq!(
+        welcome(&switchboard::config::Config::default()),
+        switchboard::tui::boot::OFFLINE_NOTE
+    );
+}
