@@ -184,8 +184,21 @@ fn checked_args(schema: &Value, args: &Map<String, Value>) -> Map<String, Value>
 fn show_progress(hub: &crate::mcp::McpHub) -> tokio::task::JoinHandle<()> {
     let mut events = hub.events();
     tokio::spawn(async move {
+        // Without a total, the count says little (a task's is its polls): the
+        // message is the line, printed when it changes.
+        let mut said: Option<String> = None;
         loop {
             match events.recv().await {
+                Ok(crate::mcp::McpEvent::Progress {
+                    total: None,
+                    message: Some(message),
+                    ..
+                }) => {
+                    if said.as_deref() != Some(message.as_str()) {
+                        eprintln!("progress: {}", safe(&message));
+                        said = Some(message);
+                    }
+                }
                 Ok(crate::mcp::McpEvent::Progress {
                     progress,
                     total,

@@ -254,7 +254,7 @@ impl ServerHandle {
         seen.wire = Value::Null;
         self.task_seen(&route.request, seen);
         let message = match &view.status_message {
-            Some(m) => format!("task {}: {}", view.status, m),
+            Some(m) => format!("task {} — {}", view.status, m),
             None => format!("task {}", view.status),
         };
         let _ = events.send(McpEvent::Progress {

@@ -72,7 +72,7 @@ async fn calls_that_become_tasks_are_followed_in_both_eras() {
             }
         }
         assert!(
-            statuses.iter().any(|m| m == "task working: still working"),
+            statuses.iter().any(|m| m == "task working — still working"),
             "{era}: {statuses:?}"
         );
         // Input the task needs goes through the asker (tasks/update).
@@ -135,9 +135,17 @@ fn cli_waits_or_not_and_tasks_can_be_read_and_cancelled() {
             String::from_utf8(out.stderr).unwrap(),
         )
     };
-    let (out, err) = run(&["call", "h", "long_task", "-a", "millis=100"]);
+    let (out, err) = run(&["call", "h", "long_task", "-a", "millis=300"]);
     assert!(out.contains("task done"), "{out}");
-    assert!(err.contains("task working"), "progress on stderr: {err}");
+    // One readable line per change of the task's status, not one per poll.
+    let progress: Vec<&str> = err.lines().filter(|l| l.starts_with("progress")).collect();
+    assert!(
+        progress.contains(&"progress: task working — still working"),
+        "{err}"
+    );
+    let mut unique = progress.clone();
+    unique.dedup();
+    assert_eq!(unique, progress, "a line per change: {err}");
     let (out, _) = run(&[
         "call",
         "h",
