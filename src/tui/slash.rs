@@ -31,9 +31,13 @@ pub fn submit(state: &mut State) -> Vec<Cmd> {
         return Vec::new();
     }
     let mut text = state.composer.take();
-    state
-        .chat
-        .show(ChatEntry::new(ChatKind::User, text.clone()));
+    // A command that only opens a view leaves nothing in the transcript.
+    let opens_view = matches!(text.trim(), "/help" | "/tasks" | "/wire");
+    if !opens_view {
+        state
+            .chat
+            .show(ChatEntry::new(ChatKind::User, text.clone()));
+    }
     let trimmed = text.trim_start();
     if let Some(literal) = trimmed.strip_prefix("//") {
         text = format!("/{literal}");

@@ -479,3 +479,18 @@ fn the_welcome_names_the_configured_provider() {
         switchboard::tui::boot::OFFLINE_NOTE
     );
 }
+
+/// `/help` (like `/tasks` and `/wire`) opens a view and leaves the transcript alone.
+#[test]
+fn help_opens_and_stays_out_of_the_transcript() {
+    use switchboard::tui::state::Overlay;
+    let mut s = state();
+    let before = s.chat.entries.len();
+    update(&mut s, Msg::Paste("/help".into()));
+    update(
+        &mut s,
+        Msg::Key(switchboard::keymap::Key::plain(KeyCode::Enter)),
+    );
+    assert!(matches!(s.overlays.top(), Some(Overlay::Help { .. })));
+    assert_eq!(s.chat.entries.len(), before);
+}
