@@ -142,8 +142,6 @@ async fn call(
     progress.abort();
     match invoked {
         CallOutcome::Ran(result) => {
-            // Too large for a model is not an error for the person who asked.
-            let result = result.for_the_person();
             let code = report(&result, args.json);
             match &args.save_case {
                 Some(file) => {

@@ -141,7 +141,7 @@ impl Registry {
                         let _ = tokio::time::timeout(CANCEL_GRACE, &mut run).await;
                         CallOutcome::Cancelled
                     }
-                    result = &mut run => CallOutcome::Ran(result),
+                    result = &mut run => CallOutcome::Ran(for_whom(result, ctx.origin)),
                 };
                 (outcome, ruling)
             }
@@ -410,5 +410,19 @@ impl Registry {
             tracing::warn!("could not save rule {rule:?}: {e}");
         }
         self.grants.add(GrantScope::exact_for(facts));
+    }
+}
+
+/// A result too large for a model is refused to the model, but a call the person made
+/// themselves (the TUI's, `switchboard call`, `switchboard test`) gets it whole and ok:
+/// the gate, the audit line, the card and the exit status all say so.
+fn for_whom(result: ToolResult, origin: crate::policy::Origin) -> ToolResult {
+    if matches!(
+        origin,
+        crate::policy::Origin::Manual | crate::policy::Origin::Cli
+    ) {
+        result.for_the_person()
+    } else {
+        result
     }
 }

@@ -136,19 +136,12 @@ fn on_card_event(state: &mut State, event: AgentEvent) {
             ..
         } => {
             if let Some(card) = card(state, &call_id) {
-                // The result's own outcome is the last word (the gate's is the same,
-                // except a result too large for a model that the person asked for:
-                // theirs, so ok); without one, only an open card takes a status.
-                match outcome {
-                    Some(end) => card.status = CardStatus::of(end),
-                    None if card.status.is_open() => {
-                        card.status = if is_error {
-                            CardStatus::Error
-                        } else {
-                            CardStatus::Ok
-                        };
-                    }
-                    None => {}
+                if card.status.is_open() {
+                    card.status = match outcome {
+                        Some(end) => CardStatus::of(end),
+                        None if is_error => CardStatus::Error,
+                        None => CardStatus::Ok,
+                    };
                 }
                 card.result = Some(content);
                 card.truncated = truncated;

@@ -146,13 +146,8 @@ impl Executor {
             let asked = args.clone();
             wait_for_servers(&registry, &tool, readiness.as_deref(), &inbox, &token).await;
             let outcome = registry.invoke(&tool, args, &ctx).await;
-            let mut end = outcome.end();
+            let end = outcome.end();
             let result = outcome.into_result();
-            // Too large for a model is not an error for the person who asked.
-            if result.oversized.is_some() {
-                end = CallEnd::Ok;
-            }
-            let result = result.for_the_person();
             let has_schema = registry
                 .specs()
                 .iter()
