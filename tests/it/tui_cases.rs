@@ -72,15 +72,8 @@ fn has_case(s: &State, pick: Made) -> bool {
 
 #[tokio::test]
 async fn cases_saved_on_screen_pass_switchboard_test() {
-    let mut live = support::tui::LiveTui::start(ProtocolChoice::Auto, |state, workbench, _| {
-        state.catalog.items.tools = workbench
-            .registry
-            .specs()
-            .iter()
-            .map(switchboard::tui::boot::tool_entry)
-            .collect();
-    })
-    .await;
+    let mut live =
+        support::tui::LiveTui::start(ProtocolChoice::Auto, support::tui::registered_tools).await;
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("saved.toml");
     let steps: [(&str, Made); 3] = [
@@ -151,15 +144,8 @@ async fn cases_saved_on_screen_pass_switchboard_test() {
 #[tokio::test]
 async fn your_own_oversized_result_is_ok_and_shown() {
     use switchboard::tui::cards::CardStatus;
-    let mut live = support::tui::LiveTui::start(ProtocolChoice::Auto, |state, workbench, _| {
-        state.catalog.items.tools = workbench
-            .registry
-            .specs()
-            .iter()
-            .map(switchboard::tui::boot::tool_entry)
-            .collect();
-    })
-    .await;
+    let mut live =
+        support::tui::LiveTui::start(ProtocolChoice::Auto, support::tui::registered_tools).await;
     support::tui::type_line(&mut live.exec, "/call t__big {\"chars\": 300000}");
     let card = |s: &State| {
         s.chat

@@ -88,15 +88,7 @@ fn the_view_lists_tasks_and_its_keys_ask_the_server() {
 /// events reach the view as the event loop passes them.
 async fn follow(protocol: ProtocolChoice) {
     let era = protocol.as_str();
-    let mut live = support::tui::LiveTui::start(protocol, |state, workbench, _| {
-        state.catalog.items.tools = workbench
-            .registry
-            .specs()
-            .iter()
-            .map(switchboard::tui::boot::tool_entry)
-            .collect();
-    })
-    .await;
+    let mut live = support::tui::LiveTui::start(protocol, support::tui::registered_tools).await;
     live.exec
         .handle(Msg::Paste("/call t__long_task {\"millis\": 300}".into()));
     live.exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));

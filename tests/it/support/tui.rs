@@ -135,6 +135,21 @@ pub fn type_line(exec: &mut Executor, line: &str) {
     exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
 }
 
+/// The catalog a [`LiveTui`] starts with: the registry's tools, as the TUI lists them
+/// (what `/call` checks a line against).
+pub fn registered_tools(
+    state: &mut State,
+    workbench: &switchboard::workbench::Workbench,
+    _: &switchboard::mcp::HubSnapshot,
+) {
+    state.catalog.items.tools = workbench
+        .registry
+        .specs()
+        .iter()
+        .map(switchboard::tui::boot::tool_entry)
+        .collect();
+}
+
 /// The TUI's executor over a real workbench with the test server (`--asking`) in one
 /// protocol generation, fed as the event loop feeds it: session events, the inbox and
 /// the hub's notifications (through the inbox's own `mcp_msg`).
