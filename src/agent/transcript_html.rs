@@ -17,24 +17,7 @@ use crate::llm::Usage;
 use crate::mcp::wire::mask;
 use crate::policy::Origin;
 
-/// Text made safe inside HTML elements and attribute values. Control characters other
-/// than tab and newline (which HTML does not allow) become U+FFFD.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' => out.push(c),
-            c if c.is_control() => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use crate::sanitize::escape_markup as escape;
 
 /// Free text with credentials masked as the wire capture masks a string.
 fn masked(text: &str) -> String {

@@ -11,6 +11,9 @@
 
 mod cursor;
 mod escape;
+mod markup;
+
+pub use markup::escape_markup;
 
 use std::borrow::Cow;
 

@@ -422,7 +422,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "config", "gate", "hooks", "paths", "policy", "sanitize", "skills", "tls",
         ],
     ),
-    ("cases", &["config", "tools"]),
+    ("cases", &["config", "sanitize", "tools"]),
     ("a2a", &["sse", "tls"]),
     ("llm", &["config", "sse", "tls", "tools"]),
     (
