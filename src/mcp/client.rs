@@ -80,18 +80,18 @@ impl ProgressRoutes {
 /// (elicitations, sampling requests) it has open with the person — while one is, its
 /// calls' timeouts are paused, the person's time is not the server's — or the
 /// requests in flight to it.
-#[derive(Debug)]
-pub struct Asking(Arc<watch::Sender<usize>>);
+#[derive(Debug, Clone)]
+pub struct OpenCount(Arc<watch::Sender<usize>>);
 
-impl Asking {
+impl OpenCount {
     pub fn new() -> Self {
         Self(Arc::new(watch::channel(0).0))
     }
 
-    /// Counts one question open until the guard is dropped.
-    pub fn open(&self) -> AskingGuard {
+    /// Counts one open until the guard is dropped.
+    pub fn open(&self) -> OpenGuard {
         self.0.send_modify(|n| *n += 1);
-        AskingGuard(Arc::clone(&self.0))
+        OpenGuard(Arc::clone(&self.0))
     }
 
     /// Sees the count change.
@@ -109,16 +109,10 @@ impl Asking {
     }
 }
 
-impl Clone for Asking {
-    fn clone(&self) -> Self {
-        Self(Arc::clone(&self.0))
-    }
-}
+/// One open question or request; dropping it closes it.
+pub struct OpenGuard(Arc<watch::Sender<usize>>);
 
-/// One open question; dropping it closes it.
-pub struct AskingGuard(Arc<watch::Sender<usize>>);
-
-impl Drop for AskingGuard {
+impl Drop for OpenGuard {
     fn drop(&mut self) {
         self.0.send_modify(|n| *n = n.saturating_sub(1));
     }
@@ -137,10 +131,10 @@ pub struct ClientSide {
     /// Who answers elicitation and sampling requests.
     pub asker: Arc<dyn Asker>,
     /// The questions open with the person now (they pause this server's timeouts).
-    pub asking: Asking,
+    pub asking: OpenCount,
     /// The requests in flight to this server now: a question it asked during calls
     /// that have all ended no longer waits for an answer.
-    pub in_flight: Asking,
+    pub in_flight: OpenCount,
     /// Whether this server's sampling requests reach the asker at all.
     pub sampling: SamplingPolicy,
     /// Subscribed resources → what stops their stream (2026-07-28). Updates for a
