@@ -43,35 +43,60 @@ pub struct ProgressRoute {
     pub request: String,
 }
 
-/// Progress tokens of calls in flight → their callers, and a beat per token that
-/// each progress notification bumps (the call's timeout starts again on it).
+/// How long a finished request's progress token still routes: rmcp hands each
+/// notification to its own task, so the last progress of a request can be handled
+/// after its response (tokens are never reused, so nothing else can match).
+const LATE_PROGRESS: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// One routed progress token: its caller, the beat each progress bumps (the call's
+/// timeout starts again on it), and when its request finished.
+#[derive(Debug)]
+struct Routed {
+    route: ProgressRoute,
+    beat: watch::Sender<u64>,
+    finished: Option<std::time::Instant>,
+}
+
+/// Progress tokens of calls in flight (or finished within [`LATE_PROGRESS`]) → their
+/// callers.
 #[derive(Debug, Default)]
-pub struct ProgressRoutes(Mutex<HashMap<ProgressToken, (ProgressRoute, watch::Sender<u64>)>>);
+pub struct ProgressRoutes(Mutex<HashMap<ProgressToken, Routed>>);
 
 impl ProgressRoutes {
-    /// Routes `token` to `route`; the receiver sees each progress on it.
+    /// Routes `token` to `route`; the receiver sees each progress on it. Tokens
+    /// finished longer than [`LATE_PROGRESS`] ago are forgotten here, so no timer runs
+    /// per request.
     pub fn insert(&self, token: &ProgressToken, route: ProgressRoute) -> watch::Receiver<u64> {
         let (beat, beats) = watch::channel(0);
-        self.lock().insert(token.clone(), (route, beat));
+        let mut routes = self.lock();
+        routes.retain(|_, r| r.finished.is_none_or(|at| at.elapsed() < LATE_PROGRESS));
+        routes.insert(
+            token.clone(),
+            Routed {
+                route,
+                beat,
+                finished: None,
+            },
+        );
         beats
     }
 
-    pub fn remove(&self, token: &ProgressToken) {
-        self.lock().remove(token);
+    /// `token`'s request has finished: its late progress still routes for a while.
+    pub fn finish(&self, token: &ProgressToken) {
+        if let Some(routed) = self.lock().get_mut(token) {
+            routed.finished = Some(std::time::Instant::now());
+        }
     }
 
     /// The route of `token`, after counting a beat on it.
     fn progressed(&self, token: &ProgressToken) -> Option<ProgressRoute> {
         let routes = self.lock();
-        let (route, beat) = routes.get(token)?;
-        beat.send_modify(|n| *n = n.wrapping_add(1));
-        Some(route.clone())
+        let routed = routes.get(token)?;
+        routed.beat.send_modify(|n| *n = n.wrapping_add(1));
+        Some(routed.route.clone())
     }
 
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, (ProgressRoute, watch::Sender<u64>)>>
-    {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, Routed>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -22,38 +22,25 @@ use super::error::{McpError, untrusted};
 use super::listing::service_error;
 use super::server::{Live, ServerHandle};
 
-/// How long a finished request's progress token still routes: rmcp hands each
-/// notification to its own task, so the last progress of a request can be handled
-/// after its response (tokens are never reused, so nothing else can match).
-const LATE_PROGRESS: Duration = Duration::from_secs(2);
-
-/// Sends `notifications/cancelled` unless finished normally; forgets the progress token
-/// (after [`LATE_PROGRESS`]).
-struct InFlight {
+/// Sends `notifications/cancelled` unless finished normally; marks the progress token
+/// finished.
+struct InFlight<'a> {
     peer: Peer<RoleClient>,
     id: RequestId,
     token: ProgressToken,
-    routes: std::sync::Arc<ProgressRoutes>,
+    routes: &'a ProgressRoutes,
     armed: bool,
 }
 
-impl InFlight {
+impl InFlight<'_> {
     fn cancelled_params(&self, reason: &str) -> Option<CancelledNotificationParam> {
         serde_json::from_value(json!({"requestId": self.id, "reason": reason})).ok()
     }
 }
 
-impl Drop for InFlight {
+impl Drop for InFlight<'_> {
     fn drop(&mut self) {
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            self.routes.remove(&self.token);
-            return;
-        };
-        let (routes, token) = (std::sync::Arc::clone(&self.routes), self.token.clone());
-        runtime.spawn(async move {
-            tokio::time::sleep(LATE_PROGRESS).await;
-            routes.remove(&token);
-        });
+        self.routes.finish(&self.token);
         if !self.armed {
             return;
         }
@@ -61,9 +48,11 @@ impl Drop for InFlight {
             return;
         };
         let peer = self.peer.clone();
-        runtime.spawn(async move {
-            let _ = peer.notify_cancelled(params).await;
-        });
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = peer.notify_cancelled(params).await;
+            });
+        }
     }
 }
 
@@ -153,7 +142,7 @@ impl ServerHandle {
             peer: live.peer.clone(),
             id: handle.id.clone(),
             token: handle.progress_token.clone(),
-            routes: std::sync::Arc::clone(&self.routes),
+            routes: &self.routes,
             armed: true,
         };
         let beats = self.routes.insert(&in_flight.token, route);
