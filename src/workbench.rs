@@ -121,6 +121,13 @@ impl Workbench {
         for (name, e) in crate::agents::register_agents(&registry, config, &workspace).await {
             tracing::error!("agent {name}: {e}");
         }
+        // `tool_search = "on"`: in the catalog from the start, to try by hand too
+        // (`auto` registers it with the first request that needs it).
+        if config.mcp.tool_search == crate::config::ToolSearchSetting::On
+            && let Err(e) = crate::tools::search::ensure_registered(&registry).await
+        {
+            tracing::error!("tool_search: {e}");
+        }
 
         let capturing = options.wire.is_some();
         let wire = options

@@ -28,6 +28,16 @@ pub fn session_options(
     options.max_steps = agent.max_steps;
     options.max_tool_result_chars = agent.max_tool_result_chars;
     options.workspace = Some(workspace.display().to_string());
+    let window = config
+        .providers
+        .get(&options.provider_name)
+        .and_then(|p| p.context_window);
+    options.tool_search = super::exposure::ToolSearchOptions::from_config(
+        config,
+        options.provider.kind(),
+        options.provider.model(),
+        window,
+    );
     if save {
         options.store = Some(SessionStore::from_dirs(dirs));
     }

@@ -42,6 +42,9 @@ pub enum AgentEvent {
         /// The directory the session works in (`--continue` takes the latest of it).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         workspace: Option<String>,
+        /// The provider kind and context window the tools are weighed against.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tools: Option<super::exposure::ToolBudget>,
     },
     /// A user turn begins; `run_id` names it in every later event of the turn.
     TurnStarted {
@@ -134,6 +137,20 @@ pub enum AgentEvent {
     StepModeChanged {
         on: bool,
     },
+    /// What the next model request declares, sent when it differs from the last
+    /// request's: how many tools and their estimated tokens, against every tool the
+    /// model could use and the context window; `search` when tool search is on.
+    ToolsOffered {
+        run_id: String,
+        report: super::exposure::OfferReport,
+    },
+    /// `tool_search` found tools not found before in this conversation: they are
+    /// declared from the next request on.
+    ToolsLoaded {
+        run_id: String,
+        call_id: CallId,
+        tools: Vec<String>,
+    },
     /// What a session hook added for the model: `user_prompt_submit` context (part of
     /// the user's message) or a `stop` hook's reason to go on (a new user message).
     HookNote {
@@ -212,6 +229,8 @@ impl AgentEvent {
             | Self::StepPaused { run_id, .. }
             | Self::WaitingForServers { run_id, .. }
             | Self::HookNote { run_id, .. }
+            | Self::ToolsOffered { run_id, .. }
+            | Self::ToolsLoaded { run_id, .. }
             | Self::TurnDone { run_id, .. } => Some(run_id),
             Self::Gate(event) => Some(event.run_id()),
             Self::Notice { run_id, .. } | Self::Error { run_id, .. } => run_id.as_deref(),

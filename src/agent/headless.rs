@@ -74,6 +74,9 @@ pub async fn run_headless(
             AgentEvent::ModelResponse { text, .. } => text.clone_into(&mut answer),
             AgentEvent::Error { message, .. } if !json => writeln!(err, "error: {message}")?,
             AgentEvent::Notice { message, .. } if !json => writeln!(err, "{message}")?,
+            AgentEvent::ToolsLoaded { tools, .. } if !json => {
+                writeln!(err, "tool_search found: {}", tools.join(", "))?;
+            }
             AgentEvent::Gate(GateEvent::ToolCallFinished {
                 tool,
                 summary,

@@ -4,6 +4,7 @@
 mod cancel;
 mod configure;
 pub mod event;
+pub mod exposure;
 pub mod headless;
 pub mod op;
 mod prompt;

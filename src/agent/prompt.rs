@@ -48,7 +48,17 @@ pub fn builtin_system_prompt(tools: &[ToolDeclaration]) -> String {
         return format!("{BASE}\n\nNo tools are available in this session.");
     }
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-    format!("{BASE}\n\nTools available now: {}.", names.join(", "))
+    // With tool search on, the tools found later are appended after `tool_search`; the
+    // prompt names only those before it, so it stays the same as tools are found.
+    let search = crate::tools::search::TOOL_SEARCH;
+    match names.iter().position(|n| *n == search) {
+        Some(at) => format!(
+            "{BASE}\n\nTools available now: {}. Many more tools are not listed: find them \
+             with `{search}` (a few words about what you need), and call what it finds.",
+            names[..=at].join(", ")
+        ),
+        None => format!("{BASE}\n\nTools available now: {}.", names.join(", ")),
+    }
 }
 
 /// The skills the model may read, by name and description; empty when there are none.

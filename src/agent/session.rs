@@ -51,6 +51,8 @@ pub struct SessionOptions {
     /// Set when the session is a sub-agent's: its calls carry its name, depth and
     /// tool allowlist to the gate.
     pub delegation: Option<Delegation>,
+    /// Every tool declared, or tool search (see `exposure`); off unless configured.
+    pub tool_search: super::exposure::ToolSearchOptions,
 }
 
 /// Who a sub-agent's session acts as, at the gate.
@@ -136,6 +138,7 @@ impl SessionOptions {
             readiness: None,
             skills: Vec::new(),
             delegation: None,
+            tool_search: super::exposure::ToolSearchOptions::default(),
         }
     }
 }
@@ -218,6 +221,10 @@ impl Session {
                 .unwrap_or_else(|| options.provider.model().to_owned()),
             step_mode: options.step_mode,
             workspace: options.workspace.clone(),
+            tools: Some(super::exposure::ToolBudget {
+                kind: options.provider.kind().to_owned(),
+                window: options.tool_search.window,
+            }),
         });
         if let Some(e) = store_error {
             sink.emit(AgentEvent::Notice {
@@ -251,6 +258,7 @@ impl Session {
             session_context: Vec::new(),
             scope: options_scope,
             plan: false,
+            offered: None,
         };
         let resumed = !convo.messages.is_empty();
         tokio::spawn(async move {

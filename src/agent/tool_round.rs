@@ -255,6 +255,20 @@ fn record(
     limit: usize,
 ) {
     let (content, truncated) = cut_for_model(answer.content, limit);
+    if call.name == crate::tools::search::TOOL_SEARCH && !answer.is_error {
+        let before = super::exposure::found_so_far(&convo.messages);
+        let tools: Vec<String> = crate::tools::search::found_in_result(&content)
+            .into_iter()
+            .filter(|t| !before.contains(t))
+            .collect();
+        if !tools.is_empty() {
+            env.sink.emit(AgentEvent::ToolsLoaded {
+                run_id: run_id.to_owned(),
+                call_id: CallId::new(call.id.clone()),
+                tools,
+            });
+        }
+    }
     // Kept for `switchboard replay` only when it is no longer than the model's text
     // may be: a session file holds what the model saw, not more.
     let structured = answer

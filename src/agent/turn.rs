@@ -38,6 +38,8 @@ pub struct TurnEnv {
     pub scope: Scope,
     /// The running turn started in plan mode (read-only, and the plan note).
     pub plan: bool,
+    /// What the last request declared (`ToolsOffered` is sent when it changes).
+    pub offered: Option<super::exposure::OfferReport>,
 }
 
 /// The conversation so far.
@@ -151,6 +153,7 @@ pub(super) async fn steps(
         {
             tools.retain(|t| list.allows(&t.name));
         }
+        let tools = offer_tools(env, convo, run_id, tools).await;
         let system = super::prompt::system_prompt(env, &tools);
         let mut messages = Vec::with_capacity(convo.messages.len() + 1);
         messages.push(Message::system(system));
@@ -321,6 +324,38 @@ async fn request_model(
     Ok((text, calls, finish))
 }
 
+/// What this request declares (every tool, or tool search's share of them; see
+/// `exposure`), announced when it changes. `tool_search` is registered the first time
+/// a session needs it.
+async fn offer_tools(
+    env: &mut TurnEnv,
+    convo: &Conversation,
+    run_id: &str,
+    mut tools: Vec<ToolDeclaration>,
+) -> Vec<ToolDeclaration> {
+    let options = &env.options.tool_search;
+    let search = crate::tools::search::TOOL_SEARCH;
+    if options.setting != crate::config::ToolSearchSetting::Off
+        && !tools.iter().any(|t| t.name == search)
+    {
+        tools.push(declaration(crate::tools::builtin_specs::tool_search_spec()));
+    }
+    let (tools, report) = super::exposure::offer(options, tools, &convo.messages);
+    if report.search
+        && let Err(e) = crate::tools::search::ensure_registered(&env.options.registry).await
+    {
+        tracing::warn!("tool search: {e}");
+    }
+    if env.offered.as_ref() != Some(&report) {
+        env.offered = Some(report.clone());
+        env.sink.emit(AgentEvent::ToolsOffered {
+            run_id: run_id.to_owned(),
+            report,
+        });
+    }
+    tools
+}
+
 /// The tools offered to the model: all of them, or under `ReadOnly` those that can read.
 pub fn declarations(registry: &Registry, scope: Scope) -> Vec<ToolDeclaration> {
     registry
@@ -331,16 +366,21 @@ pub fn declarations(registry: &Registry, scope: Scope) -> Vec<ToolDeclaration> {
                 || s.default_effect == ToolEffect::Read
                 || s.effect_mapping().values().any(|e| *e == ToolEffect::Read)
         })
-        .map(|s| ToolDeclaration {
-            description: if s.description.is_empty() {
-                s.title.clone().unwrap_or_default()
-            } else {
-                s.description.clone()
-            },
-            name: s.name,
-            parameters: s.input_schema,
-        })
+        .map(declaration)
         .collect()
+}
+
+/// A tool as the model is told of it (the title when there is no description).
+fn declaration(s: crate::tools::ToolSpec) -> ToolDeclaration {
+    ToolDeclaration {
+        description: if s.description.is_empty() {
+            s.title.clone().unwrap_or_default()
+        } else {
+            s.description.clone()
+        },
+        name: s.name,
+        parameters: s.input_schema,
+    }
 }
 
 fn shorten(text: &str) -> String {

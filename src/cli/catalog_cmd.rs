@@ -212,7 +212,7 @@ fn catalog_json(config: &Config, s: &ServerSnapshot) -> Value {
             })
         })
         .collect();
-    let mut out = server_json(s);
+    let mut out = server_json(s, &crate::agent::exposure::default_budget(config));
     out["tools"] = Value::Array(tools);
     out["resources"] = json!(c.resources);
     out["templates"] = json!(c.templates);

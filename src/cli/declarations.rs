@@ -3,7 +3,7 @@
 use clap::ValueEnum;
 use serde_json::{Value, json};
 
-use crate::llm::ToolNames;
+use crate::llm::{DeclarationShape, ToolNames};
 use crate::tools::ToolSpec;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -20,29 +20,18 @@ pub enum DeclarationFormat {
 /// [`crate::llm::tool_names`]): the names an agent turn sends too.
 pub fn declarations(format: DeclarationFormat, specs: &[ToolSpec]) -> Value {
     let names = ToolNames::new(specs.iter().map(|s| s.name.as_str()));
-    let name = |s: &ToolSpec| names.wire(&s.name).into_owned();
+    let shape = match format {
+        DeclarationFormat::Openai => DeclarationShape::Openai,
+        DeclarationFormat::Anthropic => DeclarationShape::Anthropic,
+        DeclarationFormat::Gemini => DeclarationShape::Gemini,
+    };
+    let each: Vec<Value> = specs
+        .iter()
+        .map(|s| shape.declare(&names.wire(&s.name), &s.description, &s.input_schema))
+        .collect();
     match format {
-        DeclarationFormat::Openai => specs
-            .iter()
-            .map(|s| {
-                json!({"type": "function", "function": {
-                    "name": name(s), "description": s.description, "parameters": s.input_schema}})
-            })
-            .collect(),
-        DeclarationFormat::Anthropic => specs
-            .iter()
-            .map(|s| json!({"name": name(s), "description": s.description, "input_schema": s.input_schema}))
-            .collect(),
-        DeclarationFormat::Gemini => {
-            let functions: Vec<Value> = specs
-                .iter()
-                .map(|s| {
-                    json!({"name": name(s), "description": s.description,
-                        "parametersJsonSchema": s.input_schema})
-                })
-                .collect();
-            json!([{ "functionDeclarations": functions }])
-        }
+        DeclarationFormat::Gemini => json!([{ "functionDeclarations": each }]),
+        _ => Value::Array(each),
     }
 }
 

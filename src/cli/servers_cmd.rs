@@ -7,6 +7,8 @@ use serde_json::json;
 
 use super::Cli;
 use super::mcp_session::{exit, json, load_config, print, run_to_exit, safe, start_with_login};
+use crate::agent::exposure::{ToolBudget, catalog_size, default_budget};
+use crate::llm::DeclarationShape;
 use crate::mcp::{ServerSnapshot, ServerStatus};
 use crate::paths::Dirs;
 
@@ -23,13 +25,18 @@ pub fn run(cli: &Cli, as_json: bool) -> color_eyre::Result<()> {
             Err(code) => return code,
         };
         let snapshot = workbench.settle().await;
+        let budget = default_budget(&workbench.config);
         if as_json {
-            let servers: Vec<_> = snapshot.servers.iter().map(|s| server_json(s)).collect();
+            let servers: Vec<_> = snapshot
+                .servers
+                .iter()
+                .map(|s| server_json(s, &budget))
+                .collect();
             print(&json(&json!({ "servers": servers })));
         } else if snapshot.servers.is_empty() {
             print("no MCP servers configured (add [servers.NAME] or use --mcp-config FILE)\n");
         } else {
-            print(&table(&snapshot.servers));
+            print(&table(&snapshot.servers, &budget));
         }
         workbench.shutdown().await;
         // Scripts check the status: any server that could not start (or was lost) is
@@ -74,20 +81,21 @@ pub fn era_label(era: &str) -> &'static str {
     }
 }
 
-fn table(servers: &[std::sync::Arc<ServerSnapshot>]) -> String {
+fn table(servers: &[std::sync::Arc<ServerSnapshot>], budget: &ToolBudget) -> String {
     let mut out = format!(
-        "{:<16} {:<12} {:<6} {:>5} {:>5} {:>5} {:>5}  {}\n",
-        "SERVER", "STATUS", "TYPE", "TOOLS", "RES", "TPL", "PROMPT", "DETAIL"
+        "{:<16} {:<12} {:<6} {:>5} {:>6} {:>5} {:>5} {:>5}  {}\n",
+        "SERVER", "STATUS", "TYPE", "TOOLS", "TOK", "RES", "TPL", "PROMPT", "DETAIL"
     );
     for s in servers {
         let c = &s.catalog;
         let _ = writeln!(
             out,
-            "{:<16} {:<12} {:<6} {:>5} {:>5} {:>5} {:>5}  {}",
+            "{:<16} {:<12} {:<6} {:>5} {:>6} {:>5} {:>5} {:>5}  {}",
             safe(&s.name),
             s.status.label(),
             s.transport.as_str(),
             c.tools.len(),
+            crate::llm::token_estimate::short(tool_tokens(s, budget) as u64),
             c.resources.len(),
             c.templates.len(),
             c.prompts.len(),
@@ -97,7 +105,15 @@ fn table(servers: &[std::sync::Arc<ServerSnapshot>]) -> String {
     out
 }
 
-pub fn server_json(s: &ServerSnapshot) -> serde_json::Value {
+/// Estimated tokens of the server's tool declarations as `budget`'s provider gets
+/// them.
+fn tool_tokens(s: &ServerSnapshot, budget: &ToolBudget) -> usize {
+    catalog_size(&s.name, &s.catalog.tools).tokens(DeclarationShape::of_kind(&budget.kind))
+}
+
+/// A server's status as JSON; `tool_tokens` weighs its tool declarations for the
+/// provider of `budget` (the default provider).
+pub fn server_json(s: &ServerSnapshot, budget: &ToolBudget) -> serde_json::Value {
     json!({
         "name": s.name,
         "status": s.status.label(),
@@ -114,6 +130,8 @@ pub fn server_json(s: &ServerSnapshot) -> serde_json::Value {
             "templates": s.catalog.templates.len(),
             "prompts": s.catalog.prompts.len(),
         },
+        "tool_tokens": tool_tokens(s, budget),
+        "tool_tokens_for": budget.kind,
         "refused": s.catalog.refused.iter()
             .map(|(name, reason)| json!({"name": name, "reason": reason}))
             .collect::<Vec<_>>(),

@@ -202,6 +202,8 @@ const ORDER: &[&str] = &[
     "tool_timeout",
     "enabled_tools",
     "disabled_tools",
+    "tool_exposure",
+    "direct_tools",
 ];
 
 /// `[servers.NAME]` for `server`: only the keys that are set, maps as inline tables,

@@ -102,6 +102,13 @@ pub struct ServerConfig {
     /// under Landlock (Linux). Absent: `[mcp] sandbox` decides, and a server from a
     /// project config is sandboxed.
     pub sandbox: Option<SandboxSetting>,
+    /// `direct` or `deferred`: whether this server's tools are declared to the model
+    /// in every request, or found through `tool_search` when tool search is on.
+    /// Absent: deferred.
+    pub tool_exposure: Option<ToolExposure>,
+    /// Tools of this server (their names on the server) declared in every request
+    /// even when the rest are deferred.
+    pub direct_tools: Vec<String>,
     /// Set by the loader, never read from a file: the server comes from a project
     /// config (`./switchboard.toml` or a `--mcp-config` file inside the folder).
     #[serde(skip)]
@@ -138,6 +145,38 @@ pub enum SandboxDefault {
     Off,
     /// Every stdio server.
     On,
+}
+
+/// `[servers.NAME] tool_exposure`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ToolExposure {
+    /// Declared in every request.
+    Direct,
+    /// Declared once `tool_search` finds it (when tool search is on).
+    Deferred,
+}
+
+/// `[mcp] tool_search`: whether the model gets every tool or a search tool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ToolSearchSetting {
+    /// On once the declarations would take `tool_search_threshold` percent of the
+    /// model's context window.
+    #[default]
+    Auto,
+    On,
+    Off,
+}
+
+impl ToolSearchSetting {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::On => "on",
+            Self::Off => "off",
+        }
+    }
 }
 
 /// Which MCP protocol generation a server is spoken to in.
@@ -189,7 +228,17 @@ pub struct McpConfig {
     pub wire_capacity: usize,
     /// `off` (default) or `on`: sandbox every stdio server without its own setting.
     pub sandbox: SandboxDefault,
+    /// `auto` (default), `on` or `off`: offer the model a `tool_search` tool in place
+    /// of the deferred tools' declarations.
+    pub tool_search: ToolSearchSetting,
+    /// The share of the context window (percent, 1–100) that the tools'
+    /// declarations may take before `auto` turns tool search on.
+    pub tool_search_threshold: u8,
 }
+
+/// The default of `[mcp] tool_search_threshold`: the MCP client best-practices
+/// guidance is to switch to search once definitions pass 1–5 % of the window.
+pub const DEFAULT_TOOL_SEARCH_THRESHOLD: u8 = 5;
 
 /// The default of `[mcp] wire_capacity`.
 pub const DEFAULT_WIRE_CAPACITY: usize = 5_000;
@@ -201,6 +250,8 @@ impl Default for McpConfig {
             max_input_rounds: 8,
             wire_capacity: DEFAULT_WIRE_CAPACITY,
             sandbox: SandboxDefault::Off,
+            tool_search: ToolSearchSetting::Auto,
+            tool_search_threshold: DEFAULT_TOOL_SEARCH_THRESHOLD,
         }
     }
 }
@@ -279,6 +330,10 @@ pub struct ProviderConfig {
     /// else `default`), when no keys are in the environment.
     #[serde(default)]
     pub profile: Option<Spanned<String>>,
+    /// Tokens the model's context window holds (else the documented window of the
+    /// model family; see `llm::context_window`).
+    #[serde(default)]
+    pub context_window: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
@@ -290,6 +345,20 @@ pub enum ProviderKind {
     Cohere,
     Bedrock,
     Scripted,
+}
+
+impl ProviderKind {
+    /// The name in the config (`openai`, …), which is also the provider's `kind()`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Openai => "openai",
+            Self::Anthropic => "anthropic",
+            Self::Gemini => "gemini",
+            Self::Cohere => "cohere",
+            Self::Bedrock => "bedrock",
+            Self::Scripted => "scripted",
+        }
+    }
 }
 
 /// `[policy]`: how tool calls are authorised.

@@ -98,6 +98,18 @@ fn check_mcp(config: &Config, map: &SourceMap<'_>, report: &mut Report<'_>) {
             )),
         );
     }
+    let share = config.mcp.tool_search_threshold;
+    if !(1..=100).contains(&share) {
+        report(
+            map.nearest_span(&["mcp", "tool_search_threshold"]),
+            "mcp.tool_search_threshold".into(),
+            format!("{share} is not a percentage of the context window"),
+            Some(format!(
+                "give 1 to 100; the default is {}",
+                super::model::DEFAULT_TOOL_SEARCH_THRESHOLD
+            )),
+        );
+    }
 }
 
 fn check_default_provider(config: &Config, map: &SourceMap<'_>, report: &mut Report<'_>) {

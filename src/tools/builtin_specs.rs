@@ -17,6 +17,7 @@ pub fn builtin_spec(name: &str) -> Option<ToolSpec> {
         "http" => Some(http_spec()),
         "memory" => Some(memory_spec()),
         "skills" => Some(skills_spec()),
+        super::search::TOOL_SEARCH => Some(tool_search_spec()),
         _ => None,
     }
 }
@@ -176,5 +177,30 @@ pub fn skills_spec() -> ToolSpec {
         }))
         .default_effect(ToolEffect::Read)
         .subject(Subject::Argument("name".into()))
+        .build()
+}
+
+pub fn tool_search_spec() -> ToolSpec {
+    ToolSpec::builder(super::search::TOOL_SEARCH)
+        .title("Tool search")
+        .description(
+            "Find tools by what they do. Most tools are not listed until found: search with \
+             a few words (what the tool does, an argument's name) or `select:NAME,NAME` for \
+             tools you know by name. The tools found can be called from your next step on, \
+             for the rest of the conversation.",
+        )
+        .input_schema(json!({
+            "type": "object",
+            "properties": {
+                "query": {"type": "string",
+                    "description": "Words describing the tool, or select:NAME,NAME."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5,
+                    "description": "How many tools to return."}
+            },
+            "required": ["query"],
+            "additionalProperties": false
+        }))
+        .default_effect(ToolEffect::Read)
+        .subject(Subject::Argument("query".into()))
         .build()
 }

@@ -19,6 +19,7 @@ mod result;
 
 mod schema_check;
 mod schema_fields;
+pub mod search;
 mod spec;
 mod tool;
 

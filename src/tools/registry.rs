@@ -38,6 +38,9 @@ pub struct Registry {
     /// `[[hooks.*]]`: run by the gate for every call.
     pub(super) hooks: Arc<Hooks>,
     retiring: Mutex<Vec<JoinHandle<()>>>,
+    /// Bumped whenever the set of tools may have changed (what `tool_search`'s index
+    /// keys on).
+    generation: AtomicU64,
 }
 
 impl std::fmt::Debug for Registry {
@@ -66,6 +69,7 @@ impl Registry {
             next_call: AtomicU64::new(0),
             hooks: Arc::default(),
             retiring: Mutex::default(),
+            generation: AtomicU64::new(0),
         }
     }
 
@@ -218,6 +222,11 @@ impl Registry {
         specs
     }
 
+    /// Changes whenever a tool may have been added, replaced or removed.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Names of all tools, sorted.
     pub fn names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.read().keys().cloned().collect();
@@ -251,7 +260,10 @@ impl Registry {
         self.tools.read().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Every write may change the set of tools, so it bumps [`Registry::generation`].
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Arc<Instance>>> {
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.tools.write().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -174,6 +174,30 @@ pub fn with_tools(
         Err(e) => state.notice(NoticeLevel::Error, format!("built-in tools: {e}")),
     }
     state.catalog.items.tools = specs.iter().map(tool_entry).collect();
+    // The built-in row weighs what no server row does: built-ins and agents.
+    let servers: Vec<&str> = state
+        .servers
+        .rows
+        .iter()
+        .filter(|r| r.status != ServerStatus::Builtin)
+        .map(|r| r.name.as_str())
+        .collect();
+    let declared = specs
+        .iter()
+        .filter(|s| {
+            crate::tools::split_qualified(&s.name)
+                .is_none_or(|(server, _)| !servers.contains(&server))
+        })
+        .map(|s| crate::llm::DeclarationSize::of(&s.name, &s.description, &s.input_schema))
+        .sum();
+    if let Some(row) = state
+        .servers
+        .rows
+        .iter_mut()
+        .find(|s| s.status == ServerStatus::Builtin)
+    {
+        row.declared = declared;
+    }
     state.catalog.items.agents = specs
         .iter()
         .filter(|s| s.name.starts_with(crate::config::AGENT_TOOL_PREFIX))

@@ -33,8 +33,10 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
             provider,
             model,
             step_mode,
+            tools,
             ..
         } => {
+            state.status.budget = tools;
             state.session_id = Some(session_id);
             state.status.provider = provider;
             state.status.model = model;
@@ -67,6 +69,15 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
             state.turn.step_pause = Some(pause);
         }
         AgentEvent::StepModeChanged { on } => state.status.step_mode = on,
+        AgentEvent::ToolsOffered { report, .. } => tools_offered(state, report),
+        AgentEvent::ToolsLoaded { tools, .. } => {
+            let text = format!(
+                "tool_search found {}: {}; declared from the next request on",
+                super::words::count(tools.len(), "tool", "tools"),
+                tools.join(", ")
+            );
+            state.chat.push(ChatEntry::new(ChatKind::Note, text));
+        }
         AgentEvent::Notice { message, .. } => {
             state.chat.push(ChatEntry::new(ChatKind::Note, message));
         }
@@ -85,6 +96,32 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
         } => turn_done(state, &run_id, reason, steps),
     }
     Vec::new()
+}
+
+/// A request declares other tools than the last: the status bar follows, and the
+/// transcript says when tool search turns on or off.
+fn tools_offered(state: &mut State, report: crate::agent::exposure::OfferReport) {
+    let was = state.status.offered.as_ref().is_some_and(|r| r.search);
+    if report.search && !was {
+        let text = format!(
+            "Tool search on: {} ({} tok, {} of the {} tok window) are found through \
+             tool_search; this request declares {} ({} tok)",
+            super::words::count(report.total, "tool", "tools"),
+            crate::llm::token_estimate::short(report.total_tokens as u64),
+            crate::llm::token_estimate::percent(report.total_tokens, report.window),
+            crate::llm::token_estimate::short(report.window),
+            super::words::count(report.offered, "tool", "tools"),
+            crate::llm::token_estimate::short(report.offered_tokens as u64),
+        );
+        state.chat.push(ChatEntry::new(ChatKind::Note, text));
+    } else if was && !report.search {
+        let text = format!(
+            "Tool search off: every tool is declared ({} tok)",
+            crate::llm::token_estimate::short(report.total_tokens as u64)
+        );
+        state.chat.push(ChatEntry::new(ChatKind::Note, text));
+    }
+    state.status.offered = Some(report);
 }
 
 /// The events that open a card or fill one in: a tool call asked for, a request
@@ -158,6 +195,8 @@ fn on_card_event(state: &mut State, event: AgentEvent) {
         | AgentEvent::Usage { .. }
         | AgentEvent::StepPaused { .. }
         | AgentEvent::StepModeChanged { .. }
+        | AgentEvent::ToolsOffered { .. }
+        | AgentEvent::ToolsLoaded { .. }
         | AgentEvent::Notice { .. }
         | AgentEvent::HookNote { .. }
         | AgentEvent::Error { .. }

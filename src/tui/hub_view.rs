@@ -100,6 +100,7 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         instructions: s.info.as_ref().and_then(|i| i.instructions.clone()),
         stderr: s.stderr_tail.as_ref().clone(),
         sandboxed: s.sandboxed,
+        declared: crate::agent::exposure::catalog_size(&s.name, &c.tools),
     }
 }
 

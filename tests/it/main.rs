@@ -73,6 +73,7 @@ mod session_export;
 mod session_hooks;
 mod themes;
 mod tls;
+mod tool_search;
 mod trust;
 mod tui_agent;
 mod tui_agent_cards;

@@ -64,6 +64,20 @@ fn servers_lists_status_and_counts() {
         .find(|s| s["name"] == "t")
         .unwrap();
     assert_eq!(t["counts"]["tools"], 12);
+    // What its declarations cost, weighed as the default (scripted, OpenAI-shaped)
+    // provider is sent them: their compact JSON over 4.
+    let declared: Value =
+        serde_json::from_str(&env.stdout(&["catalog", "--server", "t", "--format", "openai"], 0))
+            .unwrap();
+    let bytes: usize = declared
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.to_string().len())
+        .sum();
+    assert_eq!(t["tool_tokens"], bytes.div_ceil(4), "{declared}");
+    assert_eq!(t["tool_tokens_for"], "scripted");
+    assert!(out.contains("TOK"), "{out}");
     // `auto` finds the newest generation the test server speaks.
     assert_eq!(t["info"]["protocol_version"], "2026-07-28");
     assert_eq!(t["era"], "2026-07-28");

@@ -39,6 +39,7 @@ fn started(s: &mut State) {
             model: "offline".into(),
             step_mode: false,
             workspace: None,
+            tools: None,
         },
     );
     update(s, Msg::Paste("list the docs".into()));
@@ -427,6 +428,7 @@ fn model_command_and_palette_switch_the_provider() {
             model: "offline".into(),
             step_mode: false,
             workspace: None,
+            tools: None,
         },
     );
     assert_eq!(s.session_id.as_deref(), Some("s1"));

@@ -23,6 +23,7 @@ fn sent(text: &str) -> State {
             model: "offline".into(),
             step_mode: false,
             workspace: None,
+            tools: None,
         },
     );
     update(&mut s, Msg::Paste(text.into()));

@@ -161,7 +161,7 @@ pub fn get(cli: &Cli, dirs: &Dirs, name: &str, scope: Option<Scope>, as_json: bo
                 "name": name,
                 "file": file,
                 "config": server,
-                "status": server_json(live),
+                "status": server_json(live, &crate::agent::exposure::default_budget(&config)),
             })));
         } else {
             let entry = config::edit::add_server("", name, &server).unwrap_or_default();

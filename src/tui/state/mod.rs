@@ -98,6 +98,9 @@ pub struct ServerRow {
     pub stderr: Vec<String>,
     /// A stdio server that runs under its Landlock sandbox.
     pub sandboxed: bool,
+    /// The size of its tools' declarations (weighed in tokens with the provider's
+    /// shape when shown).
+    pub declared: crate::llm::DeclarationSize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,6 +176,11 @@ pub struct Status {
     pub tokens_in: u64,
     pub tokens_out: u64,
     pub notice: Option<Notice>,
+    /// The provider kind and context window tools are weighed against (from the
+    /// session's start).
+    pub budget: Option<crate::agent::exposure::ToolBudget>,
+    /// What the last model request declared.
+    pub offered: Option<crate::agent::exposure::OfferReport>,
 }
 
 /// What the status bar shows while no model provider is connected.
@@ -295,6 +303,17 @@ pub struct LastCase {
     pub observed: crate::cases::Observed,
 }
 
+impl Status {
+    /// The shape the provider declares tools in (OpenAI's until a session says).
+    pub fn declaration_shape(&self) -> crate::llm::DeclarationShape {
+        self.budget
+            .as_ref()
+            .map_or(crate::llm::DeclarationShape::Openai, |b| {
+                crate::llm::DeclarationShape::of_kind(&b.kind)
+            })
+    }
+}
+
 impl State {
     pub fn new(keymap: Keymap, theme_name: String, theme_names: Vec<String>) -> Self {
         Self {
@@ -317,6 +336,8 @@ impl State {
                 tokens_in: 0,
                 tokens_out: 0,
                 notice: None,
+                budget: None,
+                offered: None,
             },
             theme_name,
             theme_names,

@@ -173,6 +173,12 @@ pub fn render_server(state: &State, theme: &Theme, frame: &mut Frame, scroll: u1
             text(sanitize_line(v)),
         ]));
     }
+    if row.declared.tools > 0 {
+        lines.push(Line::from(vec![
+            dim("tool declarations: ".into()),
+            text(declaration_cost(state, row.declared)),
+        ]));
+    }
     if let Some(instructions) = &row.instructions {
         lines.push(Line::default());
         lines.push(Line::styled("Instructions", style(theme, Role::Title)));
@@ -205,4 +211,22 @@ pub fn render_server(state: &State, theme: &Theme, frame: &mut Frame, scroll: u1
             .scroll((scroll.min(max), 0)),
         rect,
     );
+}
+
+/// `≈ 3.1k tokens (2 % of a 200k window) as anthropic sends them`.
+fn declaration_cost(state: &State, size: crate::llm::DeclarationSize) -> String {
+    use crate::llm::token_estimate::{percent, short};
+    use std::fmt::Write as _;
+    let tokens = size.tokens(state.status.declaration_shape());
+    let mut text = format!("≈ {} tokens", short(tokens as u64));
+    if let Some(budget) = &state.status.budget {
+        let _ = write!(
+            text,
+            " ({} of a {} window) as {} declares them",
+            percent(tokens, budget.window),
+            short(budget.window),
+            budget.kind
+        );
+    }
+    text
 }

@@ -23,11 +23,9 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         .iter()
         .map(|s| {
             let (dot, dot_role, label) = match s.status {
-                ServerStatus::Builtin | ServerStatus::Ready => (
-                    "●",
-                    Role::ToolOk,
-                    crate::tui::words::count(s.tools, "tool", "tools"),
-                ),
+                ServerStatus::Builtin | ServerStatus::Ready => {
+                    ("●", Role::ToolOk, tools_label(s.tools, s.declared, state))
+                }
                 ServerStatus::Idle => ("○", Role::Dim, "not connected".to_string()),
                 ServerStatus::Connecting => ("◐", Role::Warning, "connecting".to_string()),
                 ServerStatus::Failed => ("✗", Role::Error, "failed".to_string()),
@@ -115,4 +113,17 @@ fn serve_items(state: &State, theme: &Theme) -> Vec<ListItem<'static>> {
         )));
     }
     items
+}
+
+/// `12 tools · 3.1k tok`: the tools and what declaring them costs.
+fn tools_label(tools: usize, declared: crate::llm::DeclarationSize, state: &State) -> String {
+    let count = crate::tui::words::count(tools, "tool", "tools");
+    if tools == 0 || declared.tools == 0 {
+        return count;
+    }
+    let tokens = declared.tokens(state.status.declaration_shape());
+    format!(
+        "{count} · {} tok",
+        crate::llm::token_estimate::short(tokens as u64)
+    )
 }

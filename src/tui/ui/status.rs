@@ -108,6 +108,10 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         format!("tokens {}↑ {}↓", s.tokens_in, s.tokens_out),
         base,
     ));
+    if let Some(cost) = tool_cost(state) {
+        left.push(sep.clone());
+        left.push(Span::styled(cost, base));
+    }
     // A notice takes the place of the key hints until the next key press.
     let right = if let Some(notice) = &s.notice {
         let role = match notice.level {
@@ -175,6 +179,38 @@ fn fit(text: &str, width: usize) -> String {
     }
     out.push('…');
     out
+}
+
+/// Share of the window past which the status bar shows what the tools cost.
+const SHOW_TOOL_COST_PERCENT: u64 = 5;
+
+/// What declaring the tools costs, when it matters: `tools 41k tok (32 %)` once they
+/// take 5 % of the context window, `tools 2.1k tok · search` with tool search on.
+fn tool_cost(state: &State) -> Option<String> {
+    use crate::llm::token_estimate::{percent, short};
+    let s = &state.status;
+    if let Some(offered) = s.offered.as_ref().filter(|r| r.search) {
+        return Some(format!(
+            "tools {} tok · search",
+            short(offered.offered_tokens as u64)
+        ));
+    }
+    let window = s.budget.as_ref()?.window;
+    let shape = s.declaration_shape();
+    let tokens: usize = state
+        .servers
+        .rows
+        .iter()
+        .map(|r| r.declared.tokens(shape))
+        .sum();
+    let share = (tokens as u64).saturating_mul(100).checked_div(window)?;
+    (share >= SHOW_TOOL_COST_PERCENT).then(|| {
+        format!(
+            "tools {} tok ({})",
+            short(tokens as u64),
+            percent(tokens, window)
+        )
+    })
 }
 
 #[cfg(test)]
