@@ -66,7 +66,11 @@ fn bench_tool_search(c: &mut Criterion) {
     let home = tempfile::tempdir().expect("tempdir");
     let dirs = switchboard::paths::Dirs::new(home.path(), home.path(), home.path(), home.path());
     let workbench = runtime
-        .block_on(Workbench::start(&config(), &dirs, WorkbenchOptions::default()))
+        .block_on(Workbench::start(
+            &config(),
+            &dirs,
+            WorkbenchOptions::default(),
+        ))
         .expect("workbench");
     runtime.block_on(workbench.settle());
     let registry = Arc::clone(&workbench.registry);

@@ -65,7 +65,8 @@ impl ToolSearchOptions {
         }
     }
 
-    fn deferred(&self, name: &str) -> bool {
+    /// Whether `name` is declared only once a search finds it (when search is on).
+    pub fn deferred(&self, name: &str) -> bool {
         !self.direct_tools.contains(name)
             && crate::tools::split_qualified(name)
                 .is_some_and(|(server, _)| self.deferred_servers.contains(server))

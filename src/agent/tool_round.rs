@@ -259,7 +259,7 @@ fn record(
         let before = super::exposure::found_so_far(&convo.messages);
         let tools: Vec<String> = crate::tools::search::found_in_result(&content)
             .into_iter()
-            .filter(|t| !before.contains(t))
+            .filter(|t| !before.contains(t) && env.options.tool_search.deferred(t))
             .collect();
         if !tools.is_empty() {
             env.sink.emit(AgentEvent::ToolsLoaded {

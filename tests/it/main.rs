@@ -104,6 +104,7 @@ mod tui_session_roundtrip;
 mod tui_snapshots;
 mod tui_subs;
 mod tui_tasks;
+mod tui_tool_cost;
 mod tui_update;
 mod tui_wire;
 mod tui_wire_live;

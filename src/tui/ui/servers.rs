@@ -51,7 +51,11 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                 {
                     format!("  {transport} · {} · {label}", sanitize_line(era))
                 }
-                _ => format!("  {transport} · {label}"),
+                _ if fits(&format!("{dot} {name}  {transport} · {label}"), inner) => {
+                    format!("  {transport} · {label}")
+                }
+                // A narrow pane keeps the count and cost; the details say the rest.
+                _ => format!("  {label}"),
             };
             let mut lines = vec![Line::from(vec![
                 Span::styled(format!("{dot} "), style(theme, dot_role)),

@@ -86,7 +86,13 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         sep.clone(),
         Span::styled(format!("mode {}", s.policy_mode), style(theme, mode_role)),
     ];
-    // What always shows: provider, step mode and the permission mode.
+    // What the tools cost, when it matters, is kept beside them too.
+    if let Some(cost) = tool_cost(state) {
+        left.push(sep.clone());
+        left.push(Span::styled(cost, style(theme, Role::StatusWarn)));
+    }
+    // What always shows: provider, step mode, the permission mode (and the tools'
+    // cost when it matters).
     let kept: usize = left.iter().map(Span::width).sum::<usize>() + 1;
     let running = state.open_manual_calls().len();
     if running > 0 {
@@ -108,10 +114,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         format!("tokens {}↑ {}↓", s.tokens_in, s.tokens_out),
         base,
     ));
-    if let Some(cost) = tool_cost(state) {
-        left.push(sep.clone());
-        left.push(Span::styled(cost, base));
-    }
+
     // A notice takes the place of the key hints until the next key press.
     let right = if let Some(notice) = &s.notice {
         let role = match notice.level {
