@@ -78,9 +78,9 @@ impl DeclarationSize {
     pub fn of(name: &str, description: &str, schema: &Value) -> Self {
         Self {
             tools: 1,
-            bytes: json_len(&Value::from(name))
-                + json_len(&Value::from(description))
-                + json_len(schema),
+            bytes: crate::tools::json_len(&Value::from(name))
+                + crate::tools::json_len(&Value::from(description))
+                + crate::tools::json_len(schema),
         }
     }
 
@@ -111,25 +111,6 @@ impl std::ops::Add for DeclarationSize {
 impl std::iter::Sum for DeclarationSize {
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
         iter.fold(Self::default(), |a, b| a + b)
-    }
-}
-
-fn json_len(value: &Value) -> usize {
-    // Counting through a writer that keeps nothing: no string is built.
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len();
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    match serde_json::to_writer(&mut count, value) {
-        Ok(()) => count.0,
-        Err(_) => 0,
     }
 }
 

@@ -33,7 +33,8 @@ pub use invoke::CallOutcome;
 pub use qualified::{QUALIFIER, qualified_name, server_of, split_qualified};
 pub use registry::{InvokeError, Registry};
 pub use result::{
-    ContentBlock, ToolResult, decoded_size, render_blocks, render_blocks_for_stream, same_data,
+    ContentBlock, ToolResult, decoded_size, json_len, render_blocks, render_blocks_for_stream,
+    same_data,
 };
 pub use schema_check::{check as check_schema, skeleton as schema_skeleton};
 pub use schema_fields::{SchemaField, call_skeleton, schema_fields};

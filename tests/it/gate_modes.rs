@@ -5,7 +5,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 use switchboard::agent::headless::run_headless;
@@ -13,7 +13,6 @@ use switchboard::agent::{AgentEvent, Session, SessionOptions};
 use switchboard::gate::{ApprovalBroker, ApprovalDecision, GateEvent};
 use switchboard::hooks::Hooks;
 use switchboard::llm::scripted_script::{ScriptedCall, ScriptedTurn};
-use switchboard::llm::{ChatRequest, LlmStream, Provider, ScriptedProvider};
 use switchboard::policy::{
     AuditLog, CallFacts, DecidedBy, GrantScope, Mode, Policy, RuleList, SessionGrants, Verdict,
 };
@@ -23,6 +22,7 @@ use switchboard::tools::{CallOutcome, Registry, Scope, ToolEffect};
 
 use crate::support;
 use crate::support::gate::{FakeTool, args, ctx};
+use crate::support::llm::Recording;
 
 fn policy(toml: &str) -> Policy {
     let config = parse_str(toml, Path::new("t.toml")).unwrap();
@@ -233,25 +233,6 @@ async fn the_live_mode_decides_the_next_call_and_is_audited() {
     );
 }
 
-/// The scripted provider, remembering every request.
-struct Recording {
-    inner: ScriptedProvider,
-    seen: Mutex<Vec<ChatRequest>>,
-}
-
-impl Provider for Recording {
-    fn kind(&self) -> &'static str {
-        "scripted"
-    }
-    fn model(&self) -> &'static str {
-        "script"
-    }
-    fn stream(&self, request: ChatRequest) -> LlmStream {
-        self.seen.lock().unwrap().push(request.clone());
-        self.inner.stream(request)
-    }
-}
-
 #[tokio::test]
 async fn a_turn_in_plan_mode_is_read_only_and_told_to_propose() {
     let (registry, tool) = registry_for(Policy::new(Mode::FullAuto)).await;
@@ -261,19 +242,16 @@ async fn a_turn_in_plan_mode_is_read_only_and_told_to_propose() {
         name: "fs".into(),
         arguments: write(),
     };
-    let provider = Arc::new(Recording {
-        inner: ScriptedProvider::with_script(vec![
-            ScriptedTurn {
-                tool_calls: vec![write_call],
-                ..ScriptedTurn::default()
-            },
-            ScriptedTurn {
-                text: "Plan: write a.txt.".into(),
-                ..ScriptedTurn::default()
-            },
-        ]),
-        seen: Mutex::default(),
-    });
+    let provider = Recording::new(vec![
+        ScriptedTurn {
+            tool_calls: vec![write_call],
+            ..ScriptedTurn::default()
+        },
+        ScriptedTurn {
+            text: "Plan: write a.txt.".into(),
+            ..ScriptedTurn::default()
+        },
+    ]);
     let handle = Session::spawn(SessionOptions::new(provider.clone(), registry));
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut approve = |_: &switchboard::gate::ApprovalRequest| ApprovalDecision::Once;
@@ -288,7 +266,7 @@ async fn a_turn_in_plan_mode_is_read_only_and_told_to_propose() {
     .await
     .unwrap();
     assert_eq!(tool.calls(), 0);
-    let system = provider.seen.lock().unwrap()[0].system_text().unwrap();
+    let system = provider.requests()[0].system_text().unwrap();
     assert!(
         system.contains("## Plan mode") && system.contains("propose"),
         "{system}"

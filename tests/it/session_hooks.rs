@@ -5,8 +5,9 @@
 #![allow(clippy::unwrap_used)]
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use crate::support::llm::Recording;
 use crate::support::script;
 use crate::support::trust_folder;
 use assert_cmd::Command;
@@ -18,29 +19,10 @@ use switchboard::agent::{AgentEvent, Session, SessionOptions};
 use switchboard::gate::{ApprovalBroker, ApprovalDecision};
 use switchboard::hooks::Hooks;
 use switchboard::llm::scripted_script::ScriptedTurn;
-use switchboard::llm::{ChatRequest, LlmStream, Message, Provider, ScriptedProvider};
+use switchboard::llm::{ChatRequest, Message};
 use switchboard::policy::{AuditLog, Mode, Policy};
 use switchboard::settings::parse_str;
 use switchboard::tools::Registry;
-
-/// The scripted provider, remembering every request it was sent.
-struct Recording {
-    inner: ScriptedProvider,
-    seen: Mutex<Vec<ChatRequest>>,
-}
-
-impl Provider for Recording {
-    fn kind(&self) -> &'static str {
-        "scripted"
-    }
-    fn model(&self) -> &'static str {
-        "script"
-    }
-    fn stream(&self, request: ChatRequest) -> LlmStream {
-        self.seen.lock().unwrap().push(request.clone());
-        self.inner.stream(request)
-    }
-}
 
 struct Run {
     code: i32,
@@ -65,10 +47,7 @@ async fn run(dir: &Path, hooks: &str, answers: &[&str], task: &str) -> Run {
             ..ScriptedTurn::default()
         })
         .collect();
-    let provider = Arc::new(Recording {
-        inner: ScriptedProvider::with_script(turns),
-        seen: Mutex::default(),
-    });
+    let provider = Recording::new(turns);
     let handle = Session::spawn(SessionOptions::new(provider.clone(), Arc::new(registry)));
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut approve = |_: &switchboard::gate::ApprovalRequest| ApprovalDecision::Once;
@@ -89,7 +68,7 @@ async fn run(dir: &Path, hooks: &str, answers: &[&str], task: &str) -> Run {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let requests = provider.seen.lock().unwrap().clone();
+    let requests = provider.requests();
     Run {
         code: outcome.exit_code,
         events,

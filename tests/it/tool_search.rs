@@ -3,7 +3,7 @@
 //! appended, and a found tool's call passes the gate like any other.
 #![allow(clippy::unwrap_used)]
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use serde_json::json;
 use switchboard::agent::exposure::ToolSearchOptions;
@@ -11,31 +11,14 @@ use switchboard::agent::headless::run_headless;
 use switchboard::agent::{AgentEvent, Session, SessionOptions};
 use switchboard::config::ToolSearchSetting;
 use switchboard::gate::{ApprovalBroker, ApprovalDecision, CallEnd, GateEvent};
+use switchboard::llm::ChatRequest;
 use switchboard::llm::scripted_script::{ScriptedCall, ScriptedTurn};
-use switchboard::llm::{ChatRequest, LlmStream, Provider, ScriptedProvider};
 use switchboard::policy::{Mode, Policy};
 use switchboard::tools::search::{TOOL_SEARCH, ensure_registered};
 use switchboard::tools::{Registry, ToolEffect, ToolSpec};
 
 use crate::support::gate::FakeTool;
-
-struct Recording {
-    inner: ScriptedProvider,
-    seen: Mutex<Vec<ChatRequest>>,
-}
-
-impl Provider for Recording {
-    fn kind(&self) -> &'static str {
-        "scripted"
-    }
-    fn model(&self) -> &'static str {
-        "script"
-    }
-    fn stream(&self, request: ChatRequest) -> LlmStream {
-        self.seen.lock().unwrap().push(request.clone());
-        self.inner.stream(request)
-    }
-}
+use crate::support::llm::Recording;
 
 fn tool(name: &str, description: &str, effect: ToolEffect) -> Arc<FakeTool> {
     Arc::new(FakeTool::new(
@@ -106,10 +89,7 @@ struct Run {
 }
 
 async fn run(registry: Arc<Registry>, search: ToolSearchOptions, turns: Vec<ScriptedTurn>) -> Run {
-    let provider = Arc::new(Recording {
-        inner: ScriptedProvider::with_script(turns),
-        seen: Mutex::default(),
-    });
+    let provider = Recording::new(turns);
     let mut options = SessionOptions::new(provider.clone(), registry);
     options.tool_search = search;
     let handle = Session::spawn(options);
@@ -128,7 +108,7 @@ async fn run(registry: Arc<Registry>, search: ToolSearchOptions, turns: Vec<Scri
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let requests = provider.seen.lock().unwrap().clone();
+    let requests = provider.requests();
     Run { events, requests }
 }
 

@@ -169,7 +169,7 @@ impl WireLog {
         message: &Value,
         http: Option<HttpFacts>,
     ) {
-        let bytes = json_len(message);
+        let bytes = crate::tools::json_len(message);
         let message = Arc::new(mask::message(message));
         let (kind, method, id) = classify(&message);
         let now = Instant::now();
@@ -308,23 +308,6 @@ fn classify(message: &Value) -> (Kind, Option<String>, Option<String>) {
         _ => Kind::Other,
     };
     (kind, method, id)
-}
-
-/// The length of `value` as compact JSON text, without building the text.
-fn json_len(value: &Value) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len();
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
 }
 
 #[cfg(test)]

@@ -7,8 +7,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::StreamExt;
+use switchboard::llm::scripted_script::ScriptedTurn;
 use switchboard::llm::{
-    Endpoint, FinishReason, LlmError, LlmEvent, LlmStream, RetryPolicy, ToolCall, Usage,
+    ChatRequest, Endpoint, FinishReason, LlmError, LlmEvent, LlmStream, Provider, RetryPolicy,
+    ScriptedProvider, ToolCall, Usage,
 };
 
 pub type Sleeps = Arc<Mutex<Vec<Duration>>>;
@@ -98,4 +100,37 @@ pub fn named_events(events: &[(&str, &str)]) -> String {
         let _ = write!(out, "event: {name}\ndata: {data}\n\n");
     }
     out
+}
+
+/// The scripted provider answering `turns` in order, remembering every request.
+pub struct Recording {
+    inner: ScriptedProvider,
+    seen: Mutex<Vec<ChatRequest>>,
+}
+
+impl Recording {
+    pub fn new(turns: Vec<ScriptedTurn>) -> Arc<Self> {
+        Arc::new(Self {
+            inner: ScriptedProvider::with_script(turns),
+            seen: Mutex::default(),
+        })
+    }
+
+    /// The requests sent so far.
+    pub fn requests(&self) -> Vec<ChatRequest> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+impl Provider for Recording {
+    fn kind(&self) -> &'static str {
+        "scripted"
+    }
+    fn model(&self) -> &'static str {
+        "script"
+    }
+    fn stream(&self, request: ChatRequest) -> LlmStream {
+        self.seen.lock().unwrap().push(request.clone());
+        self.inner.stream(request)
+    }
 }
