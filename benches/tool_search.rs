@@ -7,7 +7,7 @@
 #![allow(clippy::expect_used)] // set-up failures should abort the benchmark
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Map, Value, json};
@@ -18,6 +18,8 @@ use switchboard::tools::{
     CallOutcome, Origin, Registry, Scope, Tool, ToolContext, ToolEffect, ToolResult, ToolSpec,
 };
 use switchboard::workbench::{Workbench, WorkbenchOptions};
+
+mod support;
 
 const SERVER_BIN: &str = env!("CARGO_BIN_EXE_switchboard-test-mcp-server");
 
@@ -115,28 +117,26 @@ fn bench_tool_search(c: &mut Criterion) {
     });
     group.finish();
 
-    // The ratio, from the same run: 2,000 of each, interleaved in blocks of 100.
-    let (mut s, mut r) = (Duration::ZERO, Duration::ZERO);
-    runtime.block_on(async {
-        for _ in 0..20 {
-            let start = Instant::now();
-            for _ in 0..100 {
-                search().await;
-            }
-            s += start.elapsed();
-            let start = Instant::now();
-            for _ in 0..100 {
-                reference().await;
-            }
-            r += start.elapsed();
-        }
-    });
-    println!(
-        "tool_search over {} tools: {:.1} µs per search, no-op read {:.1} µs, RATIO {:.2}",
-        registry.specs().len() - 1,
-        s.as_secs_f64() * 1e6 / 2000.0,
-        r.as_secs_f64() * 1e6 / 2000.0,
-        s.as_secs_f64() / r.as_secs_f64()
+    // The ratio, from the same run: rounds of 100 of each, interleaved.
+    let searched = registry.specs().len() - 1;
+    support::print_ratio(
+        &format!("100 tool_search calls over {searched} tools"),
+        "100 no-op reads",
+        20,
+        || {
+            runtime.block_on(async {
+                for _ in 0..100 {
+                    search().await;
+                }
+            });
+        },
+        || {
+            runtime.block_on(async {
+                for _ in 0..100 {
+                    reference().await;
+                }
+            });
+        },
     );
     runtime.block_on(workbench.shutdown());
 }
