@@ -219,9 +219,12 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
             if card(state, &call_id).is_none() {
                 attach_nested(state, &call_id, &run_id, &tool, origin);
             }
+            let now = state.clock_ms;
             if let Some(card) = card(state, &call_id) {
                 card.effect = Some(effect);
                 card.status = CardStatus::Running;
+                // The running timer counts from here, not from the request.
+                card.opened_ms = now;
             }
         }
         GateEvent::ApprovalRequested(request) => {
@@ -232,10 +235,13 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
         }
         GateEvent::ApprovalResolved { call_id, id, .. } => {
             approval::remove(state, id);
+            let now = state.clock_ms;
             if let Some(card) = card(state, &call_id)
                 && card.status == CardStatus::WaitingApproval
             {
                 card.status = CardStatus::Running;
+                // Time spent waiting for the person is not the call's.
+                card.opened_ms = now;
             }
         }
         GateEvent::ToolCallFinished {

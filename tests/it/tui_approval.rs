@@ -330,6 +330,40 @@ fn snapshots() {
     insta::assert_snapshot!("approval_long_arguments_scrolled", shot);
 }
 
+#[test]
+fn a_long_tool_name_loses_its_middle_not_the_badge_or_the_asker() {
+    let name = "enterprise_github_mirror__create_pull_request_review_comment_with_suggestion";
+    let mut s = state();
+    arrive(&mut s, request(1, name, ToolEffect::Write));
+    let shot = support::tui::shot(&s, 80, 24);
+    assert!(shot.contains(" WRITE "), "{shot}");
+    assert!(shot.contains("asked by the model"), "{shot}");
+    assert!(shot.contains("…"), "{shot}");
+    insta::assert_snapshot!("approval_long_tool_name", shot);
+    // The card of the same call keeps its status and who decided.
+    let mut s = state();
+    manual_call(&mut s, "m1", name);
+    gate(
+        &mut s,
+        GateEvent::ToolCallFinished {
+            call_id: CallId::new("m1"),
+            run_id: "m1".into(),
+            tool: name.into(),
+            outcome: CallEnd::Ok,
+            ruling: Some(Ruling {
+                by: switchboard::policy::DecidedBy::Policy,
+                rule: "mode full-auto".into(),
+                answer: None,
+            }),
+            summary: "ok".into(),
+            duration_ms: 12,
+        },
+    );
+    let shot = support::tui::shot(&s, 80, 24);
+    assert!(shot.contains("· ok · 12 ms · by"), "{shot}");
+    insta::assert_snapshot!("card_long_tool_name", shot);
+}
+
 /// What the executor records when it starts a call the person made.
 fn manual_call(s: &mut State, id: &str, tool: &str) {
     update(
@@ -409,4 +443,42 @@ fn listed(name: &str) -> switchboard::tui::state::CatalogEntry {
         name: name.into(),
         ..Default::default()
     }
+}
+
+#[test]
+fn the_running_timer_counts_from_the_start_not_the_request_or_the_wait() {
+    let mut s = state();
+    manual_call(&mut s, "m1", "slow");
+    // A step pause or a queue before the gate took 5 s.
+    update(&mut s, Msg::Tick(5_000));
+    gate(
+        &mut s,
+        GateEvent::ToolCallStarted {
+            call_id: CallId::new("m1"),
+            run_id: "m1".into(),
+            tool: "slow".into(),
+            effect: ToolEffect::Write,
+            origin: Origin::Manual,
+        },
+    );
+    update(&mut s, Msg::Tick(6_500));
+    let shot = support::tui::shot(&s, 100, 20);
+    assert!(shot.contains("running 1.5 s"), "{shot}");
+    // Waiting for the person does not count either.
+    let mut asked = request(7, "slow", ToolEffect::Write);
+    asked.call_id = CallId::new("m1");
+    gate(&mut s, GateEvent::ApprovalRequested(asked));
+    update(&mut s, Msg::Tick(60_000));
+    gate(
+        &mut s,
+        GateEvent::ApprovalResolved {
+            call_id: CallId::new("m1"),
+            run_id: "m1".into(),
+            id: ApprovalId(7),
+            decision: ApprovalDecision::Once,
+        },
+    );
+    update(&mut s, Msg::Tick(60_200));
+    let shot = support::tui::shot(&s, 100, 20);
+    assert!(shot.contains("running 200 ms"), "{shot}");
 }

@@ -131,7 +131,7 @@ fn card_lines(
     } else {
         (ARG_LINES, folded)
     };
-    let label = card_label(card, clock_ms);
+    let label = card_label(card, clock_ms, width);
     out.push(TranscriptLine::Header(
         ChatKind::Tool,
         Some(label),
@@ -199,8 +199,21 @@ pub fn tone_of(status: CardStatus) -> Tone {
 }
 
 /// `⠹ you → fs · write · running 2.3 s · Esc cancels`, or when done
-/// `fs · write · ok · 120 ms · by session grant (fs write calls)`.
-fn card_label(card: &ToolCard, clock_ms: u64) -> String {
+/// `fs · write · ok · 120 ms · by session grant (fs write calls)`. A tool name too
+/// long for `width` loses its middle, so the status and who decided stay in view.
+fn card_label(card: &ToolCard, clock_ms: u64, width: usize) -> String {
+    let tool = crate::sanitize::sanitize_line(&card.tool);
+    let full = card_label_with(card, clock_ms, &tool);
+    let over = unicode_width::UnicodeWidthStr::width(full.as_str()).saturating_sub(width);
+    if over == 0 {
+        return full;
+    }
+    let name_w = unicode_width::UnicodeWidthStr::width(tool.as_str());
+    let short = crate::tui::words::middle(&tool, name_w.saturating_sub(over), 12);
+    card_label_with(card, clock_ms, &short)
+}
+
+fn card_label_with(card: &ToolCard, clock_ms: u64, tool: &str) -> String {
     let mut label = String::new();
     if card.status.is_open() {
         label.push(crate::tui::cards::spinner(clock_ms));
@@ -209,7 +222,7 @@ fn card_label(card: &ToolCard, clock_ms: u64) -> String {
     if card.origin == Origin::Manual {
         label.push_str("you → ");
     }
-    label.push_str(&crate::sanitize::sanitize_line(&card.tool));
+    label.push_str(tool);
     if let Some(effect) = card.effect {
         let _ = write!(label, " · {effect}");
     }

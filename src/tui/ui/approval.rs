@@ -176,22 +176,24 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
 
     let effect = request.effect;
     let server = request.server.as_deref().unwrap_or("builtin");
+    let badge = format!(" {} ", effect.to_string().to_uppercase());
+    let asked = format!(
+        "  {} · asked by {}",
+        sanitize_line(server),
+        crate::tui::words::asked_by(request.origin, request.client.as_deref())
+    );
+    // A long tool name loses its middle before the badge or the asker leave the line.
+    let room = width.saturating_sub(2 + badge.chars().count() + asked.chars().count());
+    let tool = crate::tui::words::middle(&sanitize_line(&request.tool), room, 16);
     let head_lines = vec![
         Line::from(vec![
-            Span::styled(sanitize_line(&request.tool), style(theme, Role::Title)),
+            Span::styled(tool, style(theme, Role::Title)),
             Span::raw("  "),
             Span::styled(
-                format!(" {} ", effect.to_string().to_uppercase()),
+                badge,
                 style(theme, effect_role(effect)).add_modifier(ratatui::style::Modifier::REVERSED),
             ),
-            Span::styled(
-                format!(
-                    "  {} · asked by {}",
-                    sanitize_line(server),
-                    crate::tui::words::asked_by(request.origin, request.client.as_deref())
-                ),
-                style(theme, Role::Dim),
-            ),
+            Span::styled(asked, style(theme, Role::Dim)),
         ]),
         Line::from(vec![
             Span::styled("why: ", style(theme, Role::Dim)),
