@@ -96,8 +96,24 @@ pub struct WireEntry {
 }
 
 impl WireEntry {
-    /// `true` for JSON-RPC errors and results that say `isError`.
+    /// A refusal of `server/discover` by a server that predates it: JSON-RPC "method
+    /// not found" (-32601) or "invalid params" (-32602), or HTTP 400, 404 or 405.
+    pub fn is_discover_fallback(&self) -> bool {
+        if self.method.as_deref() != Some("server/discover") || self.kind == Kind::Request {
+            return false;
+        }
+        let code = self.message.pointer("/error/code").and_then(Value::as_i64);
+        let status = self.http.as_ref().and_then(|h| h.status);
+        matches!(code, Some(-32601 | -32602)) || matches!(status, Some(400 | 404 | 405))
+    }
+
+    /// `true` for JSON-RPC errors and results that say `isError`, but not for a
+    /// server's "no such method" answer to the `server/discover` probe: that is the
+    /// normal way to learn it speaks 2025-11-25 (`initialize` follows).
     pub fn is_error(&self) -> bool {
+        if self.is_discover_fallback() {
+            return false;
+        }
         self.kind == Kind::Error
             || self
                 .message

@@ -198,3 +198,21 @@ async fn subscribers_hear_each_record() {
     rx.changed().await.unwrap();
     assert_eq!(*rx.borrow(), 1);
 }
+
+#[test]
+fn a_server_that_predates_discover_is_not_an_error_row() {
+    let log = log();
+    let probe = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover"});
+    log.record("old", Side::Upstream, Direction::Sent, &probe, None);
+    let nope = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}});
+    log.record("old", Side::Upstream, Direction::Received, &nope, None);
+    let entries = log.entries();
+    assert!(entries[1].is_discover_fallback());
+    assert!(!entries[1].is_error(), "the normal fallback to initialize");
+    // Any other failure of the probe still is one.
+    let other = super::tests::log();
+    other.record("new", Side::Upstream, Direction::Sent, &probe, None);
+    let broke = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "boom"}});
+    other.record("new", Side::Upstream, Direction::Received, &broke, None);
+    assert!(other.entries()[1].is_error());
+}
