@@ -424,3 +424,37 @@ fn registry_url_comes_from_the_config() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("mcp.registry"), "{err}");
 }
+
+#[test]
+fn registry_install_asks_on_a_terminal_and_confirms() {
+    let registry = StandIn::start();
+    let args = format!("mcp install com.example/hosted --registry {}", registry.url);
+    let mut s = crate::support::pty::spawn(&args);
+    s.wait_for("{tenant} in the URL (your tenant) (required): ");
+    s.send(b"acme\r");
+    s.wait_for("header X-Team [core]: ");
+    s.send(b"\r");
+    s.wait_for("url: https://mcp.example.com/acme/mcp");
+    s.wait_for("Write it? [y/N] ");
+    s.send(b"y\r");
+    s.wait_for("EXIT=0");
+    let file = s.home.path().join("config/switchboard/config.toml");
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains("[servers.hosted]"), "{text}");
+    assert!(text.contains("X-Team = \"core\""), "{text}");
+
+    // Saying no writes nothing.
+    let mut s = crate::support::pty::spawn(&format!("{args} --arg tenant=acme"));
+    s.wait_for("header X-Team [core]: ");
+    s.send(b"blue\r");
+    s.wait_for("header: X-Team=blue");
+    s.wait_for("Write it? [y/N] ");
+    s.send(b"n\r");
+    s.wait_for("EXIT=1");
+    assert!(
+        !s.home
+            .path()
+            .join("config/switchboard/config.toml")
+            .exists()
+    );
+}
