@@ -308,6 +308,12 @@ fn registry_install_npm_writes_npx_and_secret_references_only() {
     assert!(text.contains("WEATHER_UNITS = \"metric\""), "{text}");
     assert!(!text.contains(secret), "{text}");
 
+    // The name is taken now: said before anything is asked.
+    let (code, _, err) = sb.run_env(&yes, &[("WEATHER_API_KEY", secret)]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("`weather` is already configured"), "{err}");
+    assert!(err.contains("--name KEY"), "{err}");
+
     // pypi, into the project file, under a name of one's own.
     let (code, _, err) = sb.run(&[
         "mcp",

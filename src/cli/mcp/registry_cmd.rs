@@ -229,6 +229,15 @@ pub async fn install(cli: &Cli, args: &InstallArgs) -> i32 {
         .key
         .clone()
         .unwrap_or_else(|| registry::plan::config_name(&entry.server.name));
+    let path = manage::target(cli, &dirs, Some(args.scope));
+    if configured(&path, &key) {
+        eprintln!(
+            "a server named `{}` is already configured in {}; pick another name with --name KEY",
+            safe(&key),
+            path.display()
+        );
+        return exit::USAGE;
+    }
     let plan = match plan_for(&entry.server, args) {
         Ok(plan) => plan,
         Err(message) => {
@@ -236,7 +245,6 @@ pub async fn install(cli: &Cli, args: &InstallArgs) -> i32 {
             return exit::USAGE;
         }
     };
-    let path = manage::target(cli, &dirs, Some(args.scope));
     let shown = describe(&entry.server, &plan, client.url());
     print(&format!(
         "{shown}writes [servers.{}] in {}\n",
@@ -248,6 +256,15 @@ pub async fn install(cli: &Cli, args: &InstallArgs) -> i32 {
     }
     // `mcp add` notes each `${VAR}` not set now.
     manage::add(cli, &dirs, &key, &plan.server, Some(args.scope), Vec::new())
+}
+
+/// Whether the file at `path` (when it loads) has a server `key` already: said before
+/// any question is asked.
+fn configured(path: &std::path::Path, key: &str) -> bool {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| crate::settings::parse_str(&text, path).ok())
+        .is_some_and(|config| config.servers.contains_key(key))
 }
 
 /// `Write it? [y/N]` on a terminal; without one, `--yes` is needed.
