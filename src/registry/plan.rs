@@ -23,6 +23,10 @@ pub enum PlanError {
         "`{name}` is published only as a {kind} package, which switchboard cannot run (it runs npm, pypi and oci packages and remotes)"
     )]
     Unsupported { name: String, kind: String },
+    #[error(
+        "`{0}`'s package serves HTTP once started, which switchboard does not start for you; run it yourself and add its URL with `switchboard mcp add NAME --url URL`"
+    )]
+    LocalHttp(String),
     #[error("{0:?} is not a package name switchboard will put on a command line")]
     BadIdentifier(String),
     #[error(
@@ -87,6 +91,10 @@ pub fn choose(server: &ServerJson, prefer_package: bool) -> Result<Choice<'_>, P
         return Ok(choice);
     }
     let name = server.name.clone();
+    let runnable = |p: &&Package| matches!(p.registry_type.as_str(), "npm" | "pypi" | "oci");
+    if server.packages.iter().any(|p| runnable(&p)) {
+        return Err(PlanError::LocalHttp(name));
+    }
     match server.packages.first().map(|p| p.registry_type.as_str()) {
         Some("mcpb") => Err(PlanError::Bundle(name)),
         Some(kind) => Err(PlanError::Unsupported {
@@ -644,6 +652,12 @@ mod tests {
         assert_eq!(
             choose(&server(json!({"name": "a/b"})), false),
             Err(PlanError::Nothing("a/b".into()))
+        );
+        let http_package = server(json!({"name": "a/b", "packages": [{"registryType": "npm",
+            "identifier": "x", "transport": {"type": "streamable-http", "url": "http://localhost:8080/mcp"}}]}));
+        assert_eq!(
+            choose(&http_package, false),
+            Err(PlanError::LocalHttp("a/b".into()))
         );
         let secret_arg = server(
             json!({"name": "a/b", "packages": [{"registryType": "npm", "identifier": "x",
