@@ -142,6 +142,27 @@ impl Registry {
     }
 }
 
+/// Fails naming the first of `needles` that `text` does not hold.
+fn has_all(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "no {needle:?} in:\n{text}");
+    }
+}
+
+/// `mcp install NAME --registry URL --yes EXTRA…`.
+fn install(sb: &Sandbox, url: &str, name: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["mcp", "install", name, "--registry", url, "--yes"];
+    args.extend(extra);
+    sb.run(&args)
+}
+
+/// Installing `name` fails (exit 1) saying `needle`.
+fn refused(sb: &Sandbox, url: &str, name: &str, needle: &str) {
+    let (code, _, err) = install(sb, url, name, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains(needle), "no {needle:?} in:\n{err}");
+}
+
 fn search(sb: &Sandbox, url: &str, query: &[&str]) -> (i32, String, String) {
     let mut args = vec!["mcp", "search", "--registry", url];
     args.extend(query);
@@ -261,7 +282,7 @@ fn registry_install_npm_writes_npx_and_secret_references_only() {
     let registry = StandIn::start();
     let sb = Sandbox::new();
     let secret = "sk-very-secret-value-123";
-    let install = [
+    let weather = [
         "mcp",
         "install",
         "io.github.acme/weather",
@@ -269,14 +290,14 @@ fn registry_install_npm_writes_npx_and_secret_references_only() {
         &registry.url,
     ];
     // A secret given as a value is refused, and nothing is written.
-    let mut with_value = install.to_vec();
+    let mut with_value = weather.to_vec();
     with_value.extend(["--yes", "--env", "WEATHER_API_KEY=sk-very-secret-value-123"]);
     let (code, _, err) = sb.run(&with_value);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("--env WEATHER_API_KEY"), "{err}");
     assert!(!sb.user_file().exists());
     // Without --yes and without a terminal, nothing is written either.
-    let (code, out, err) = sb.run_env(&install, &[("WEATHER_API_KEY", secret)]);
+    let (code, out, err) = sb.run_env(&weather, &[("WEATHER_API_KEY", secret)]);
     assert_eq!(code, 1, "{err}");
     assert!(
         out.contains("command: npx -y @acme/weather-mcp@1.2.3"),
@@ -285,7 +306,7 @@ fn registry_install_npm_writes_npx_and_secret_references_only() {
     assert!(err.contains("--yes"), "{err}");
     assert!(!sb.user_file().exists());
 
-    let mut yes = install.to_vec();
+    let mut yes = weather.to_vec();
     yes.push("--yes");
     let (code, out, err) = sb.run_env(&yes, &[("WEATHER_API_KEY", secret)]);
     assert_eq!(code, 0, "{err}");
@@ -295,17 +316,16 @@ fn registry_install_npm_writes_npx_and_secret_references_only() {
     );
     assert!(out.contains("added stdio server weather"), "{out}");
     let text = std::fs::read_to_string(sb.user_file()).unwrap();
-    assert!(text.contains("[servers.weather]"), "{text}");
-    assert!(text.contains("command = \"npx\""), "{text}");
-    assert!(
-        text.contains("args = [\"-y\", \"@acme/weather-mcp@1.2.3\"]"),
-        "{text}"
+    has_all(
+        &text,
+        &[
+            "[servers.weather]",
+            "command = \"npx\"",
+            "args = [\"-y\", \"@acme/weather-mcp@1.2.3\"]",
+            "WEATHER_API_KEY = \"${WEATHER_API_KEY}\"",
+            "WEATHER_UNITS = \"metric\"",
+        ],
     );
-    assert!(
-        text.contains("WEATHER_API_KEY = \"${WEATHER_API_KEY}\""),
-        "{text}"
-    );
-    assert!(text.contains("WEATHER_UNITS = \"metric\""), "{text}");
     assert!(!text.contains(secret), "{text}");
 
     // The name is taken now: said before anything is asked.
@@ -315,20 +335,8 @@ fn registry_install_npm_writes_npx_and_secret_references_only() {
     assert!(err.contains("--name KEY"), "{err}");
 
     // pypi, into the project file, under a name of one's own.
-    let (code, _, err) = sb.run(&[
-        "mcp",
-        "install",
-        "io.github.acme/py-notes",
-        "--registry",
-        &registry.url,
-        "--yes",
-        "--scope",
-        "project",
-        "--name",
-        "notes",
-        "--arg",
-        "db=my.db",
-    ]);
+    let extra = ["--scope", "project", "--name", "notes", "--arg", "db=my.db"];
+    let (code, _, err) = install(&sb, &registry.url, "io.github.acme/py-notes", &extra);
     assert_eq!(code, 0, "{err}");
     let text = std::fs::read_to_string(sb.project_file()).unwrap();
     assert!(
@@ -343,75 +351,32 @@ fn registry_install_npm_writes_npx_and_secret_references_only() {
 fn registry_install_remote_writes_url_and_headers() {
     let registry = StandIn::start();
     let sb = Sandbox::new();
-    let install = [
-        "mcp",
-        "install",
-        "com.example/hosted",
-        "--registry",
-        &registry.url,
-        "--yes",
-    ];
     // The URL's variable has no default: with --yes it must be given.
-    let (code, _, err) = sb.run(&install);
-    assert_eq!(code, 1, "{err}");
-    assert!(err.contains("--arg tenant"), "{err}");
-    let mut given = install.to_vec();
-    given.extend(["--arg", "tenant=acme"]);
-    let (code, out, err) = sb.run(&given);
+    refused(&sb, &registry.url, "com.example/hosted", "--arg tenant");
+    let given = ["--arg", "tenant=acme"];
+    let (code, out, err) = install(&sb, &registry.url, "com.example/hosted", &given);
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("url: https://mcp.example.com/acme/mcp"),
         "{out}"
     );
     let text = std::fs::read_to_string(sb.user_file()).unwrap();
-    assert!(text.contains("type = \"http\""), "{text}");
-    assert!(
-        text.contains("url = \"https://mcp.example.com/acme/mcp\""),
-        "{text}"
+    has_all(
+        &text,
+        &[
+            "type = \"http\"",
+            "url = \"https://mcp.example.com/acme/mcp\"",
+            "Authorization = \"Bearer ${TOKEN}\"",
+            "X-Team = \"core\"",
+        ],
     );
-    assert!(
-        text.contains("Authorization = \"Bearer ${TOKEN}\""),
-        "{text}"
-    );
-    assert!(text.contains("X-Team = \"core\""), "{text}");
 
     // What cannot be installed says why; an unknown name says where it looked.
-    let (code, _, err) = sb.run(&[
-        "mcp",
-        "install",
-        "io.github.zed/bundle",
-        "--registry",
-        &registry.url,
-        "--yes",
-    ]);
-    assert_eq!(code, 1, "{err}");
-    assert!(err.contains("MCP bundle (mcpb)"), "{err}");
-    let (code, _, err) = sb.run(&[
-        "mcp",
-        "install",
-        "no/such",
-        "--registry",
-        &registry.url,
-        "--yes",
-    ]);
-    assert_eq!(code, 1, "{err}");
-    assert!(
-        err.contains(&format!(
-            "no server named `no/such` in the registry at {}",
-            registry.url
-        )),
-        "{err}"
-    );
-    let (code, _, err) = sb.run(&[
-        "mcp",
-        "install",
-        "io.github.old/weather-gone",
-        "--registry",
-        &registry.url,
-        "--yes",
-    ]);
-    assert_eq!(code, 1, "{err}");
-    assert!(err.contains("deleted"), "{err}");
+    let url = &registry.url;
+    refused(&sb, url, "io.github.zed/bundle", "MCP bundle (mcpb)");
+    let unknown = format!("no server named `no/such` in the registry at {url}");
+    refused(&sb, url, "no/such", &unknown);
+    refused(&sb, url, "io.github.old/weather-gone", "deleted");
 }
 
 #[test]
