@@ -17,6 +17,7 @@ pub mod logging;
 pub mod mcp;
 pub mod paths;
 pub mod policy;
+pub mod registry;
 pub mod replay;
 pub mod sandbox;
 pub mod sanitize;

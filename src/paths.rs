@@ -24,6 +24,8 @@ pub struct Dirs {
     pub state_home: PathBuf,
     /// `$XDG_DATA_HOME`, else `$HOME/.local/share`.
     pub data_home: PathBuf,
+    /// `$XDG_CACHE_HOME`, else `$HOME/.cache` ([`Dirs::new`]: `STATE_HOME/cache`).
+    pub cache_home: PathBuf,
 }
 
 /// Where a config candidate comes from, in search order.
@@ -70,16 +72,25 @@ impl Dirs {
         state_home: impl Into<PathBuf>,
         data_home: impl Into<PathBuf>,
     ) -> Self {
+        let state_home = state_home.into();
         Self {
             cwd: cwd.into(),
             config_home: config_home.into(),
-            state_home: state_home.into(),
+            cache_home: state_home.join("cache"),
+            state_home,
             data_home: data_home.into(),
         }
     }
 
-    /// Read `HOME`, `XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `XDG_DATA_HOME` and the working
-    /// directory from the process. Never panics: without a working directory `.` is
+    /// The same directories with `cache_home` set.
+    #[must_use]
+    pub fn with_cache_home(mut self, cache_home: impl Into<PathBuf>) -> Self {
+        self.cache_home = cache_home.into();
+        self
+    }
+
+    /// Read `HOME`, `XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `XDG_DATA_HOME`,
+    /// `XDG_CACHE_HOME` and the working directory from the process. Never panics: without a working directory `.` is
     /// used; without `HOME` the working directory stands in for it.
     pub fn from_env() -> Self {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
@@ -102,11 +113,13 @@ impl Dirs {
         let config_home = xdg("XDG_CONFIG_HOME", &[".config"]);
         let state_home = xdg("XDG_STATE_HOME", &[".local", "state"]);
         let data_home = xdg("XDG_DATA_HOME", &[".local", "share"]);
+        let cache_home = xdg("XDG_CACHE_HOME", &[".cache"]);
         Self {
             cwd,
             config_home,
             state_home,
             data_home,
+            cache_home,
         }
     }
 
@@ -160,6 +173,11 @@ impl Dirs {
     /// `$XDG_STATE_HOME/switchboard/wire`: where the TUI's Wire view exports.
     pub fn wire_export_dir(&self) -> PathBuf {
         self.state_home.join(APP_DIR).join("wire")
+    }
+
+    /// `$XDG_CACHE_HOME/switchboard/registry`: the MCP Registry's server lists.
+    pub fn registry_cache_dir(&self) -> PathBuf {
+        self.cache_home.join(APP_DIR).join("registry")
     }
 
     /// `$XDG_DATA_HOME/switchboard/memories`.
@@ -225,6 +243,7 @@ mod tests {
         assert_eq!(
             d,
             Dirs::new("/w", "/h/.config", "/h/.local/state", "/h/.local/share")
+                .with_cache_home("/h/.cache")
         );
     }
 
@@ -240,6 +259,7 @@ mod tests {
         assert_eq!(
             d,
             Dirs::new("/w", "/c", "/h/.local/state", "/h/.local/share")
+                .with_cache_home("/h/.cache")
         );
     }
 

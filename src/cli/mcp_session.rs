@@ -337,6 +337,24 @@ pub fn key_values(pairs: &[String]) -> Result<Map<String, Value>, String> {
     Ok(out)
 }
 
+/// Asks `prompt` on stderr and reads one line from stdin (trimmed); `None` when
+/// stdin is not a terminal, is at its end or cannot be read.
+pub fn ask(prompt: &str) -> Option<String> {
+    use std::io::{BufRead as _, IsTerminal as _};
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return None;
+    }
+    let mut stderr = std::io::stderr();
+    let _ = write!(stderr, "{prompt}");
+    let _ = stderr.flush();
+    let mut line = String::new();
+    match stdin.lock().read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line.trim().to_owned()),
+    }
+}
+
 /// Writes `text` to stdout; a closed pipe is not an error worth a panic.
 pub fn print(text: &str) {
     let mut stdout = std::io::stdout().lock();

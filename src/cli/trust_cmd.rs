@@ -2,7 +2,7 @@
 //! decision about it; `--list` and `--revoke`.
 
 use std::fmt::Write as _;
-use std::io::{BufRead as _, IsTerminal as _, Write as _};
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
 use super::Cli;
@@ -125,14 +125,8 @@ fn ask_yes_no() -> bool {
         eprintln!("no terminal to ask on: run `switchboard trust --yes` to trust");
         return false;
     }
-    let mut stderr = std::io::stderr();
-    let _ = write!(stderr, "Trust this folder's config? [y/N] ");
-    let _ = stderr.flush();
-    let mut line = String::new();
-    if stdin.lock().read_line(&mut line).is_err() {
-        return false;
-    }
-    matches!(line.trim(), "y" | "Y" | "yes" | "Yes")
+    let answer = super::mcp_session::ask("Trust this folder's config? [y/N] ");
+    matches!(answer.as_deref(), Some("y" | "Y" | "yes" | "Yes"))
 }
 
 /// `--list`: every recorded decision, and whether its file still matches.

@@ -234,6 +234,8 @@ pub struct McpConfig {
     /// The share of the context window (percent, 1–100) that the tools'
     /// declarations may take before `auto` turns tool search on.
     pub tool_search_threshold: u8,
+    /// The MCP Registry `mcp search` and `mcp install` read (its v0.1 API).
+    pub registry: String,
 }
 
 /// The default of `[mcp] tool_search_threshold`: the MCP client best-practices
@@ -242,6 +244,9 @@ pub const DEFAULT_TOOL_SEARCH_THRESHOLD: u8 = 5;
 
 /// The default of `[mcp] wire_capacity`.
 pub const DEFAULT_WIRE_CAPACITY: usize = 5_000;
+
+/// The default of `[mcp] registry`: the official MCP Registry.
+pub const DEFAULT_REGISTRY: &str = "https://registry.modelcontextprotocol.io";
 
 impl Default for McpConfig {
     fn default() -> Self {
@@ -252,6 +257,7 @@ impl Default for McpConfig {
             sandbox: SandboxDefault::Off,
             tool_search: ToolSearchSetting::Auto,
             tool_search_threshold: DEFAULT_TOOL_SEARCH_THRESHOLD,
+            registry: DEFAULT_REGISTRY.to_owned(),
         }
     }
 }

@@ -86,6 +86,19 @@ type Report<'r> = dyn FnMut(Range<usize>, String, String, Option<String>) + 'r;
 pub const MAX_WIRE_CAPACITY: usize = 1_000_000;
 
 fn check_mcp(config: &Config, map: &SourceMap<'_>, report: &mut Report<'_>) {
+    let registry = &config.mcp.registry;
+    let scheme = reqwest::Url::parse(registry).map(|url| url.scheme().to_owned());
+    if !matches!(scheme.as_deref(), Ok("http" | "https")) {
+        report(
+            map.nearest_span(&["mcp", "registry"]),
+            "mcp.registry".into(),
+            format!("{registry:?} is not an http(s) URL"),
+            Some(format!(
+                "the default is {:?}",
+                super::model::DEFAULT_REGISTRY
+            )),
+        );
+    }
     let capacity = config.mcp.wire_capacity;
     if !(1..=MAX_WIRE_CAPACITY).contains(&capacity) {
         report(

@@ -431,6 +431,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "config", "logging", "paths", "policy", "sandbox", "sanitize", "sse", "tls", "tools",
         ],
     ),
+    ("registry", &["config", "paths", "policy", "tls"]),
     ("trust", &["config", "llm", "paths", "sanitize", "settings"]),
     (
         "agent",
@@ -505,6 +506,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "mcp",
             "paths",
             "policy",
+            "registry",
             "replay",
             "sandbox",
             "sanitize",

@@ -61,6 +61,7 @@ mod mcp_param_headers;
 mod mcp_shutdown;
 mod mcp_subscriptions;
 mod mcp_tasks;
+mod registry;
 mod replay;
 mod sanitize_corpus;
 mod serve_forward;

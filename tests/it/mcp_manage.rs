@@ -4,68 +4,9 @@
 #![allow(clippy::unwrap_used)]
 
 use std::fs;
-use std::path::PathBuf;
 
+use crate::support::cli::Sandbox;
 use crate::support::write;
-use assert_cmd::Command;
-use tempfile::TempDir;
-
-struct Sandbox {
-    root: TempDir,
-}
-
-impl Sandbox {
-    fn new() -> Self {
-        let sb = Self {
-            root: TempDir::new().unwrap(),
-        };
-        fs::create_dir_all(sb.cwd()).unwrap();
-        sb
-    }
-
-    fn cwd(&self) -> PathBuf {
-        self.root.path().join("project")
-    }
-
-    fn project_file(&self) -> PathBuf {
-        self.cwd().join("switchboard.toml")
-    }
-
-    fn user_file(&self) -> PathBuf {
-        self.root.path().join("xdg-config/switchboard/config.toml")
-    }
-
-    fn run(&self, args: &[&str]) -> (i32, String, String) {
-        self.run_env(args, &[])
-    }
-
-    fn run_env(&self, args: &[&str], envs: &[(&str, &str)]) -> (i32, String, String) {
-        let out = Command::cargo_bin("switchboard")
-            .unwrap()
-            .args(args)
-            .envs(envs.iter().copied())
-            .current_dir(self.cwd())
-            .env("HOME", self.root.path())
-            .env("XDG_CONFIG_HOME", self.root.path().join("xdg-config"))
-            .env("XDG_STATE_HOME", self.root.path().join("xdg-state"))
-            .env("XDG_DATA_HOME", self.root.path().join("xdg-data"))
-            .env_remove("SWITCHBOARD_TEST_TOKEN")
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let (code, stdout, stderr) = self.run(args);
-        assert_eq!(code, 0, "{args:?}: {stderr}");
-        stdout
-    }
-}
 
 const COMMENTED: &str = "# my switchboard\n\
     \n\

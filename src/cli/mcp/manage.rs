@@ -212,7 +212,9 @@ fn server_of(args: &AddArgs) -> Result<ServerConfig, String> {
     })
 }
 
-fn add(
+/// Writes `server` as `[servers.NAME]` (refusing literal secrets and what the loader
+/// would refuse), then prints `notes`. Returns the exit status.
+pub(super) fn add(
     cli: &Cli,
     dirs: &Dirs,
     name: &str,
@@ -234,7 +236,15 @@ fn add(
         }
         return exit::USAGE;
     }
-    let kind = crate::mcp::Endpoint::from_config(server).map_or_else(|_| "", |e| e.kind().as_str());
+    // An entry naming an unset `${VAR}` does not make an Endpoint yet: say its type.
+    let kind = crate::mcp::Endpoint::from_config(server).map_or_else(
+        |_| match (&server.transport, &server.command) {
+            (Some(kind), _) => kind.as_str(),
+            (None, Some(_)) => "stdio",
+            (None, None) => "http",
+        },
+        |e| e.kind().as_str(),
+    );
     let code = edit_file(cli, dirs, scope, Some(name), |text| {
         edit::add_server(text, name, server)
             .map(|t| (t, format!("added {kind} server {}", safe(name))))

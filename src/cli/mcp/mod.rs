@@ -1,10 +1,12 @@
 //! `switchboard mcp …`: log in and out of servers that ask (`login`), list and show
 //! the configured servers (`list`), and add, remove, enable or disable them in a
-//! config file (`manage`).
+//! config file (`manage`), and find and install servers from the MCP Registry
+//! (`registry_cmd`).
 
 mod list;
 mod login;
 mod manage;
+mod registry_cmd;
 
 use clap::Subcommand;
 
@@ -27,6 +29,11 @@ pub enum McpCommand {
     Logout { name: String },
     /// Per server: not needed, logged in (issuer, scopes, expiry) or needs login.
     AuthStatus,
+    /// Search the MCP Registry by name, title and description.
+    Search(registry_cmd::SearchArgs),
+    /// Add a server from the MCP Registry: asks for what it needs, shows what it
+    /// writes, and writes `[servers.NAME]` like `mcp add`.
+    Install(registry_cmd::InstallArgs),
     #[command(flatten)]
     Manage(manage::ManageCommand),
 }
@@ -35,6 +42,12 @@ pub fn run(cli: &Cli, command: &McpCommand) -> color_eyre::Result<()> {
     if let McpCommand::Manage(manage) = command {
         manage::run(cli, manage);
         return Ok(());
+    }
+    if let McpCommand::Search(args) = command {
+        return run_to_exit(registry_cmd::search(cli, args));
+    }
+    if let McpCommand::Install(args) = command {
+        return run_to_exit(registry_cmd::install(cli, args));
     }
     run_to_exit(async {
         let named = match command {
@@ -49,7 +62,7 @@ pub fn run(cli: &Cli, command: &McpCommand) -> color_eyre::Result<()> {
             McpCommand::Login { name } => login::login(&config, name).await,
             McpCommand::Logout { name } => login::logout(&config, name),
             McpCommand::AuthStatus => login::auth_status(&config).await,
-            McpCommand::Manage(_) => exit::OK,
+            McpCommand::Manage(_) | McpCommand::Search(_) | McpCommand::Install(_) => exit::OK,
         }
     })
 }

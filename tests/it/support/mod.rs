@@ -9,6 +9,7 @@ use switchboard::agent::AgentEvent;
 
 pub mod a2a_server;
 pub mod builtin;
+pub mod cli;
 pub mod gate;
 pub mod llm;
 pub mod mcp;
