@@ -79,12 +79,6 @@ fn bench_tool_search(c: &mut Criterion) {
     runtime
         .block_on(ensure_registered(&registry))
         .expect("tool_search");
-    let noop = ToolSpec::builder("bench__noop")
-        .default_effect(ToolEffect::Read)
-        .build();
-    runtime
-        .block_on(registry.register(Arc::new(Noop(noop))))
-        .expect("noop");
 
     let (off_tools, off_tokens) = first_request(&registry, ToolSearchSetting::Off);
     let (on_tools, on_tokens) = first_request(&registry, ToolSearchSetting::On);
@@ -95,6 +89,13 @@ fn bench_tool_search(c: &mut Criterion) {
          {on_tokens} tok; RATIO on/off {ratio:.3}"
     );
 
+    // The reference tool comes after the declarations are weighed.
+    let noop = ToolSpec::builder("bench__noop")
+        .default_effect(ToolEffect::Read)
+        .build();
+    runtime
+        .block_on(registry.register(Arc::new(Noop(noop))))
+        .expect("noop");
     let ctx = ToolContext::new("bench", Origin::Model);
     let Value::Object(query) = json!({"query": "echo text back"}) else {
         return;
