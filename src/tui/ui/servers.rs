@@ -23,15 +23,23 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         .iter()
         .map(|s| {
             let (dot, dot_role, label) = match s.status {
-                ServerStatus::Builtin | ServerStatus::Ready => {
-                    ("●", Role::ToolOk, tools_label(s.tools, s.declared, state))
-                }
+                ServerStatus::Builtin | ServerStatus::Ready => (
+                    "●",
+                    Role::ToolOk,
+                    crate::tui::words::count(s.tools, "tool", "tools"),
+                ),
                 ServerStatus::Idle => ("○", Role::Dim, "not connected".to_string()),
                 ServerStatus::Connecting => ("◐", Role::Warning, "connecting".to_string()),
                 ServerStatus::Failed => ("✗", Role::Error, "failed".to_string()),
                 ServerStatus::NeedsLogin => ("◆", Role::Warning, "needs login".to_string()),
                 ServerStatus::Disconnected => ("○", Role::Warning, "disconnected".to_string()),
                 ServerStatus::Disabled => ("◌", Role::Dim, "disabled".to_string()),
+            };
+            let cost = match s.status {
+                ServerStatus::Builtin | ServerStatus::Ready => {
+                    tool_cost(s.tools, s.declared, state)
+                }
+                _ => None,
             };
             let name = sanitize_line(&s.name);
             // Only stdio servers are sandboxed, so the marker stands for the transport.
@@ -40,23 +48,17 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
             } else {
                 s.transport.as_str()
             };
-            let meta = match (&s.status, &s.era) {
-                (ServerStatus::Builtin, _) => format!("  {label}"),
-                // The era when the row has room for it (the details always say it).
-                (_, Some(era))
-                    if fits(
-                        &format!("{dot} {name}  {transport} · {era} · {label}"),
-                        inner,
-                    ) =>
-                {
-                    format!("  {transport} · {} · {label}", sanitize_line(era))
-                }
-                _ if fits(&format!("{dot} {name}  {transport} · {label}"), inner) => {
-                    format!("  {transport} · {label}")
-                }
-                // A narrow pane keeps the count and cost; the details say the rest.
-                _ => format!("  {label}"),
-            };
+            let meta = meta(
+                s,
+                &name,
+                &Meta {
+                    dot,
+                    transport,
+                    label: &label,
+                    cost,
+                },
+                inner,
+            );
             let mut lines = vec![Line::from(vec![
                 Span::styled(format!("{dot} "), style(theme, dot_role)),
                 Span::styled(name, style(theme, Role::Text)),
@@ -119,15 +121,48 @@ fn serve_items(state: &State, theme: &Theme) -> Vec<ListItem<'static>> {
     items
 }
 
-/// `12 tools · 3.1k tok`: the tools and what declaring them costs.
-fn tools_label(tools: usize, declared: crate::llm::DeclarationSize, state: &State) -> String {
-    let count = crate::tui::words::count(tools, "tool", "tools");
+/// What declaring a row's tools costs (`3.1k tok`), when it has tools.
+fn tool_cost(tools: usize, declared: crate::llm::DeclarationSize, state: &State) -> Option<String> {
     if tools == 0 || declared.tools == 0 {
-        return count;
+        return None;
     }
     let tokens = declared.tokens(state.status.declaration_shape());
-    format!(
-        "{count} · {} tok",
+    Some(format!(
+        "{} tok",
         crate::llm::token_estimate::short(tokens as u64)
-    )
+    ))
+}
+
+/// The parts of a row after its name.
+struct Meta<'a> {
+    dot: &'a str,
+    transport: &'a str,
+    label: &'a str,
+    cost: Option<String>,
+}
+
+/// The first of these that fits the row: transport, era, count and cost; transport,
+/// count and cost; count and cost; else transport and count, cut at the edge (the
+/// details always say everything).
+fn meta(row: &crate::tui::state::ServerRow, name: &str, m: &Meta<'_>, inner: usize) -> String {
+    let label = match &m.cost {
+        Some(cost) => format!("{} · {cost}", m.label),
+        None => m.label.to_owned(),
+    };
+    if row.status == ServerStatus::Builtin {
+        return format!("  {label}");
+    }
+    let transport = m.transport;
+    let mut candidates = Vec::new();
+    if let Some(era) = &row.era {
+        candidates.push(format!("  {transport} · {} · {label}", sanitize_line(era)));
+    }
+    candidates.push(format!("  {transport} · {label}"));
+    if m.cost.is_some() {
+        candidates.push(format!("  {label}"));
+    }
+    candidates
+        .into_iter()
+        .find(|c| fits(&format!("{} {name}{c}", m.dot), inner))
+        .unwrap_or_else(|| format!("  {transport} · {}", m.label))
 }
