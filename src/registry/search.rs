@@ -75,6 +75,17 @@ pub fn about(server: &ServerJson) -> String {
     }
 }
 
+/// `text` cut to `max` characters, ending in `…` when cut (a result line's
+/// description).
+pub fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
 /// What `mcp install` would write for the entry (see [`super::plan::choose`]):
 /// `remote`, `npm`, `pypi` or `oci`; else the kind of package it has (`mcpb`,
 /// `nuget`) or `nothing`.

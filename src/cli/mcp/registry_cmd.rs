@@ -12,6 +12,7 @@ use super::manage::{self, Scope};
 use crate::cli::Cli;
 use crate::cli::mcp_session::{ask, exit, json, load_config, print, safe};
 use crate::paths::Dirs;
+use crate::registry::search::cut;
 use crate::registry::{self, Answers, Client, Flag, Plan, Question, RegistryError, Status};
 
 /// The longest description or title a result line shows.
@@ -178,15 +179,6 @@ fn lines<'a>(entries: impl Iterator<Item = &'a registry::ServerResponse>) -> Str
         let line = format!("{name:<w0$}  {version:<w1$}  {kind:<w2$}  {about}");
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    out
-}
-
-fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
     out
 }
 

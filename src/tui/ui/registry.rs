@@ -10,6 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::keymap::{Action, Layer};
+use crate::registry::search::cut;
 use crate::registry::{ServerResponse, Status};
 use crate::sanitize::sanitize_line;
 use crate::theme::{Role, Theme};
@@ -96,16 +97,6 @@ fn hints(state: &State, view: &RegistryView) -> String {
             key(Action::Close)
         ),
     }
-}
-
-/// Cuts `text` to `max` characters, with `…` when cut.
-fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
 }
 
 fn list<'a>(theme: &Theme, view: &'a RegistryView, rows: usize, cols: usize) -> Vec<Line<'a>> {
