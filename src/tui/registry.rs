@@ -69,14 +69,25 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
 }
 
 #[derive(Clone, Copy)]
-enum Edit {
+enum Edit<'a> {
     Push(char),
+    Paste(&'a str),
     Pop,
     Clear,
 }
 
+/// Bracketed paste into the query (a new search) or the form's field: one line.
+pub fn paste(state: &mut State, text: &str) -> Vec<Cmd> {
+    match view_mut(state) {
+        Some(view) if matches!(view.phase, RegistryPhase::List | RegistryPhase::Form(_)) => {
+            typed(view, Edit::Paste(text))
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// Typing into the query (a new search) or the form's field.
-fn typed(view: &mut RegistryView, edit: Edit) -> Vec<Cmd> {
+fn typed(view: &mut RegistryView, edit: Edit<'_>) -> Vec<Cmd> {
     let text = match &mut view.phase {
         RegistryPhase::Form(form) => match form.values.get_mut(form.field) {
             Some(value) => value,
@@ -86,6 +97,7 @@ fn typed(view: &mut RegistryView, edit: Edit) -> Vec<Cmd> {
     };
     match edit {
         Edit::Push(c) => text.push(c),
+        Edit::Paste(pasted) => text.push_str(crate::sanitize::sanitize_line(pasted).trim()),
         Edit::Pop => {
             text.pop();
         }

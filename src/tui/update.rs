@@ -22,6 +22,9 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
         Msg::Asked { id, ask } => super::ask::arrived(state, id, *ask),
         Msg::Login(msg) => super::login::on_msg(state, msg),
         Msg::Registry(msg) => super::registry::on_msg(state, msg),
+        Msg::Paste(text) if matches!(state.overlays.top(), Some(Overlay::Registry(_))) => {
+            super::registry::paste(state, &text)
+        }
         Msg::Wire(entries) => super::wire::arrived(state, entries),
         Msg::WireExported(result) => super::wire::exported(state, result),
         Msg::HubChanged => vec![ServerCmd::Refresh.into()],

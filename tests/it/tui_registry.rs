@@ -94,11 +94,19 @@ fn the_palette_opens_it_and_typing_sends_a_search() {
             query: "wx".into()
         })]
     );
+    let cmds = update(&mut state, Msg::Paste("y\n".into()));
+    assert_eq!(
+        cmds,
+        vec![Cmd::Registry(RegistryCmd::Search {
+            seq: 3,
+            query: "wxy".into()
+        })]
+    );
     assert_eq!(
         view(&state),
         &RegistryView {
-            query: "wx".into(),
-            seq: 2,
+            query: "wxy".into(),
+            seq: 3,
             searching: true,
             ..RegistryView::default()
         }
