@@ -261,6 +261,31 @@ fn snapshots_of_each_state() {
     insta::assert_snapshot!("registry_confirm", shot(&state, 100, 30));
 }
 
+/// An executor over a state whose registry is `place`, and its inbox.
+fn executor(
+    place: RegistryPlace,
+) -> (
+    switchboard::tui::executor::Executor,
+    tokio::sync::mpsc::UnboundedReceiver<Msg>,
+) {
+    let broker = Arc::new(switchboard::gate::ApprovalBroker::new(false));
+    let tools = Arc::new(switchboard::tools::Registry::new(
+        switchboard::policy::Policy::new(switchboard::policy::Mode::Ask),
+        broker,
+    ));
+    let (tx, _route) = tokio::sync::mpsc::unbounded_channel();
+    let (inbox, inbox_rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut state = support::tui::state();
+    state.registry_place = Some(place);
+    let exec = switchboard::tui::executor::Executor::new(
+        state,
+        tools,
+        switchboard::agent::EventSink::new(tx, None),
+        inbox,
+    );
+    (exec, inbox_rx)
+}
+
 /// Pumps the executor's inbox into it until `done`, within the deadline.
 async fn pump(
     exec: &mut switchboard::tui::executor::Executor,
@@ -280,21 +305,7 @@ async fn pump(
 async fn the_executor_searches_the_stand_in_and_writes_the_users_file() {
     let registry = tokio::task::spawn_blocking(StandIn::start).await.unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let broker = Arc::new(switchboard::gate::ApprovalBroker::new(false));
-    let tools = Arc::new(switchboard::tools::Registry::new(
-        switchboard::policy::Policy::new(switchboard::policy::Mode::Ask),
-        broker,
-    ));
-    let (tx, _route) = tokio::sync::mpsc::unbounded_channel();
-    let (inbox, mut inbox_rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut state = support::tui::state();
-    state.registry_place = Some(place(dir.path(), &registry.url));
-    let mut exec = switchboard::tui::executor::Executor::new(
-        state,
-        tools,
-        switchboard::agent::EventSink::new(tx, None),
-        inbox,
-    );
+    let (mut exec, mut inbox_rx) = executor(place(dir.path(), &registry.url));
     exec.handle(Msg::Key(Key::ctrl('p')));
     for c in "add server".chars() {
         exec.handle(Msg::Key(Key::char(c)));
@@ -339,4 +350,59 @@ async fn the_executor_searches_the_stand_in_and_writes_the_users_file() {
         "{written}"
     );
     assert!(written.contains("WEATHER_UNITS = \"metric\""), "{written}");
+}
+
+/// Opens "Add server…" in `exec` and types `query`; waits for the answer.
+async fn search_in(
+    exec: &mut switchboard::tui::executor::Executor,
+    inbox: &mut tokio::sync::mpsc::UnboundedReceiver<Msg>,
+    query: &str,
+) {
+    exec.handle(Msg::Key(Key::ctrl('p')));
+    for c in "add server".chars() {
+        exec.handle(Msg::Key(Key::char(c)));
+    }
+    exec.handle(Msg::Key(Key::plain(KeyCode::Enter)));
+    exec.handle(Msg::Paste(query.into()));
+    pump(
+        exec,
+        inbox,
+        |s| matches!(s.overlays.top(), Some(Overlay::Registry(v)) if !v.searching),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registry_down_names_its_url_and_the_kept_list_says_its_age() {
+    let registry = tokio::task::spawn_blocking(StandIn::start).await.unwrap();
+    let url = registry.url.clone();
+    let dir = tempfile::tempdir().unwrap();
+    let (mut exec, mut inbox_rx) = executor(place(dir.path(), &url));
+    // Once with the registry up: the whole list is kept.
+    search_in(&mut exec, &mut inbox_rx, "tides").await;
+    assert_eq!(view(exec.state()).results.len(), 1);
+    assert_eq!(view(exec.state()).cached_age, None);
+    exec.handle(Msg::Key(Key::plain(KeyCode::Esc)));
+    drop(registry);
+    // Down: the kept list answers, saying its age and the registry's error.
+    search_in(&mut exec, &mut inbox_rx, "tides").await;
+    let shown = view(exec.state());
+    assert_eq!(shown.results.len(), 1, "{:?}", shown.error);
+    assert!(shown.cached_age.is_some());
+    let error = shown.error.clone().unwrap();
+    assert!(error.contains(&url), "{error}");
+    exec.handle(Msg::Key(Key::plain(KeyCode::Esc)));
+    // Down and nothing kept for it: the error alone, naming the registry.
+    let mut elsewhere = place(&dir.path().join("other"), &url);
+    elsewhere.cache_dir = dir.path().join("empty-cache");
+    let (mut exec, mut inbox_rx) = executor(elsewhere);
+    search_in(&mut exec, &mut inbox_rx, "tides").await;
+    let shown = view(exec.state());
+    assert!(shown.results.is_empty());
+    assert_eq!(shown.cached_age, None);
+    let error = shown.error.clone().unwrap();
+    assert!(
+        error.starts_with(&format!("the registry at {url}")),
+        "{error}"
+    );
 }
