@@ -251,8 +251,8 @@ pub fn shown(plan: &Plan) -> Vec<String> {
 /// What the registry work said.
 pub fn on_msg(state: &mut State, msg: RegistryMsg) -> Vec<Cmd> {
     match msg {
-        RegistryMsg::Found { seq, result } => {
-            if let Some(view) = view_mut(state).filter(|v| v.seq == seq) {
+        RegistryMsg::Found { seq, query, result } => {
+            if let Some(view) = view_mut(state).filter(|v| v.seq == seq && v.query == query) {
                 found(view, result);
             }
         }

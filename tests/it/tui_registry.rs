@@ -65,6 +65,7 @@ fn with_results() -> State {
         &mut state,
         Msg::Registry(RegistryMsg::Found {
             seq,
+            query: "weather".into(),
             result: Ok(Box::new(Results {
                 servers: entries(),
                 cached: None,
@@ -122,6 +123,7 @@ fn results_fill_the_list_and_older_answers_are_dropped() {
         &mut state,
         Msg::Registry(RegistryMsg::Found {
             seq: 1,
+            query: "w".into(),
             result: Ok(Box::default()),
         }),
     );
@@ -131,6 +133,7 @@ fn results_fill_the_list_and_older_answers_are_dropped() {
         &mut state,
         Msg::Registry(RegistryMsg::Found {
             seq: 2,
+            query: "we".into(),
             result: Ok(Box::new(Results {
                 servers: servers.clone(),
                 cached: Some((
@@ -245,6 +248,7 @@ fn snapshots_of_each_state() {
         &mut down,
         Msg::Registry(RegistryMsg::Found {
             seq: 1,
+            query: "x".into(),
             result: Err(
                 "the registry at http://127.0.0.1:9 could not be reached: connection refused"
                     .into(),

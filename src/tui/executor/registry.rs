@@ -46,13 +46,13 @@ impl Executor {
         let inbox = self.inbox.clone();
         let Some(place) = self.state.registry_place.clone() else {
             let result = Err("no registry configured".to_owned());
-            let _ = inbox.send(Msg::Registry(RegistryMsg::Found { seq, result }));
+            let _ = inbox.send(Msg::Registry(RegistryMsg::Found { seq, query, result }));
             return;
         };
         let task = tokio::spawn(async move {
             tokio::time::sleep(DEBOUNCE).await;
             let result = search(&place, &query).await;
-            let _ = inbox.send(Msg::Registry(RegistryMsg::Found { seq, result }));
+            let _ = inbox.send(Msg::Registry(RegistryMsg::Found { seq, query, result }));
         });
         self.registry_search = Some(SearchTask(task.abort_handle()));
     }

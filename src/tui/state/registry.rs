@@ -20,7 +20,8 @@ pub struct RegistryPlace {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RegistryView {
     pub query: String,
-    /// The number of the search last sent; answers to older ones are dropped.
+    /// The number of the search last sent; answers to older ones (or to another
+    /// query: one sent before the overlay was opened again) are dropped.
     pub seq: u64,
     /// A search is on its way.
     pub searching: bool,
@@ -61,9 +62,10 @@ pub struct InstallForm {
 /// What the registry work reports.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RegistryMsg {
-    /// The answer to search number `seq`.
+    /// The answer to search number `seq`, for `query`.
     Found {
         seq: u64,
+        query: String,
         result: Result<Box<Results>, String>,
     },
     /// The entry was written, or why not.
