@@ -9,6 +9,7 @@ pub mod cases;
 pub mod catalog_filter;
 pub mod cli;
 pub mod config;
+pub mod config_write;
 pub mod gate;
 pub mod hooks;
 pub mod keymap;

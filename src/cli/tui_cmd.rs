@@ -260,6 +260,12 @@ async fn run_screen(
         });
     let (recipe, memory_dir, read_cards) = boot(&mut state, &workbench, &config, &dirs);
     let session = start_session(cli, &recipe, &mut state);
+    // "Add server…" writes the person's own file, never a project's.
+    state.registry_place = Some(tui::registry::RegistryPlace {
+        url: config.mcp.registry.clone(),
+        cache_dir: dirs.registry_cache_dir(),
+        user_config: dirs.user_config_file(),
+    });
     let (serve, serve_stop) = match &cli.serve {
         Some(addr) => match start_serve(&workbench, addr).await {
             Ok((link, stop)) => {

@@ -32,10 +32,12 @@ pub enum Layer {
     Tasks,
     /// The Wire view: every JSON-RPC message with the MCP peers.
     Wire,
+    /// "Add server…": the MCP Registry; unbound keys are typed into the query or field.
+    Registry,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 14] = [
+    pub const ALL: [Layer; 15] = [
         Layer::Global,
         Layer::Normal,
         Layer::Composer,
@@ -50,6 +52,7 @@ impl Layer {
         Layer::Ask,
         Layer::Tasks,
         Layer::Wire,
+        Layer::Registry,
     ];
 
     /// The section name in `default.toml` and under `[ui.keys]` (`[ui.keys.approval]`).
@@ -69,6 +72,7 @@ impl Layer {
             Layer::Ask => "ask",
             Layer::Tasks => "tasks",
             Layer::Wire => "wire",
+            Layer::Registry => "registry",
         }
     }
 
@@ -92,6 +96,7 @@ impl Layer {
             Layer::Ask => "A server asks",
             Layer::Tasks => "Tasks",
             Layer::Wire => "Wire view",
+            Layer::Registry => "Add server (MCP Registry)",
         }
     }
 }

@@ -157,6 +157,31 @@ pub struct Plan {
     pub secrets: Vec<Secret>,
 }
 
+impl Plan {
+    /// What will be written, a line each (not sanitized: the front end does that):
+    /// `command: …` (argv quoted as a shell would read it) or `url: …`, then
+    /// `env: K=V` and `header: K=V`.
+    pub fn shown(&self) -> Vec<String> {
+        let entry = &self.server;
+        let mut out = Vec::new();
+        if let Some(command) = &entry.command {
+            let mut argv = vec![command.as_str()];
+            argv.extend(entry.args.iter().map(String::as_str));
+            let line = shlex::try_join(argv).unwrap_or_else(|_| entry.args.join(" "));
+            out.push(format!("command: {line}"));
+        }
+        if let Some(url) = &entry.url {
+            out.push(format!("url: {url}"));
+        }
+        for (label, map) in [("env", &entry.env), ("header", &entry.headers)] {
+            for (name, value) in map {
+                out.push(format!("{label}: {name}={value}"));
+            }
+        }
+        out
+    }
+}
+
 /// The questions the chosen way asks, in order (fixed values and secrets are not
 /// asked).
 pub fn questions(choice: Choice<'_>) -> Result<Vec<Question>, PlanError> {

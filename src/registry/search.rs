@@ -1,7 +1,7 @@
 //! Ranking entries for a query, over names, titles and descriptions, and the short
 //! facts a result line shows (what an install would write).
 
-use super::types::{ServerResponse, Status};
+use super::types::{ServerJson, ServerResponse, Status};
 
 /// How an entry matched: better first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -61,6 +61,29 @@ pub fn search<'a>(
     }
     found.sort_by(|(ra, a), (rb, b)| ra.cmp(rb).then_with(|| a.server.name.cmp(&b.server.name)));
     found.into_iter().map(|(_, e)| e).collect()
+}
+
+/// What a result line says about an entry: `title: description`, the title alone, or
+/// the description (not sanitized: the front end does that).
+pub fn about(server: &ServerJson) -> String {
+    match server.title.as_deref().filter(|t| !t.trim().is_empty()) {
+        Some(title) if !server.description.is_empty() => {
+            format!("{title}: {}", server.description)
+        }
+        Some(title) => title.to_owned(),
+        None => server.description.clone(),
+    }
+}
+
+/// `text` cut to `max` characters, ending in `…` when cut (a result line's
+/// description).
+pub fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
 }
 
 /// What `mcp install` would write for the entry (see [`super::plan::choose`]):

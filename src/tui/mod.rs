@@ -36,6 +36,7 @@ pub mod modes;
 pub mod msg;
 pub mod palette;
 pub mod prefs;
+pub mod registry;
 pub mod result_view;
 pub mod scroll;
 pub mod serve_view;
@@ -59,7 +60,8 @@ pub use state::{frame_cache, nested, transcript};
 
 pub use event_loop::{TuiOptions, run_async};
 pub use msg::{
-    AskCmd, CallCmd, Cmd, FileCmd, GateCmd, LoginCmd, Msg, ServerCmd, SessionCmd, UiCmd,
+    AskCmd, CallCmd, Cmd, FileCmd, GateCmd, LoginCmd, Msg, RegistryCmd, ServerCmd, SessionCmd,
+    UiCmd,
 };
 pub use state::State;
 pub use update::update;

@@ -81,6 +81,7 @@ pub enum Msg {
     },
     /// A login started from the TUI moved on.
     Login(super::state::LoginMsg),
+    Registry(super::state::RegistryMsg),
     /// The runtime tried to switch the theme.
     ThemeApplied {
         name: String,
@@ -208,6 +209,7 @@ pub enum Cmd {
     Ask(AskCmd),
     /// The OAuth login started from the TUI (`executor/login.rs`).
     Login(LoginCmd),
+    Registry(RegistryCmd),
 }
 
 /// The terminal and the desktop. Answers: `LoadTheme` → `Msg::ThemeApplied`,
@@ -412,6 +414,23 @@ pub enum LoginCmd {
 }
 
 /// `From` each group, so a handler writes `UiCmd::Quit.into()`.
+/// The MCP Registry ("Add server…"): a search answered (after a short pause, the
+/// newest only) by `Msg::Registry(Found)`, a write by `Msg::Registry(Installed)`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RegistryCmd {
+    Search {
+        seq: u64,
+        query: String,
+    },
+    /// Writes `[servers.KEY]` to the person's own config file.
+    Install {
+        key: String,
+        server: Box<crate::config::ServerConfig>,
+        /// What it writes, a line each, said back in the transcript.
+        shown: Vec<String>,
+    },
+}
+
 macro_rules! cmd_from {
     ($($group:ident => $variant:ident),* $(,)?) => {$(
         impl From<$group> for Cmd {
@@ -431,4 +450,5 @@ cmd_from! {
     ServerCmd => Server,
     AskCmd => Ask,
     LoginCmd => Login,
+    RegistryCmd => Registry,
 }

@@ -27,6 +27,8 @@ pub enum PaletteCommand {
     SetMode(crate::policy::Mode),
     /// Open the Wire view.
     Wire,
+    /// Search the MCP Registry and add a server to the person's config.
+    AddServer,
     Quit,
 }
 
@@ -70,6 +72,12 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
         items.push(PaletteItem {
             label: format!("Log in to {name}"),
             command: PaletteCommand::Login(name),
+        });
+    }
+    if state.registry_place.is_some() {
+        items.push(PaletteItem {
+            label: "Add server… (MCP Registry)".into(),
+            command: PaletteCommand::AddServer,
         });
     }
     if !state.catalog.items.agents.is_empty() {
@@ -179,6 +187,7 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Handled {
         PaletteCommand::Memory => return Handled::Unhandled(Action::ShowMemory),
         PaletteCommand::Wire => return Handled::Unhandled(Action::ShowWire),
         PaletteCommand::ResumeSession => super::sessions::open(state),
+        PaletteCommand::AddServer => super::registry::open(state),
         PaletteCommand::ClearChat => {
             state.chat.entries.clear();
             state.chat.follow();

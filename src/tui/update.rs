@@ -21,6 +21,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
         Msg::Agent(event) => super::events::on_agent_event(state, *event),
         Msg::Asked { id, ask } => super::ask::arrived(state, id, *ask),
         Msg::Login(msg) => super::login::on_msg(state, msg),
+        Msg::Registry(msg) => super::registry::on_msg(state, msg),
+        Msg::Paste(text) if matches!(state.overlays.top(), Some(Overlay::Registry(_))) => {
+            super::registry::paste(state, &text)
+        }
         Msg::Wire(entries) => super::wire::arrived(state, entries),
         Msg::WireExported(result) => super::wire::exported(state, result),
         Msg::HubChanged => vec![ServerCmd::Refresh.into()],
@@ -152,6 +156,7 @@ fn absorb_reports(state: &mut State, msg: Msg) {
         | Msg::Agent(_)
         | Msg::Asked { .. }
         | Msg::Login(_)
+        | Msg::Registry(_)
         | Msg::Wire(_)
         | Msg::WireExported(_)
         | Msg::HubChanged
@@ -190,6 +195,7 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         }
         Layer::Filter => catalog::filter_key(&mut state.catalog, key, action),
         Layer::Palette => palette::key(state, key, action),
+        Layer::Registry => super::registry::key(state, key, action),
         Layer::Help => help::key(&mut state.overlays, action),
         Layer::Detail => detail::key(state, action),
         Layer::Browse if matches!(state.overlays.top(), Some(Overlay::Sessions(_))) => {

@@ -99,6 +99,7 @@ mod tui_nested;
 mod tui_overlays;
 mod tui_process;
 mod tui_refused;
+mod tui_registry;
 mod tui_results;
 mod tui_session_hooks;
 mod tui_session_roundtrip;

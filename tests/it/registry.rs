@@ -15,7 +15,7 @@ use crate::support::cli::Sandbox;
 /// Servers per page, whatever `limit` asks (the registry may send fewer).
 const PAGE: usize = 3;
 
-fn fixture() -> Vec<Value> {
+pub(crate) fn fixture() -> Vec<Value> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/registry/servers.json"
@@ -26,15 +26,15 @@ fn fixture() -> Vec<Value> {
 }
 
 /// The registry on its own runtime thread; dropping it closes its port.
-struct StandIn {
-    url: String,
+pub(crate) struct StandIn {
+    pub(crate) url: String,
     requests: Arc<Mutex<Vec<String>>>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl StandIn {
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let requests = Arc::new(Mutex::new(Vec::new()));

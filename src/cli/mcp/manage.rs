@@ -10,7 +10,8 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use crate::cli::Cli;
 use crate::cli::mcp_session::{exit, print, safe};
-use crate::config::{self, ServerConfig, edit, import};
+use crate::config::{ServerConfig, edit, import};
+use crate::config_write;
 use crate::paths::Dirs;
 
 #[derive(Debug, Subcommand)]
@@ -222,49 +223,40 @@ pub(super) fn add(
     scope: Option<Scope>,
     notes: Vec<String>,
 ) -> i32 {
-    let secrets = import::secrets::literal_secrets(name, server);
-    if !secrets.is_empty() {
-        for key in secrets {
-            eprintln!(
-                "{key}: a secret would be written into the config file; write it as ${{VAR}} (expanded from the environment when the server starts){}",
-                if key.contains(".headers.") {
-                    ", or use --bearer-env VAR for a bearer token"
-                } else {
-                    ""
-                }
-            );
+    let path = target(cli, dirs, scope);
+    match config_write::add_server(&path, name, server) {
+        Ok(added) => {
+            let done = format!("added {} server {}", added.kind, safe(name));
+            written(cli, dirs, &added.written, &done);
+            for note in notes {
+                eprintln!("note: {}", safe(&note));
+            }
+            exit::OK
         }
-        return exit::USAGE;
+        Err(e) => usage(&e.to_string()),
     }
-    // An entry naming an unset `${VAR}` does not make an Endpoint yet: say its type.
-    let kind = crate::mcp::Endpoint::from_config(server).map_or_else(
-        |_| match (&server.transport, &server.command) {
-            (Some(kind), _) => kind.as_str(),
-            (None, Some(_)) => "stdio",
-            (None, None) => "http",
-        },
-        |e| e.kind().as_str(),
-    );
-    let code = edit_file(cli, dirs, scope, Some(name), |text| {
-        edit::add_server(text, name, server)
-            .map(|t| (t, format!("added {kind} server {}", safe(name))))
-    });
-    if code == exit::OK {
-        for note in notes {
-            eprintln!("note: {}", safe(&note));
-        }
-        if let Some(var) = &server.bearer_token_env_var
-            && std::env::var_os(var).is_none()
-        {
-            eprintln!("note: {var} is not set now; the server starts once it is");
-        }
-    }
-    code
 }
 
-/// Reads the target file, applies `change`, checks the result with the config loader
-/// (and, for server `check`, the refusals `config check` reports), and writes it
-/// atomically. Returns the exit status; on any refusal the file is left as it was.
+/// Says what was written (its notes first) and, for this folder's project file,
+/// keeps its trust as the person left it.
+fn written(cli: &Cli, dirs: &Dirs, written: &config_write::Written, done: &str) {
+    for note in &written.notes {
+        eprintln!("note: {note}");
+    }
+    let path = &written.path;
+    print(&format!("{done} in {}\n", path.display()));
+    if *path == dirs.cwd.join(crate::paths::PROJECT_CONFIG_FILE) && cli.config.is_none() {
+        project_trust_after_edit(
+            dirs,
+            path,
+            written.before.as_deref().map(str::as_bytes),
+            &written.after,
+        );
+    }
+}
+
+/// Edits the target file with `change` (see `config_write::edit_file`). Returns the
+/// exit status; on any refusal the file is left as it was.
 fn edit_file(
     cli: &Cli,
     dirs: &Dirs,
@@ -273,35 +265,20 @@ fn edit_file(
     change: impl FnOnce(&str) -> Result<(String, String), edit::EditError>,
 ) -> i32 {
     let path = target(cli, dirs, scope);
-    let (text, existed) = match std::fs::read_to_string(&path) {
-        Ok(text) => (text, true),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (String::new(), false),
-        Err(e) => return usage(&format!("{}: {e}", path.display())),
-    };
-    if let Err(e) = crate::settings::parse_str(&text, &path) {
-        return usage(&format!("{e}\n(the file must load before it is edited)"));
+    let mut done = String::new();
+    let result = config_write::edit_file(&path, check, |text| {
+        change(text).map(|(edited, said)| {
+            done = said;
+            edited
+        })
+    });
+    match result {
+        Ok(w) => {
+            written(cli, dirs, &w, &done);
+            exit::OK
+        }
+        Err(e) => usage(&e.to_string()),
     }
-    let (edited, done) = match change(&text) {
-        Ok(ok) => ok,
-        Err(e) => return usage(&format!("{}: {}", path.display(), safe(&e.to_string()))),
-    };
-    let checked = crate::settings::parse_str(&edited, &path).map_err(|e| e.to_string());
-    if let Err(message) = checked.and_then(|c| refusals(&c, check, &path, &edited)) {
-        return usage(&format!("{message}\n{} was not changed", path.display()));
-    }
-    if let Some(dir) = path.parent()
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        return usage(&format!("{}: {e}", dir.display()));
-    }
-    if let Err(e) = crate::paths::write_atomic(&path, &edited) {
-        return usage(&format!("{}: {e}", path.display()));
-    }
-    print(&format!("{done} in {}\n", path.display()));
-    if path == dirs.cwd.join(crate::paths::PROJECT_CONFIG_FILE) && cli.config.is_none() {
-        project_trust_after_edit(dirs, &path, existed.then_some(text.as_bytes()), &edited);
-    }
-    exit::OK
 }
 
 /// After switchboard edited the folder's project file at the person's command: a file
@@ -324,44 +301,4 @@ fn project_trust_after_edit(dirs: &Dirs, path: &Path, before: Option<&[u8]>, aft
             crate::paths::PROJECT_CONFIG_FILE
         );
     }
-}
-
-/// What would make a server be refused before it starts (a shell command, a URL that
-/// is not http(s), a bad header), at its key; an unset variable is not: it may be
-/// exported later.
-fn refusals(
-    config: &config::Config,
-    check: Option<&str>,
-    path: &Path,
-    text: &str,
-) -> Result<(), String> {
-    let (Some(name), Ok(map)) = (check, config::SourceMap::parse(text)) else {
-        return Ok(());
-    };
-    let env = |_: &str| Some(String::new());
-    let Some(server) = config.servers.get(name) else {
-        return Ok(());
-    };
-    if let Err(crate::mcp::EndpointError::Reference(key, why)) =
-        crate::mcp::Endpoint::from_config(server)
-    {
-        // A variable may be exported later; the server starts once it is.
-        eprintln!("note: servers.{}.{key}: {}", safe(name), safe(&why));
-        return Ok(());
-    }
-    {
-        if let Some((key, message)) = crate::mcp::refusal(server, &env) {
-            let keys = ["servers", name, key];
-            return Err(config::ConfigError::at(
-                path,
-                text,
-                map.nearest_span(&keys),
-                config::KeyPath::new(&keys).to_string(),
-                safe(&message),
-                Some("the server would be refused before start".into()),
-            )
-            .to_string());
-        }
-    }
-    Ok(())
 }

@@ -12,6 +12,7 @@ use super::manage::{self, Scope};
 use crate::cli::Cli;
 use crate::cli::mcp_session::{ask, exit, json, load_config, print, safe};
 use crate::paths::Dirs;
+use crate::registry::search::cut;
 use crate::registry::{self, Answers, Client, Flag, Plan, Question, RegistryError, Status};
 
 /// The longest description or title a result line shows.
@@ -158,13 +159,7 @@ fn lines<'a>(entries: impl Iterator<Item = &'a registry::ServerResponse>) -> Str
     let rows: Vec<[String; 4]> = entries
         .map(|entry| {
             let server = &entry.server;
-            let mut about = match server.title.as_deref().filter(|t| !t.trim().is_empty()) {
-                Some(title) if !server.description.is_empty() => {
-                    format!("{title}: {}", server.description)
-                }
-                Some(title) => title.to_owned(),
-                None => server.description.clone(),
-            };
+            let mut about = registry::search::about(server);
             about = cut(&safe(&about), SHOWN_CHARS);
             if entry.status() == Status::Deprecated {
                 about = format!("(deprecated) {about}");
@@ -184,15 +179,6 @@ fn lines<'a>(entries: impl Iterator<Item = &'a registry::ServerResponse>) -> Str
         let line = format!("{name:<w0$}  {version:<w1$}  {kind:<w2$}  {about}");
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    out
-}
-
-fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
     out
 }
 
@@ -230,7 +216,7 @@ pub async fn install(cli: &Cli, args: &InstallArgs) -> i32 {
         .clone()
         .unwrap_or_else(|| registry::plan::config_name(&entry.server.name));
     let path = manage::target(cli, &dirs, Some(args.scope));
-    if configured(&path, &key) {
+    if crate::config_write::configured(&path, &key) {
         eprintln!(
             "a server named `{}` is already configured in {}; pick another name with --name KEY",
             safe(&key),
@@ -256,15 +242,6 @@ pub async fn install(cli: &Cli, args: &InstallArgs) -> i32 {
     }
     // `mcp add` notes each `${VAR}` not set now.
     manage::add(cli, &dirs, &key, &plan.server, Some(args.scope), Vec::new())
-}
-
-/// Whether the file at `path` (when it loads) has a server `key` already: said before
-/// any question is asked.
-fn configured(path: &std::path::Path, key: &str) -> bool {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|text| crate::settings::parse_str(&text, path).ok())
-        .is_some_and(|config| config.servers.contains_key(key))
 }
 
 /// `Write it? [y/N]` on a terminal; without one, `--yes` is needed.
@@ -353,26 +330,14 @@ fn prompt(question: &Question) -> Option<String> {
 /// What will be written: the command line (or URL), its environment or headers, and
 /// the secrets to export.
 fn describe(server: &registry::ServerJson, plan: &Plan, registry: &str) -> String {
-    let entry = &plan.server;
     let mut out = format!(
         "{} {} ({}) from the registry at {registry}:\n",
         safe(&server.name),
         safe(&server.version),
         plan.source,
     );
-    if let Some(command) = &entry.command {
-        let mut argv = vec![command.as_str()];
-        argv.extend(entry.args.iter().map(String::as_str));
-        let line = shlex::try_join(argv).unwrap_or_else(|_| entry.args.join(" "));
-        let _ = writeln!(out, "  command: {}", safe(&line));
-    }
-    if let Some(url) = &entry.url {
-        let _ = writeln!(out, "  url: {}", safe(url));
-    }
-    for (label, map) in [("env", &entry.env), ("header", &entry.headers)] {
-        for (name, value) in map {
-            let _ = writeln!(out, "  {label}: {}={}", safe(name), safe(value));
-        }
+    for line in plan.shown() {
+        let _ = writeln!(out, "  {}", safe(&line));
     }
     for secret in &plan.secrets {
         let set = if std::env::var_os(&secret.var).is_some() {

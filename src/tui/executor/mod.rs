@@ -3,7 +3,7 @@
 //!
 //! One file per command group (`msg::Cmd`), each one exhaustive `match`: `ui.rs`,
 //! `files.rs`, `session.rs`, `gate.rs`, `calls.rs`, `servers.rs`, `ask.rs`,
-//! `login.rs`.
+//! `login.rs`, `registry.rs`.
 //!
 //! Calls the person makes go through `Registry::invoke` like the model's; their
 //! events are recorded on the session's sink, so they reach the UI on the session's
@@ -18,6 +18,7 @@ mod calls;
 mod files;
 mod gate;
 mod login;
+mod registry;
 mod servers;
 mod session;
 mod ui;
@@ -67,6 +68,8 @@ pub struct Executor {
     pub(super) asks: ask::AskDesk,
     /// The login started from the TUI, while it runs.
     pub(super) login: Option<login::LoginTask>,
+    /// The registry search waiting or running ("Add server…").
+    pub(super) registry_search: Option<registry::SearchTask>,
 }
 
 impl Executor {
@@ -98,6 +101,7 @@ impl Executor {
             prefs_file: None,
             asks: ask::AskDesk::default(),
             login: None,
+            registry_search: None,
         }
     }
 
@@ -153,6 +157,7 @@ impl Executor {
             Cmd::Server(cmd) => self.execute_server(cmd),
             Cmd::Ask(cmd) => self.execute_ask(cmd),
             Cmd::Login(cmd) => self.execute_login(cmd),
+            Cmd::Registry(cmd) => self.execute_registry(cmd),
         }
     }
 

@@ -19,6 +19,7 @@ pub mod nested;
 mod overlay;
 mod palette;
 mod panes;
+mod registry;
 pub mod sampling;
 mod sessions;
 mod subs;
@@ -37,6 +38,9 @@ pub use login::{LoginMsg, LoginPhase, LoginView};
 pub use overlay::{Overlay, OverlayStack};
 pub use palette::PaletteState;
 pub use panes::{LogsPane, ServersPane, TurnView};
+pub use registry::{
+    InstallForm, Installed, RegistryMsg, RegistryPhase, RegistryPlace, RegistryView, Results,
+};
 pub use sessions::{SessionPicker, SessionRow};
 pub use subs::Subscriptions;
 pub use tasks::TaskRow;
@@ -282,6 +286,9 @@ pub struct State {
     pub last_contents: Option<LastContents>,
     /// The last call, read or prompt the person made, for `/save-case`.
     pub last_case: Option<Box<LastCase>>,
+    /// The MCP Registry "Add server…" searches and the file it writes (`None`: the
+    /// palette does not offer it).
+    pub registry_place: Option<RegistryPlace>,
     pub quit: bool,
 }
 
@@ -359,6 +366,7 @@ impl State {
             interrupt_armed: false,
             last_contents: None,
             last_case: None,
+            registry_place: None,
             quit: false,
         }
     }

@@ -37,6 +37,8 @@ pub enum Overlay {
     },
     /// The Wire view (its state is `State::wire`).
     Wire,
+    /// "Add server…": the MCP Registry searched, an entry installed.
+    Registry(Box<super::RegistryView>),
 }
 
 impl Overlay {
@@ -52,6 +54,7 @@ impl Overlay {
             Overlay::Tasks { .. } => Layer::Tasks,
             Overlay::Wire if wire_editing => Layer::Filter,
             Overlay::Wire => Layer::Wire,
+            Overlay::Registry(_) => Layer::Registry,
         }
     }
 }

@@ -14,6 +14,7 @@ mod library;
 mod login;
 mod logs;
 mod palette;
+mod registry;
 mod servers;
 mod sessions;
 mod status;
@@ -74,6 +75,7 @@ fn draw_overlay(state: &State, theme: &Theme, frame: &mut Frame, overlay: &Overl
             library::render(state, theme, frame, *kind, *sel, *scroll);
         }
         Overlay::Login(view) => login::render(state, theme, frame, view),
+        Overlay::Registry(view) => registry::render(state, theme, frame, view),
     }
 }
 
