@@ -162,6 +162,12 @@ impl Dirs {
         self.state_home.join(APP_DIR).join("wire")
     }
 
+    /// `$XDG_STATE_HOME/switchboard/catalogs`: the cached catalogs of servers that
+    /// start on demand.
+    pub fn catalog_cache_dir(&self) -> PathBuf {
+        self.state_home.join(APP_DIR).join("catalogs")
+    }
+
     /// `$XDG_DATA_HOME/switchboard/memories`.
     pub fn memory_dir(&self) -> PathBuf {
         self.data_home.join(APP_DIR).join("memories")

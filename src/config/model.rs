@@ -86,6 +86,12 @@ pub struct ServerConfig {
     pub startup_timeout: Option<f64>,
     /// Seconds.
     pub tool_timeout: Option<f64>,
+    /// `eager` (spawned at launch) or `on_demand` (started by its first call, read,
+    /// prompt or refresh); `[mcp] start` when absent.
+    pub start: Option<StartPolicy>,
+    /// Seconds without a request after which a started server is stopped (it starts
+    /// again on its next use); never when absent.
+    pub idle_timeout: Option<f64>,
     pub enabled_tools: Option<Vec<String>>,
     pub disabled_tools: Vec<String>,
     /// `trust` (default) or `ignore` the server's tool annotations.
@@ -155,12 +161,40 @@ pub enum ProtocolChoice {
     V2026,
 }
 
+impl ServerConfig {
+    /// Whether this server waits for its first use (`start`, else `[mcp] start`).
+    pub fn on_demand(&self, mcp: &McpConfig) -> bool {
+        self.start.unwrap_or(mcp.start) == StartPolicy::OnDemand
+    }
+}
+
 impl ProtocolChoice {
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Auto => "auto",
             Self::V2025 => "2025-11-25",
             Self::V2026 => "2026-07-28",
+        }
+    }
+}
+
+/// When a server is started: `[servers.NAME] start`, `[mcp] start`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StartPolicy {
+    /// At launch, every server in parallel.
+    #[default]
+    Eager,
+    /// On its first call, read, prompt or refresh; until then its catalog is the one
+    /// cached from its last listing.
+    OnDemand,
+}
+
+impl StartPolicy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Eager => "eager",
+            Self::OnDemand => "on_demand",
         }
     }
 }
@@ -189,6 +223,8 @@ pub struct McpConfig {
     pub wire_capacity: usize,
     /// `off` (default) or `on`: sandbox every stdio server without its own setting.
     pub sandbox: SandboxDefault,
+    /// `eager` (default) or `on_demand`: when servers without their own `start` start.
+    pub start: StartPolicy,
 }
 
 /// The default of `[mcp] wire_capacity`.
@@ -201,6 +237,7 @@ impl Default for McpConfig {
             max_input_rounds: 8,
             wire_capacity: DEFAULT_WIRE_CAPACITY,
             sandbox: SandboxDefault::Off,
+            start: StartPolicy::Eager,
         }
     }
 }

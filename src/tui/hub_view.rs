@@ -28,6 +28,7 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         Hub::Failed { .. } => ServerStatus::Failed,
         Hub::NeedsLogin { .. } => ServerStatus::NeedsLogin,
         Hub::Disconnected { .. } => ServerStatus::Disconnected,
+        Hub::Idle { .. } => ServerStatus::OnDemand,
     };
     let detail = match &s.status {
         Hub::Failed { error, retry_in } => Some(match retry_in {
@@ -36,6 +37,7 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         }),
         Hub::Disconnected { reason } | Hub::NeedsLogin { reason } => Some(reason.clone()),
         Hub::Connecting { attempt } if *attempt > 1 => Some(format!("attempt {attempt}")),
+        Hub::Idle { .. } => s.idle_note(std::time::SystemTime::now()),
         _ => s.last_error.as_ref().map(ToString::to_string),
     };
     let c = &s.catalog;
