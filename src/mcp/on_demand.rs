@@ -41,7 +41,12 @@ impl ServerHandle {
                 self.ask_to_start();
                 false
             }
-            Some(ServerStatus::Connecting { .. }) if self.on_demand => true,
+            // Another use is starting it (or it starts again after an idle stop).
+            Some(ServerStatus::Connecting { .. })
+                if self.on_demand || self.limits.idle_timeout.is_some() =>
+            {
+                true
+            }
             _ => return self.live(),
         };
         let deadline = tokio::time::Instant::now() + self.start_allowance();

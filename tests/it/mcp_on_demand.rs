@@ -302,3 +302,46 @@ fn idle_timeout_must_be_positive() {
     );
     assert!(out.contains("idle_timeout"), "{out}");
 }
+
+#[test]
+fn the_servers_pane_shows_on_demand_servers_with_their_cached_tools() {
+    use switchboard::mcp::{CatalogSnapshot, HubSnapshot, ServerSnapshot, TransportKind};
+    use switchboard::tui::hub_view::server_rows;
+    let mut state = crate::support::tui::booted();
+    let tools = ["echo", "add"]
+        .map(|name| switchboard::mcp::catalog::tool_from_wire(&json!({"name": name})).unwrap());
+    let mut cached = ServerSnapshot::new(
+        "files",
+        TransportKind::Stdio,
+        "npx files".into(),
+        ServerStatus::Idle { stopped: false },
+    );
+    cached.catalog = std::sync::Arc::new(CatalogSnapshot {
+        tools: tools.to_vec(),
+        cached_at: Some(std::time::SystemTime::now() - Duration::from_secs(7_300)),
+        ..CatalogSnapshot::default()
+    });
+    let fresh = ServerSnapshot::new(
+        "search",
+        TransportKind::Http,
+        "https://mcp.example.com/mcp".into(),
+        ServerStatus::Idle { stopped: false },
+    );
+    let hub = HubSnapshot {
+        servers: vec![std::sync::Arc::new(cached), std::sync::Arc::new(fresh)],
+    };
+    state.servers.rows = server_rows(&state.servers.rows, &hub);
+    assert_eq!(
+        state.servers.rows[1].detail.as_deref(),
+        Some("cached 2 h ago")
+    );
+    assert!(
+        state.servers.rows[1]
+            .facts
+            .contains(&("status".into(), "on demand (not started)".into()))
+    );
+    insta::assert_snapshot!(
+        "servers_on_demand",
+        crate::support::tui::shot(&state, 100, 24)
+    );
+}

@@ -34,14 +34,12 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                 ServerStatus::NeedsLogin => ("◆", Role::Warning, "needs login".to_string()),
                 ServerStatus::Disconnected => ("○", Role::Warning, "disconnected".to_string()),
                 ServerStatus::Disabled => ("◌", Role::Dim, "disabled".to_string()),
-                ServerStatus::OnDemand => (
+                ServerStatus::OnDemand if s.tools > 0 => (
                     "◇",
                     Role::Dim,
-                    format!(
-                        "on demand · {}",
-                        crate::tui::words::count(s.tools, "tool", "tools")
-                    ),
+                    crate::tui::words::count(s.tools, "tool", "tools"),
                 ),
+                ServerStatus::OnDemand => ("◇", Role::Dim, "on demand".to_string()),
             };
             let name = sanitize_line(&s.name);
             // Only stdio servers are sandboxed, so the marker stands for the transport.
