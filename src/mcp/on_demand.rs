@@ -122,7 +122,11 @@ pub(super) async fn stay_idle(
     }
     snap.status = ServerStatus::Idle { stopped };
     handle.start_asked.store(false, Ordering::SeqCst);
-    handle.publish(snap);
+    // At launch the hub's first snapshot says this already: a hundred servers that
+    // wait do not each publish a snapshot (and wake every watcher) for nothing.
+    if stopped {
+        handle.publish(snap);
+    }
     loop {
         match commands.recv().await {
             Some(Command::Start | Command::Reconnect) => return true,
