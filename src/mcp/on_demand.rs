@@ -27,11 +27,16 @@ impl ServerHandle {
         if let Ok(live) = self.live() {
             return Ok(live);
         }
+        // A server refused before start has no task to start it.
+        if self.commands.is_closed() {
+            return self.live();
+        }
         let mut hub = self.hub.subscribe();
         let status = hub
             .borrow_and_update()
             .server(&self.name)
             .map(|s| s.status.clone());
+        let from_idle = matches!(status, Some(ServerStatus::Idle { .. }));
         let mut began = match status {
             Some(ServerStatus::Idle { .. }) => {
                 self.ask_to_start();
@@ -58,7 +63,10 @@ impl ServerHandle {
             match status {
                 Some(ServerStatus::Ready) | None => break,
                 Some(ServerStatus::Connecting { .. }) => began = true,
-                Some(_) if began => break,
+                // From `Idle` any other status is the start's outcome, even when its
+                // `Connecting` was never seen (a spawn that fails at once).
+                Some(ServerStatus::Idle { .. }) => {}
+                Some(_) if began || from_idle => break,
                 Some(_) => {}
             }
             if !matches!(
