@@ -6,9 +6,13 @@
 //!   as medians and a RATIO 20/0 (1.0: the servers, which connect in the background,
 //!   do not delay the first frame);
 //! - the idle resident set (VmRSS) of the TUI once its 20 stdio servers are all
-//!   connected, against the TUI with none, from the same run.
+//!   connected, against the TUI with none, from the same run;
+//! - `on_demand`: the first frame and the idle RSS with 100 servers that start on
+//!   demand (`[mcp] start = "on_demand"`), against none, with a RATIO each (1.0: a
+//!   hundred servers cost nothing until used; none of them is spawned).
 //!
-//! `cargo bench --bench startup` (Cargo builds both binaries, release, for benches).
+//! `cargo bench --bench startup` (Cargo builds both binaries, release, for benches);
+//! `cargo bench --bench startup -- on_demand` for one part.
 #![allow(clippy::expect_used)] // set-up failures should abort the benchmark
 
 use std::fmt::Write as _;
@@ -23,11 +27,18 @@ const SWITCHBOARD: &str = env!("CARGO_BIN_EXE_switchboard");
 const SERVER_BIN: &str = env!("CARGO_BIN_EXE_switchboard-test-mcp-server");
 const ROUNDS: usize = 15;
 const SERVERS: usize = 20;
+/// Servers configured to start on demand in the `on_demand` part.
+const ON_DEMAND: usize = 100;
 
 /// A workspace whose (user) config has `servers` stdio test servers.
 fn workspace(servers: usize) -> tempfile::TempDir {
+    workspace_with(servers, "")
+}
+
+/// As [`workspace`], the config starting with `head`.
+fn workspace_with(servers: usize, head: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut config = String::new();
+    let mut config = head.to_owned();
     for i in 0..servers {
         let _ = write!(config, "[servers.s{i}]\ncommand = {SERVER_BIN:?}\n\n");
     }
@@ -277,6 +288,66 @@ fn bench_rss() {
     );
 }
 
+/// The idle RSS of the TUI whose servers all start on demand: once the Servers pane
+/// is drawn, after the same settling pause; none of them may have been spawned.
+fn idle_rss_on_demand(dir: &Path, servers: usize) -> u64 {
+    let run = Run::start(dir, &[]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !run.screen().contains("Servers") {
+        assert!(
+            Instant::now() < deadline,
+            "no Servers pane:\n{}",
+            run.screen()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_secs(3));
+    let spawned = children(run.pid());
+    assert_eq!(
+        spawned, 0,
+        "{spawned} of {servers} on-demand servers were spawned"
+    );
+    let rss = rss_kib(run.pid());
+    run.quit();
+    rss
+}
+
+fn bench_on_demand() {
+    let head = "[mcp]\nstart = \"on_demand\"\n\n";
+    let none = workspace_with(0, head);
+    let many = workspace_with(ON_DEMAND, head);
+    let _ = first_frame(none.path());
+    let _ = first_frame(many.path());
+    let (mut f0, mut fn_) = (vec![], vec![]);
+    for _ in 0..ROUNDS {
+        f0.push(first_frame(none.path()).0);
+        fn_.push(first_frame(many.path()).0);
+    }
+    let (f0, fn_) = (median(&mut f0), median(&mut fn_));
+    println!(
+        "first frame, median of {ROUNDS}: no servers {:.2} ms, {ON_DEMAND} on-demand servers {:.2} ms",
+        ms(f0),
+        ms(fn_)
+    );
+    println!(
+        "RATIO first frame, {ON_DEMAND} on-demand servers: {:.2} ms vs no servers {:.2} ms → {:.3}× the reference's time",
+        ms(fn_),
+        ms(f0),
+        fn_.as_secs_f64() / f0.as_secs_f64()
+    );
+    let base = idle_rss_on_demand(none.path(), 0);
+    let idle = idle_rss_on_demand(many.path(), ON_DEMAND);
+    #[allow(clippy::cast_precision_loss)] // KiB counts are far below 2^52
+    let (base_mb, idle_mb) = (base as f64 / 1024.0, idle as f64 / 1024.0);
+    println!(
+        "idle RSS: no servers {base_mb:.1} MiB, {ON_DEMAND} on-demand servers (none spawned) {idle_mb:.1} MiB"
+    );
+    println!(
+        "RATIO idle RSS, {ON_DEMAND} on-demand servers: {idle_mb:.1} MiB vs no servers {base_mb:.1} MiB → {:.3}× the reference's",
+        idle_mb / base_mb
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a filter picks one part.
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
@@ -285,5 +356,8 @@ fn main() {
     }
     if filter.as_deref().is_none_or(|f| "rss".contains(f)) {
         bench_rss();
+    }
+    if filter.as_deref().is_none_or(|f| "on_demand".contains(f)) {
+        bench_on_demand();
     }
 }

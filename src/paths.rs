@@ -180,6 +180,12 @@ impl Dirs {
         self.cache_home.join(APP_DIR).join("registry")
     }
 
+    /// `$XDG_STATE_HOME/switchboard/catalogs`: the cached catalogs of servers that
+    /// start on demand.
+    pub fn catalog_cache_dir(&self) -> PathBuf {
+        self.state_home.join(APP_DIR).join("catalogs")
+    }
+
     /// `$XDG_DATA_HOME/switchboard/memories`.
     pub fn memory_dir(&self) -> PathBuf {
         self.data_home.join(APP_DIR).join("memories")

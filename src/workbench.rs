@@ -144,6 +144,9 @@ impl Workbench {
                 budget: Some(registry.budget()),
                 wire: capturing.then(|| Arc::clone(&wire)),
                 start: options.start.clone(),
+                cache: Some(crate::mcp::catalog_cache::CatalogCache::new(
+                    dirs.catalog_cache_dir(),
+                )),
             },
         );
         let sync = Arc::new(Mutex::new(RegistrySync::default()));

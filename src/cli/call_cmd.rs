@@ -86,7 +86,20 @@ async fn call(
         workbench.sync_now().await;
         args.tool.clone()
     } else {
-        if let Err(code) = ready_server(workbench, &args.server).await {
+        // A server not started whose cached catalog has the tool is started by the
+        // call itself, once the gate has admitted it: a refused call spawns nothing.
+        let cached = workbench
+            .hub
+            .snapshot()
+            .server(&args.server)
+            .is_some_and(|s| {
+                s.status.is_idle()
+                    && s.catalog.cached_at.is_some()
+                    && s.catalog.tool(&args.tool).is_some()
+            });
+        if cached {
+            workbench.sync_now().await;
+        } else if let Err(code) = ready_server(workbench, &args.server).await {
             return code;
         }
         qualified_name(&args.server, &args.tool)

@@ -30,6 +30,10 @@ pub struct CatalogArgs {
     /// Print the callable tools as one provider's tool declarations.
     #[arg(long, value_name = "PROVIDER")]
     pub format: Option<DeclarationFormat>,
+    /// Start the servers that start on demand and list them now (which refreshes
+    /// their cache); without it they show their cached catalog and stay stopped.
+    #[arg(long)]
+    pub start: bool,
 }
 
 pub fn run(cli: &Cli, args: &CatalogArgs) -> color_eyre::Result<()> {
@@ -51,16 +55,24 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> color_eyre::Result<()> {
             Ok(w) => w,
             Err(code) => return code,
         };
+        if args.start {
+            start_idle(&workbench.hub);
+        }
+        let listed =
+            |s: &ServerSnapshot| s.status.is_settled() && !(args.start && s.status.is_idle());
         // A server that asks for a login gets the time to do it.
         let deadline = tokio::time::Instant::now()
             + startup_deadline(&config)
             + workbench.hub.login_allowance();
         let servers = if args.format.is_none() && !args.json {
-            stream_human(&config, &workbench, deadline).await
+            stream_human(&config, &workbench, deadline, &listed).await
         } else {
             let _ = tokio::time::timeout_at(
                 deadline,
-                workbench.hub.subscribe().wait_for(|s| s.is_settled()),
+                workbench
+                    .hub
+                    .subscribe()
+                    .wait_for(|s| s.servers.iter().all(|s| listed(s))),
             )
             .await;
             workbench.sync_now().await;
@@ -91,7 +103,12 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> color_eyre::Result<()> {
         };
         let failed = servers
             .iter()
-            .filter(|s| !matches!(s.status, ServerStatus::Ready | ServerStatus::Disabled))
+            .filter(|s| {
+                !matches!(
+                    s.status,
+                    ServerStatus::Ready | ServerStatus::Disabled | ServerStatus::Idle { .. }
+                )
+            })
             .count();
         workbench.shutdown().await;
         if failed > 0 && (args.server.is_some() || failed == servers.len()) {
@@ -100,6 +117,15 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> color_eyre::Result<()> {
             exit::OK
         }
     })
+}
+
+/// `--start`: every server waiting to be used is started now.
+fn start_idle(hub: &crate::mcp::McpHub) {
+    for s in &hub.snapshot().servers {
+        if s.status.is_idle() {
+            let _ = hub.reconnect(&s.name);
+        }
+    }
 }
 
 /// How long `catalog` waits for the servers: the longest `startup_timeout` (connect
@@ -138,6 +164,7 @@ async fn stream_human(
     config: &Config,
     workbench: &crate::workbench::Workbench,
     deadline: tokio::time::Instant,
+    listed: &dyn Fn(&ServerSnapshot) -> bool,
 ) -> Vec<Arc<ServerSnapshot>> {
     let mut rx = workbench.hub.subscribe();
     let mut done: Vec<Arc<ServerSnapshot>> = Vec::new();
@@ -149,7 +176,7 @@ async fn stream_human(
     loop {
         let snapshot = rx.borrow_and_update().clone();
         for s in &snapshot.servers {
-            if s.status.is_settled() && !done.iter().any(|d| d.name == s.name) {
+            if listed(s) && !done.iter().any(|d| d.name == s.name) {
                 report_failures(std::slice::from_ref(s));
                 print(&human(config, &[s]));
                 done.push(Arc::clone(s));
@@ -245,6 +272,9 @@ fn human(config: &Config, servers: &[&Arc<ServerSnapshot>]) -> String {
             c.templates.len(),
             c.prompts.len()
         );
+        if let Some(note) = s.idle_note(std::time::SystemTime::now()) {
+            let _ = writeln!(out, "  {}", safe(&note));
+        }
         human_tools(&mut out, config, s);
         human_rest(&mut out, s);
     }

@@ -405,6 +405,8 @@ pub async fn readiness(workbench: &Workbench, name: &str) -> Result<(), (i32, St
     if !workbench.config.servers.contains_key(name) {
         return Err((exit::USAGE, format!("no MCP server named {}", safe(name))));
     }
+    // A server that starts on demand is started: the command needs it.
+    let _ = workbench.hub.start_server(name).await;
     workbench.settle_server(name).await;
     let snapshot = workbench.hub.snapshot();
     let Some(server) = snapshot.server(name) else {

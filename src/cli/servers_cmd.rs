@@ -69,6 +69,9 @@ pub fn status_detail(server: &ServerSnapshot) -> String {
         ServerStatus::NeedsLogin { reason } => {
             format!("{reason}; run `switchboard mcp login {}`", server.name)
         }
+        ServerStatus::Idle { .. } => server
+            .idle_note(std::time::SystemTime::now())
+            .unwrap_or_default(),
     }
 }
 
@@ -136,6 +139,9 @@ pub fn server_json(s: &ServerSnapshot, budget: &ToolBudget) -> serde_json::Value
             .map(|(name, reason)| json!({"name": name, "reason": reason}))
             .collect::<Vec<_>>(),
         "cached": s.catalog.cached_summary(std::time::SystemTime::now()),
+        "catalog_cached_at_ms": s.catalog.cached_at.and_then(|at| {
+            at.duration_since(std::time::UNIX_EPOCH).ok().map(|d| d.as_millis())
+        }),
         "error": s.last_error.as_ref().map(ToString::to_string),
         "stderr_tail": s.stderr_tail.as_slice(),
     })

@@ -200,6 +200,8 @@ const ORDER: &[&str] = &[
     "enabled",
     "startup_timeout",
     "tool_timeout",
+    "start",
+    "idle_timeout",
     "enabled_tools",
     "disabled_tools",
     "tool_exposure",

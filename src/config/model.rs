@@ -86,6 +86,12 @@ pub struct ServerConfig {
     pub startup_timeout: Option<f64>,
     /// Seconds.
     pub tool_timeout: Option<f64>,
+    /// `eager` (spawned at launch) or `on_demand` (started by its first call, read,
+    /// prompt or refresh); `[mcp] start` when absent.
+    pub start: Option<StartPolicy>,
+    /// Seconds without a request after which a started server is stopped (it starts
+    /// again on its next use); never when absent.
+    pub idle_timeout: Option<f64>,
     pub enabled_tools: Option<Vec<String>>,
     pub disabled_tools: Vec<String>,
     /// `trust` (default) or `ignore` the server's tool annotations.
@@ -194,12 +200,40 @@ pub enum ProtocolChoice {
     V2026,
 }
 
+impl ServerConfig {
+    /// Whether this server waits for its first use (`start`, else `[mcp] start`).
+    pub fn on_demand(&self, mcp: &McpConfig) -> bool {
+        self.start.unwrap_or(mcp.start) == StartPolicy::OnDemand
+    }
+}
+
 impl ProtocolChoice {
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Auto => "auto",
             Self::V2025 => "2025-11-25",
             Self::V2026 => "2026-07-28",
+        }
+    }
+}
+
+/// When a server is started: `[servers.NAME] start`, `[mcp] start`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StartPolicy {
+    /// At launch, every server in parallel.
+    #[default]
+    Eager,
+    /// On its first call, read, prompt or refresh; until then its catalog is the one
+    /// cached from its last listing.
+    OnDemand,
+}
+
+impl StartPolicy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Eager => "eager",
+            Self::OnDemand => "on_demand",
         }
     }
 }
@@ -236,6 +270,8 @@ pub struct McpConfig {
     pub tool_search_threshold: u8,
     /// The MCP Registry `mcp search` and `mcp install` read (its v0.1 API).
     pub registry: String,
+    /// `eager` (default) or `on_demand`: when servers without their own `start` start.
+    pub start: StartPolicy,
 }
 
 /// The default of `[mcp] tool_search_threshold`: the MCP client best-practices
@@ -258,6 +294,7 @@ impl Default for McpConfig {
             tool_search: ToolSearchSetting::Auto,
             tool_search_threshold: DEFAULT_TOOL_SEARCH_THRESHOLD,
             registry: DEFAULT_REGISTRY.to_owned(),
+            start: StartPolicy::Eager,
         }
     }
 }

@@ -181,6 +181,16 @@ fn check_servers(config: &Config, map: &SourceMap<'_>, report: &mut Report<'_>) 
                 suggest::hint(transport, SERVER_TRANSPORTS, "accepted values"),
             );
         }
+        if let Some(idle) = server.idle_timeout
+            && !(idle.is_finite() && idle > 0.0)
+        {
+            report(
+                map.nearest_span(&["servers", name, "idle_timeout"]),
+                format!("{key}.idle_timeout"),
+                format!("{idle} is not a number of seconds"),
+                Some("give the seconds without a request after which the server stops (more than 0); leave it out to keep it running".into()),
+            );
+        }
     }
 }
 

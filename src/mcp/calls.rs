@@ -37,7 +37,7 @@ impl ServerHandle {
         generation: Option<u64>,
         ctx: CallContext,
     ) -> Result<ToolResult, McpError> {
-        let live = self.live()?;
+        let live = self.started().await?;
         if let Some(used) = generation
             && used != live.generation
         {
@@ -98,7 +98,7 @@ impl ServerHandle {
     }
 
     pub async fn read_resource(&self, uri: &str) -> Result<ResourceRead, McpError> {
-        let live = self.live()?;
+        let live = self.started().await?;
         let build = |round: Round| {
             let mut params = ReadResourceRequestParams::new(uri);
             params.input_responses = round.input_responses;
@@ -120,7 +120,7 @@ impl ServerHandle {
         name: &str,
         args: Map<String, Value>,
     ) -> Result<PromptView, McpError> {
-        let live = self.live()?;
+        let live = self.started().await?;
         let build = |round: Round| {
             let mut params = GetPromptRequestParams::new(name);
             if !args.is_empty() {
@@ -156,7 +156,7 @@ impl ServerHandle {
         value: &str,
         context: &std::collections::BTreeMap<String, String>,
     ) -> Result<Vec<String>, McpError> {
-        let live = self.live()?;
+        let live = self.started().await?;
         let reference = match reference {
             CompletionRef::Template(uri) => json!({"type": "ref/resource", "uri": uri}),
             CompletionRef::Prompt(name) => json!({"type": "ref/prompt", "name": name}),

@@ -2,11 +2,11 @@
 //! prompts. Built from the wire JSON of each item so that the shapes the UI renders do
 //! not depend on rmcp's internals.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Which list of the catalog.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ListKind {
     Tools,
@@ -29,7 +29,7 @@ impl ListKind {
 }
 
 /// `ToolAnnotations`, as sent (absent hints stay `None`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolHints {
     pub title: Option<String>,
     pub read_only: Option<bool>,
@@ -38,7 +38,7 @@ pub struct ToolHints {
     pub open_world: Option<bool>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CatalogTool {
     /// The server's name for the tool (not qualified).
     pub name: String,
@@ -48,7 +48,7 @@ pub struct CatalogTool {
     pub output_schema: Option<Value>,
     pub annotations: Option<ToolHints>,
     /// How many `icons` the server gave (shown as a mark; images are not decoded).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub icons: usize,
 }
 
@@ -62,7 +62,7 @@ impl CatalogTool {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CatalogResource {
     pub uri: String,
     pub name: String,
@@ -71,11 +71,11 @@ pub struct CatalogResource {
     pub mime_type: Option<String>,
     pub size: Option<u64>,
     /// How many `icons` the server gave (shown as a mark; images are not decoded).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub icons: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CatalogTemplate {
     pub uri_template: String,
     pub name: String,
@@ -83,25 +83,25 @@ pub struct CatalogTemplate {
     pub description: Option<String>,
     pub mime_type: Option<String>,
     /// How many `icons` the server gave (shown as a mark; images are not decoded).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub icons: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PromptArgumentInfo {
     pub name: String,
     pub description: Option<String>,
     pub required: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CatalogPrompt {
     pub name: String,
     pub title: Option<String>,
     pub description: Option<String>,
     pub arguments: Vec<PromptArgumentInfo>,
     /// How many `icons` the server gave (shown as a mark; images are not decoded).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub icons: usize,
 }
 
@@ -124,6 +124,10 @@ pub struct CatalogSnapshot {
     /// When each list was fetched, its `ttlMs` / `cacheScope`, and whether it was kept
     /// from the previous connection.
     pub fresh: Vec<super::freshness::ListFreshness>,
+    /// The catalog is not from this connection: it was read from the cache of the
+    /// server's listing made at this time (an on-demand server not started yet).
+    #[serde(skip)]
+    pub cached_at: Option<std::time::SystemTime>,
 }
 
 impl CatalogSnapshot {

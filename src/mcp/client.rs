@@ -33,6 +33,12 @@ pub enum Command {
     Disable,
     /// Close the connection and stop.
     Shutdown,
+    /// Start a server that is not running (on demand, or stopped when idle); ignored
+    /// by a running one.
+    Start,
+    /// The server had nothing to do for its `idle_timeout`: close the connection and
+    /// wait to be started again (sent by its own task).
+    Idle,
 }
 
 /// Who to tell about progress on a token.
@@ -117,6 +123,12 @@ impl OpenCount {
     pub fn open(&self) -> OpenGuard {
         self.0.send_modify(|n| *n += 1);
         OpenGuard(Arc::clone(&self.0))
+    }
+
+    /// Tells those who watch the count that something happened, without changing
+    /// it (a use of the server that is not a request yet: the idle time starts again).
+    pub fn touch(&self) {
+        self.0.send_modify(|_| {});
     }
 
     /// Sees the count change.

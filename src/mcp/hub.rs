@@ -17,7 +17,7 @@ use super::endpoint::{Endpoint, TransportKind};
 use super::error::McpError;
 use super::limits::Limits;
 use super::result::{PromptView, ResourceRead};
-use super::server::{ServerHandle, run};
+use super::server::{Begin, ServerHandle, run};
 use super::snapshot::{HubSnapshot, McpEvent, ServerSnapshot, ServerStatus};
 use super::stderr::StderrTail;
 use crate::config::{McpConfig, ServerConfig};
@@ -49,6 +49,9 @@ pub struct HubOptions {
     pub wire: Option<Arc<super::wire::WireLog>>,
     /// Holds every server's first connection until opened; none: they start at once.
     pub start: Option<StartGate>,
+    /// Where the catalogs of servers that start on demand (or stop when idle) are
+    /// cached; none: such a server shows no catalog until it has started.
+    pub cache: Option<super::catalog_cache::CatalogCache>,
 }
 
 /// Holds the servers' first connections until [`StartGate::open`]: the TUI opens it
@@ -78,6 +81,7 @@ impl std::fmt::Debug for HubOptions {
             .field("budget", &self.budget.is_some())
             .field("wire", &self.wire.is_some())
             .field("start", &self.start)
+            .field("cache", &self.cache)
             .finish()
     }
 }
@@ -152,6 +156,11 @@ impl McpHub {
             };
             let mut limits = Limits::for_server(config);
             limits.max_input_rounds = options.mcp.max_input_rounds;
+            let on_demand = config.on_demand(&options.mcp);
+            let cache = options
+                .cache
+                .clone()
+                .filter(|_| on_demand || limits.idle_timeout.is_some());
             let handle = Arc::new(ServerHandle {
                 name: name.clone(),
                 config: config.clone(),
@@ -165,6 +174,10 @@ impl McpHub {
                 hub: snapshot.clone(),
                 stop: CancellationToken::new(),
                 login: options.login.clone(),
+                on_demand,
+                cache,
+                start_asked: std::sync::atomic::AtomicBool::new(false),
+                attempts_ended: std::sync::atomic::AtomicU64::new(0),
             });
             let endpoint =
                 Endpoint::from_config(config).map(|e| e.sandboxed(config, options.mcp.sandbox));
@@ -181,38 +194,22 @@ impl McpHub {
                 },
                 |e| (e.kind(), e.target()),
             );
-            let status = match (&endpoint, config.enabled) {
-                (_, Some(false)) => ServerStatus::Disabled,
-                (Err(e), _) => ServerStatus::Failed {
-                    error: McpError::refused(name.as_str(), e),
-                    retry_in: None,
-                },
-                (Ok(_), _) => ServerStatus::Connecting { attempt: 1 },
-            };
-            let mut entry = ServerSnapshot::new(name, kind, target, status.clone());
-            entry.sandboxed = endpoint.as_ref().is_ok_and(Endpoint::is_sandboxed);
-            if let ServerStatus::Failed { error, .. } = &status {
-                entry.last_error = Some(error.clone());
-            }
+            let (entry, begin) = first_entry(&handle, kind, target, &endpoint);
             initial.push(Arc::new(entry));
-            // Disabled servers get their task too, waiting to be enabled (`d` in the TUI).
-            let start_disabled = matches!(status, ServerStatus::Disabled);
-            if let (Ok(endpoint), ServerStatus::Connecting { .. } | ServerStatus::Disabled) =
-                (endpoint, status)
-            {
-                tasks.push((Arc::clone(&handle), endpoint, rx, client, start_disabled));
+            if let (Ok(endpoint), Some(begin)) = (endpoint, begin) {
+                tasks.push((Arc::clone(&handle), endpoint, rx, client, begin));
             }
             handles.insert(name.clone(), handle);
         }
         snapshot.send_replace(Arc::new(HubSnapshot { servers: initial }));
-        for (handle, endpoint, rx, client, start_disabled) in tasks {
+        for (handle, endpoint, rx, client, begin) in tasks {
             tokio::spawn(run(
                 handle,
                 endpoint,
                 rx,
                 client,
                 events.clone(),
-                start_disabled,
+                begin,
                 options.start.clone(),
             ));
         }
@@ -340,6 +337,12 @@ impl McpHub {
             .unwrap_or_else(|| "info".to_owned())
     }
 
+    /// Starts `name` if it waits to be used (on demand, or stopped when idle) and
+    /// waits until it is ready or has failed; a running server is left as it is.
+    pub async fn start_server(&self, name: &str) -> Result<(), McpError> {
+        self.server(name)?.started().await.map(|_| ())
+    }
+
     pub fn reconnect(&self, name: &str) -> Result<(), McpError> {
         self.server(name)?.reconnect();
         Ok(())
@@ -432,6 +435,44 @@ fn file_uri(path: &std::path::Path) -> Option<String> {
         }
     }
     Some(uri)
+}
+
+/// A server's first snapshot entry, and how its task begins (none: it has no task).
+/// Disabled servers get their task too, waiting to be enabled (`d` in the TUI);
+/// on-demand ones wait to be used, showing their cached catalog.
+fn first_entry(
+    handle: &ServerHandle,
+    kind: TransportKind,
+    target: String,
+    endpoint: &Result<Endpoint, super::endpoint::EndpointError>,
+) -> (ServerSnapshot, Option<Begin>) {
+    let (name, config) = (&handle.name, &handle.config);
+    let status = match (endpoint, config.enabled) {
+        (_, Some(false)) => ServerStatus::Disabled,
+        (Err(e), _) => ServerStatus::Failed {
+            error: McpError::refused(name.as_str(), e),
+            retry_in: None,
+        },
+        (Ok(_), _) if handle.on_demand => ServerStatus::Idle { stopped: false },
+        (Ok(_), _) => ServerStatus::Connecting { attempt: 1 },
+    };
+    let mut entry = ServerSnapshot::new(name, kind, target, status.clone());
+    entry.sandboxed = endpoint.as_ref().is_ok_and(Endpoint::is_sandboxed);
+    if status.is_idle()
+        && let Some(cached) = handle.cache.as_ref().and_then(|c| c.load(name, config))
+    {
+        entry.catalog = Arc::new(cached);
+    }
+    if let ServerStatus::Failed { error, .. } = &status {
+        entry.last_error = Some(error.clone());
+    }
+    let begin = match status {
+        ServerStatus::Disabled => Some(Begin::Disabled),
+        ServerStatus::Idle { .. } => Some(Begin::Idle),
+        ServerStatus::Connecting { .. } => Some(Begin::Connect),
+        _ => None,
+    };
+    (entry, begin)
 }
 
 fn guess_kind(config: &ServerConfig) -> TransportKind {

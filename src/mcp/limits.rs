@@ -23,6 +23,9 @@ pub struct Limits {
     /// Rounds of `input_required` answers one request may take (`[mcp]
     /// max_input_rounds`).
     pub max_input_rounds: u32,
+    /// Without a request for this long, a started server is stopped
+    /// (`idle_timeout`); none: it runs until the end.
+    pub idle_timeout: Option<Duration>,
 }
 
 impl Default for Limits {
@@ -36,6 +39,7 @@ impl Default for Limits {
             max_content_blocks: 256,
             max_result_chars: 200_000,
             max_input_rounds: 8,
+            idle_timeout: None,
         }
     }
 }
@@ -54,6 +58,10 @@ impl Limits {
         Self {
             startup_timeout: seconds(config.startup_timeout, base.startup_timeout),
             request_timeout: seconds(config.tool_timeout, base.request_timeout),
+            idle_timeout: config
+                .idle_timeout
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .and_then(|s| Duration::try_from_secs_f64(s).ok()),
             ..base
         }
     }

@@ -9,6 +9,7 @@
 pub mod ask;
 mod calls;
 pub mod catalog;
+pub mod catalog_cache;
 pub mod catalog_diff;
 mod client;
 mod connect;
@@ -24,6 +25,7 @@ mod input_closed;
 mod limits;
 pub mod listing;
 pub mod oauth;
+mod on_demand;
 pub mod param_headers;
 mod reauth;
 mod refusal_tap;

@@ -15,6 +15,7 @@ use super::endpoint::Endpoint;
 use super::error::McpError;
 use super::limits::Limits;
 use super::listing::{first_catalog, refresh_list};
+use super::on_demand::{idle_for, stay_idle};
 use super::snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStatus};
 use super::stderr::StderrTail;
 use crate::config::ServerConfig;
@@ -59,6 +60,17 @@ pub struct ServerHandle {
     /// Runs a login when the server asks for one (headless commands that can show a
     /// page); without it the server waits in `NeedsLogin`.
     pub(super) login: Option<Arc<dyn super::oauth::LoginPrompt>>,
+    /// `start = "on_demand"`: not started at launch, but by its first use.
+    pub(super) on_demand: bool,
+    /// Where its catalog is cached (servers that start on demand or stop when idle).
+    pub(super) cache: Option<super::catalog_cache::CatalogCache>,
+    /// A start was asked for and the task has not begun it yet (see
+    /// `ServerHandle::started`): concurrent first calls start it once.
+    pub(super) start_asked: std::sync::atomic::AtomicBool,
+    /// Connection attempts that ended without a connection (failed, or waiting for a
+    /// login), counted before their status is published: a caller that asked for a
+    /// start knows the status it sees next is its attempt's outcome.
+    pub(super) attempts_ended: std::sync::atomic::AtomicU64,
 }
 
 impl std::fmt::Debug for ServerHandle {
@@ -138,8 +150,21 @@ fn status_text(status: &ServerStatus) -> String {
     }
 }
 
+/// How a server's task begins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Begin {
+    /// Connect (once the hub's start gate opens).
+    Connect,
+    /// `enabled = false`: wait to be enabled.
+    Disabled,
+    /// `start = "on_demand"`: wait to be started by a use.
+    Idle,
+}
+
 /// How a served connection ended.
 enum Ended {
+    /// Nothing was asked of it for its `idle_timeout`.
+    Idle,
     Crashed(String),
     /// Listing the catalog needed a login (or more scopes).
     NeedsLogin(McpError),
@@ -149,7 +174,7 @@ enum Ended {
 }
 
 /// Publish `Disabled` and wait to be enabled (`Reconnect`); false on shutdown.
-async fn stay_disabled(
+pub(super) async fn stay_disabled(
     handle: &ServerHandle,
     snap: &mut ServerSnapshot,
     commands: &mut mpsc::UnboundedReceiver<Command>,
@@ -160,7 +185,43 @@ async fn stay_disabled(
         match commands.recv().await {
             Some(Command::Reconnect) => return true,
             Some(Command::Shutdown) | None => return false,
-            Some(Command::Refresh(_) | Command::Disable) => {}
+            Some(Command::Refresh(_) | Command::Disable | Command::Start | Command::Idle) => {}
+        }
+    }
+}
+
+/// Waits until the server's first connection may begin: a disabled server until it is
+/// enabled, an on-demand one until it is used, the others until the hub's start gate
+/// opens. False when the hub shuts down first.
+async fn wait_to_begin(
+    handle: &ServerHandle,
+    snap: &mut ServerSnapshot,
+    commands: &mut mpsc::UnboundedReceiver<Command>,
+    begin: Begin,
+    start: Option<super::hub::StartGate>,
+) -> bool {
+    match begin {
+        Begin::Disabled => stay_disabled(handle, snap, commands).await,
+        Begin::Idle => {
+            snap.catalog = handle
+                .snapshot()
+                .map(|s| Arc::clone(&s.catalog))
+                .unwrap_or_default();
+            stay_idle(handle, snap, commands, false).await
+        }
+        // Servers started by a use do not wait for the gate: someone waits for them.
+        Begin::Connect => {
+            let Some(start) = start else {
+                return true;
+            };
+            tokio::select! {
+                () = start.opened() => true,
+                () = handle.stop.cancelled() => {
+                    snap.status = ServerStatus::Disconnected { reason: "closed".into() };
+                    handle.publish(snap);
+                    false
+                }
+            }
         }
     }
 }
@@ -172,7 +233,7 @@ pub(super) async fn run(
     mut commands: mpsc::UnboundedReceiver<Command>,
     client: ClientSide,
     events: broadcast::Sender<McpEvent>,
-    start_disabled: bool,
+    begin: Begin,
     start: Option<super::hub::StartGate>,
 ) {
     let mut snap = ServerSnapshot::new(
@@ -182,18 +243,8 @@ pub(super) async fn run(
         ServerStatus::Connecting { attempt: 1 },
     );
     snap.sandboxed = endpoint.is_sandboxed();
-    if start_disabled && !stay_disabled(&handle, &mut snap, &mut commands).await {
+    if !wait_to_begin(&handle, &mut snap, &mut commands, begin, start).await {
         return;
-    }
-    if let Some(start) = start {
-        tokio::select! {
-            () = start.opened() => {}
-            () = handle.stop.cancelled() => {
-                snap.status = ServerStatus::Disconnected { reason: "closed".into() };
-                handle.publish(&snap);
-                return;
-            }
-        }
     }
     let mut tries = Tries::default();
     loop {
@@ -201,6 +252,9 @@ pub(super) async fn run(
             attempt: tries.attempt + 1,
         };
         handle.publish(&snap);
+        handle
+            .start_asked
+            .store(false, std::sync::atomic::Ordering::SeqCst);
         let protocol = handle.config.protocol.unwrap_or_default();
         let connecting = connect(
             &endpoint,
@@ -255,7 +309,13 @@ pub(super) async fn run(
             Next::Stop => return,
             Next::Wait => {}
         }
+        handle
+            .attempts_ended
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         handle.publish(&snap);
+        handle
+            .start_asked
+            .store(false, std::sync::atomic::Ordering::SeqCst);
         if wait_to_retry(&handle, &mut snap, &mut commands, &mut tries).await == Next::Stop {
             return;
         }
@@ -312,6 +372,14 @@ async fn settle(
             Next::Stop
         }
         Ended::Reconnect => Next::Connect,
+        Ended::Idle => {
+            tracing::info!(server = handle.name, "stopped: idle");
+            if stay_idle(handle, snap, commands, true).await {
+                Next::Connect
+            } else {
+                Next::Stop
+            }
+        }
         Ended::Disabled => {
             if stay_disabled(handle, snap, commands).await {
                 Next::Connect
@@ -346,11 +414,11 @@ async fn wait_to_retry(
     });
     match wait_or_command(commands, delay).await {
         Some(Command::Shutdown) | None => Next::Stop,
-        Some(Command::Reconnect) => {
+        Some(Command::Reconnect | Command::Start) => {
             (tries.attempt, tries.reuse) = (0, false);
             Next::Connect
         }
-        Some(Command::Refresh(_)) => {
+        Some(Command::Refresh(_) | Command::Idle) => {
             if !tries.retrying {
                 tries.attempt = 0;
             }
@@ -387,7 +455,7 @@ async fn wait_or_command(
         tokio::select! {
             () = &mut sleep => return Some(Command::Refresh(ListKind::Tools)),
             command = commands.recv() => match command {
-                Some(Command::Refresh(_)) => {}
+                Some(Command::Refresh(_) | Command::Idle) => {}
                 other => return other,
             },
         }
@@ -448,6 +516,7 @@ async fn serve(
     snap.status = ServerStatus::Ready;
     snap.last_error = None;
     snap.login = handle.stored_login();
+    handle.remember_catalog(&snap.catalog);
     handle.publish(snap);
     let emit = |revision| {
         if events.receiver_count() > 0 {
@@ -475,9 +544,11 @@ async fn serve(
                     Err(e) => e.to_string(),
                 }),
                 command = commands.recv() => command,
+                () = idle_for(&handle.client, handle.limits.idle_timeout) => Some(Command::Idle),
             }
         };
         match command {
+            Some(Command::Start) => {}
             Some(Command::Refresh(kind)) => {
                 let (kinds, after) = gather_refreshes(kind, commands).await;
                 next = after;
@@ -486,6 +557,7 @@ async fn serve(
                     let _ = refresh_list(&peer, handle, kind, &mut catalog).await;
                 }
                 snap.catalog = Arc::new(catalog);
+                handle.remember_catalog(&snap.catalog);
                 handle.publish(snap);
                 emit(snap.catalog.revision);
             }
@@ -495,6 +567,7 @@ async fn serve(
                 break match stop {
                     Some(Command::Reconnect) => Ended::Reconnect,
                     Some(Command::Disable) => Ended::Disabled,
+                    Some(Command::Idle) => Ended::Idle,
                     _ => Ended::Shutdown,
                 };
             }

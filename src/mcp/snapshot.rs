@@ -34,10 +34,17 @@ pub enum ServerStatus {
     NeedsLogin {
         reason: String,
     },
+    /// An on-demand server not running: not started yet, or `stopped` after its
+    /// `idle_timeout`. Its first call, read, prompt or a refresh starts it; its
+    /// catalog meanwhile is the cached one, if any.
+    Idle {
+        stopped: bool,
+    },
 }
 
 impl ServerStatus {
-    /// `disabled`, `connecting`, `ready`, `failed`, `disconnected`, `needs login`.
+    /// `disabled`, `connecting`, `ready`, `failed`, `disconnected`, `needs login`,
+    /// `on demand (not started)`, `stopped (idle)`.
     pub fn label(&self) -> &'static str {
         match self {
             Self::Disabled => "disabled",
@@ -46,7 +53,14 @@ impl ServerStatus {
             Self::Failed { .. } => "failed",
             Self::Disconnected { .. } => "disconnected",
             Self::NeedsLogin { .. } => "needs login",
+            Self::Idle { stopped: false } => "on demand (not started)",
+            Self::Idle { stopped: true } => "stopped (idle)",
         }
+    }
+
+    /// An on-demand server that is not running (it starts on its first use).
+    pub fn is_idle(&self) -> bool {
+        matches!(self, Self::Idle { .. })
     }
 
     /// Still trying for the first time (or again).
@@ -61,7 +75,7 @@ impl ServerStatus {
         match self {
             Self::Connecting { .. } | Self::Disconnected { .. } => true,
             Self::Failed { retry_in, .. } => retry_in.is_some(),
-            Self::Disabled | Self::Ready | Self::NeedsLogin { .. } => false,
+            Self::Disabled | Self::Ready | Self::NeedsLogin { .. } | Self::Idle { .. } => false,
         }
     }
 }
@@ -149,6 +163,21 @@ pub struct ServerSnapshot {
 }
 
 impl ServerSnapshot {
+    /// For a server that is not running (on demand, or stopped when idle): where its
+    /// catalog comes from — `cached 2 h ago`, or that there is none yet.
+    pub fn idle_note(&self, now: std::time::SystemTime) -> Option<String> {
+        if !self.status.is_idle() {
+            return None;
+        }
+        Some(match self.catalog.cached_at {
+            Some(at) => format!(
+                "{}; starts on first use",
+                super::catalog_cache::cached_age(at, now)
+            ),
+            None => "no cached catalog: its tools show once it has started".into(),
+        })
+    }
+
     pub fn new(name: &str, transport: TransportKind, target: String, status: ServerStatus) -> Self {
         Self {
             name: name.to_owned(),

@@ -135,7 +135,7 @@ impl ServerHandle {
     /// Asks to hear when `uri` changes: `McpEvent::ResourceUpdated` follows each change
     /// until [`ServerHandle::unsubscribe_resource`], across reconnects.
     pub async fn subscribe_resource(&self, uri: &str) -> Result<(), McpError> {
-        let live = self.live()?;
+        let live = self.started().await?;
         self.subscribe_on(&live, uri).await
     }
 

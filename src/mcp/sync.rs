@@ -1,6 +1,8 @@
 //! Keeping the registry in step with the catalogs: every enabled tool of a ready server
 //! is registered as an [`McpTool`]; when a catalog changes its tools are replaced, and
-//! when a server is not ready its tools are removed.
+//! when a server is not ready its tools are removed — unless its catalog is the cached
+//! one of a server that starts on demand: those tools stay registered (as cached
+//! tools, whose call starts the server) while it is not running.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -13,10 +15,13 @@ use super::snapshot::ServerStatus;
 use super::tool::{McpTool, qualified_name, tool_enabled};
 use crate::tools::Registry;
 
-/// What was last registered per server: (generation, revision) and the names.
+/// A catalog's version as registered: (generation, revision, cached).
+type Version = (u64, u64, bool);
+
+/// What was last registered per server: the catalog's version and the names.
 #[derive(Debug, Default)]
 pub struct RegistrySync {
-    synced: HashMap<String, ((u64, u64), BTreeSet<String>)>,
+    synced: HashMap<String, (Version, BTreeSet<String>)>,
 }
 
 /// Brings `registry` in line with the hub's current snapshot.
@@ -26,8 +31,13 @@ pub async fn sync_registry(registry: &Registry, hub: &McpHub, state: &mut Regist
         let Ok(handle) = hub.server(&server.name) else {
             continue;
         };
-        let version = (server.catalog.generation, server.catalog.revision);
-        let ready = server.status == ServerStatus::Ready;
+        let cached = server.catalog.cached_at.is_some()
+            && !matches!(
+                server.status,
+                ServerStatus::Ready | ServerStatus::Disabled | ServerStatus::NeedsLogin { .. }
+            );
+        let version = (server.catalog.generation, server.catalog.revision, cached);
+        let ready = server.status == ServerStatus::Ready || cached;
         let previous = state.synced.get(&server.name);
         if ready && previous.is_some_and(|(v, _)| *v == version) {
             continue;
@@ -38,7 +48,11 @@ pub async fn sync_registry(registry: &Registry, hub: &McpHub, state: &mut Regist
                 if !tool_enabled(&handle.config, &tool.name) {
                     continue;
                 }
-                let mcp = McpTool::new(handle, tool, server.catalog.generation);
+                let mcp = if cached {
+                    McpTool::cached(handle, tool)
+                } else {
+                    McpTool::new(handle, tool, server.catalog.generation)
+                };
                 let name = qualified_name(&server.name, &tool.name);
                 if let Err(e) = registry.replace(&name, Arc::new(mcp)).await {
                     tracing::warn!(server = server.name, "cannot register {name}: {e}");

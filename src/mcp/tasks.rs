@@ -60,13 +60,13 @@ pub(super) fn status_name(status: TaskStatus) -> String {
 impl ServerHandle {
     /// `tasks/get` for one task.
     pub async fn get_task(&self, task_id: &str) -> Result<TaskView, McpError> {
-        let live = self.live()?;
+        let live = self.started().await?;
         self.task_once(&live, task_id).await.map(|(view, _)| view)
     }
 
     /// `tasks/cancel` for one task (cooperative: its status may lag).
     pub async fn cancel_task(&self, task_id: &str) -> Result<(), McpError> {
-        let live = self.live()?;
+        let live = self.started().await?;
         timed(
             &self.name,
             self.limits.request_timeout,

@@ -50,6 +50,9 @@ pub struct McpTool {
     spec: ToolSpec,
     tool: String,
     generation: u64,
+    /// From the cached catalog of a server not running: a call starts it, and is
+    /// made on whatever connection that gives (no stale check).
+    cached: bool,
     server: Arc<ServerHandle>,
 }
 
@@ -61,8 +64,22 @@ impl McpTool {
             spec: tool_spec(&server.name, tool, trust),
             tool: tool.name.clone(),
             generation,
+            cached: false,
             server: Arc::clone(server),
         }
+    }
+
+    /// A tool of `server`'s cached catalog (the server is not running).
+    pub fn cached(server: &Arc<ServerHandle>, tool: &CatalogTool) -> Self {
+        Self {
+            cached: true,
+            ..Self::new(server, tool, 0)
+        }
+    }
+
+    /// Whether it comes from a cached catalog.
+    pub fn is_cached(&self) -> bool {
+        self.cached
     }
 
     pub fn generation(&self) -> u64 {
@@ -85,7 +102,12 @@ impl Tool for McpTool {
         };
         match self
             .server
-            .call_tool(&self.tool, args, Some(self.generation), call)
+            .call_tool(
+                &self.tool,
+                args,
+                (!self.cached).then_some(self.generation),
+                call,
+            )
             .await
         {
             Ok(mut result) => {

@@ -126,7 +126,8 @@ fn builtin_hints(spec: &ToolSpec) -> Value {
     json!({"readOnlyHint": read_only, "destructiveHint": !read_only})
 }
 
-/// Exposed servers that are ready, in name order.
+/// Exposed servers that are ready (or wait to be used, with a cached catalog), in
+/// name order.
 pub fn ready_servers<'a>(
     snapshot: &'a HubSnapshot,
     expose: &'a Expose,
@@ -134,7 +135,12 @@ pub fn ready_servers<'a>(
     snapshot
         .servers
         .iter()
-        .filter(|s| s.status == ServerStatus::Ready && expose.server(&s.name))
+        .filter(|s| {
+            // A server that starts on demand offers its cached catalog; a read or a
+            // prompt starts it.
+            let cached = s.status.is_idle() && s.catalog.cached_at.is_some();
+            (s.status == ServerStatus::Ready || cached) && expose.server(&s.name)
+        })
         .map(AsRef::as_ref)
 }
 

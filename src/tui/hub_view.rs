@@ -28,6 +28,7 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         Hub::Failed { .. } => ServerStatus::Failed,
         Hub::NeedsLogin { .. } => ServerStatus::NeedsLogin,
         Hub::Disconnected { .. } => ServerStatus::Disconnected,
+        Hub::Idle { .. } => ServerStatus::OnDemand,
     };
     let detail = match &s.status {
         Hub::Failed { error, retry_in } => Some(match retry_in {
@@ -36,6 +37,7 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         }),
         Hub::Disconnected { reason } | Hub::NeedsLogin { reason } => Some(reason.clone()),
         Hub::Connecting { attempt } if *attempt > 1 => Some(format!("attempt {attempt}")),
+        Hub::Idle { .. } => Some(idle_line(s)),
         _ => s.last_error.as_ref().map(ToString::to_string),
     };
     let c = &s.catalog;
@@ -55,6 +57,9 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
     ];
     if s.sandboxed {
         facts.push(("sandbox".into(), "on (Landlock)".into()));
+    }
+    if let Some(note) = s.idle_note(std::time::SystemTime::now()) {
+        facts.push(("on demand".into(), note));
     }
     if let Some(login) = &s.login {
         facts.extend(login_facts(login));
@@ -101,6 +106,15 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         stderr: s.stderr_tail.as_ref().clone(),
         sandboxed: s.sandboxed,
         declared: crate::agent::exposure::catalog_size(&s.name, &c.tools),
+    }
+}
+
+/// The line under a server that is not running (the pane is narrow; the details
+/// say more): how old its cached catalog is, or that it has none.
+fn idle_line(s: &ServerSnapshot) -> String {
+    match s.catalog.cached_at {
+        Some(at) => crate::mcp::catalog_cache::cached_age(at, std::time::SystemTime::now()),
+        None => "no tools until used".into(),
     }
 }
 

@@ -57,6 +57,7 @@ mod mcp_interop;
 mod mcp_interop_python;
 mod mcp_manage;
 mod mcp_oauth;
+mod mcp_on_demand;
 mod mcp_param_headers;
 mod mcp_shutdown;
 mod mcp_subscriptions;

@@ -245,6 +245,8 @@ fn server_table(s: &ServerConfig) -> toml::Table {
     put("enabled", s.enabled.map(V::Boolean));
     put("startup_timeout", s.startup_timeout.map(V::Float));
     put("tool_timeout", s.tool_timeout.map(V::Float));
+    put("start", s.start.map(|p| V::String(p.as_str().to_owned())));
+    put("idle_timeout", s.idle_timeout.map(V::Float));
     put("enabled_tools", s.enabled_tools.as_deref().map(strings));
     put(
         "disabled_tools",

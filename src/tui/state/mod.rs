@@ -83,6 +83,8 @@ pub enum ServerStatus {
     Disconnected,
     /// Disabled in the config.
     Disabled,
+    /// Starts on demand and is not running (not started yet, or stopped when idle).
+    OnDemand,
 }
 
 /// One row of the Servers pane. Text fields are sanitised when they enter the state.

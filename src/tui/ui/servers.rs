@@ -34,6 +34,12 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
                 ServerStatus::NeedsLogin => ("◆", Role::Warning, "needs login".to_string()),
                 ServerStatus::Disconnected => ("○", Role::Warning, "disconnected".to_string()),
                 ServerStatus::Disabled => ("◌", Role::Dim, "disabled".to_string()),
+                ServerStatus::OnDemand if s.tools > 0 => (
+                    "◇",
+                    Role::Dim,
+                    crate::tui::words::count(s.tools, "tool", "tools"),
+                ),
+                ServerStatus::OnDemand => ("◇", Role::Dim, "on demand".to_string()),
             };
             let cost = match s.status {
                 ServerStatus::Builtin | ServerStatus::Ready => {

@@ -28,6 +28,8 @@
 //! relative path is under the temp dir), `probe_connect` (TCP to 127.0.0.1) and
 //! `probe_env`; each answers `ok` or `error: …` (`probe_env`: the variable names).
 //! With `SWITCHBOARD_TEST_STARTED=FILE` it writes `started` to FILE as it starts;
+//! with `SWITCHBOARD_TEST_SPAWN_LOG=FILE` it appends a line to FILE each time it starts
+//! (tests count spawns);
 //! with `SWITCHBOARD_TEST_LISTED=FILE` it appends a line to FILE per `tools/list` listing (first page).
 //! With `SWITCHBOARD_TEST_LISTENING=FILE` it writes `listening` to FILE when a
 //! `subscriptions/listen` stream is established; with `SWITCHBOARD_TEST_TRACE=FILE` it
@@ -103,6 +105,15 @@ async fn main() {
     }
     if let Ok(path) = std::env::var("SWITCHBOARD_TEST_STARTED") {
         let _ = std::fs::write(path, "started");
+    }
+    if let Ok(path) = std::env::var("SWITCHBOARD_TEST_SPAWN_LOG")
+        && let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+    {
+        use std::io::Write as _;
+        let _ = writeln!(file, "spawned {}", std::process::id());
     }
     if options.misbehave != "silent-hang" {
         eprintln!("test server starting ({} transport)", options.transport);
