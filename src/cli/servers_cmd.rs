@@ -85,15 +85,22 @@ pub fn era_label(era: &str) -> &'static str {
 }
 
 fn table(servers: &[std::sync::Arc<ServerSnapshot>], budget: &ToolBudget) -> String {
+    // As wide as the longest status (`on demand (not started)`), so columns line up.
+    let w = servers
+        .iter()
+        .map(|s| s.status.label().chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(12);
     let mut out = format!(
-        "{:<16} {:<12} {:<6} {:>5} {:>6} {:>5} {:>5} {:>5}  {}\n",
+        "{:<16} {:<w$} {:<6} {:>5} {:>6} {:>5} {:>5} {:>5}  {}\n",
         "SERVER", "STATUS", "TYPE", "TOOLS", "TOK", "RES", "TPL", "PROMPT", "DETAIL"
     );
     for s in servers {
         let c = &s.catalog;
         let _ = writeln!(
             out,
-            "{:<16} {:<12} {:<6} {:>5} {:>6} {:>5} {:>5} {:>5}  {}",
+            "{:<16} {:<w$} {:<6} {:>5} {:>6} {:>5} {:>5} {:>5}  {}",
             safe(&s.name),
             s.status.label(),
             s.transport.as_str(),
