@@ -80,9 +80,17 @@ pub fn spawn_sync(
 ) -> JoinHandle<()> {
     let mut rx = hub.subscribe();
     tokio::spawn(async move {
-        while rx.changed().await.is_ok() {
-            let mut state = state.lock().await;
-            sync_registry(&registry, &hub, &mut state).await;
+        // The first snapshot too: servers that start on demand publish nothing until
+        // used, and their cached tools must be callable from the start.
+        rx.mark_unchanged();
+        loop {
+            {
+                let mut state = state.lock().await;
+                sync_registry(&registry, &hub, &mut state).await;
+            }
+            if rx.changed().await.is_err() {
+                break;
+            }
         }
     })
 }

@@ -175,6 +175,14 @@ async fn a_model_call_to_a_cached_tool_passes_the_gate_and_a_denied_one_spawns_n
     let workbench = Workbench::start(&config, &dirs, WorkbenchOptions::default())
         .await
         .unwrap();
+    // The registry takes the cached tools by itself (the TUI never calls `settle`):
+    // nothing about an on-demand server changes until it is used.
+    crate::support::within(async {
+        while !workbench.registry.contains("t__echo") {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
     let snapshot = workbench.settle().await;
     let note = snapshot
         .server("t")
