@@ -48,7 +48,8 @@ for h in "${HARNESSES[@]}"; do
 done
 
 if [[ -z "${SWITCHBOARD_BIN:-}" ]]; then
-  cargo build --quiet --bin switchboard
+  # With the feature `cargo test` builds with, so the library `cargo test` built is reused.
+  cargo build --quiet --bin switchboard --features test-server
   SWITCHBOARD_BIN="$PWD/target/debug/switchboard"
 fi
 export SWITCHBOARD_BIN
