@@ -175,8 +175,16 @@ async fn no_metadata_at_all_falls_back_to_the_default_endpoints() {
     // The probes, in order: a GET for a challenge, protected resource metadata
     // (path-aware, path-appended, root), then authorization server and OpenID
     // metadata (path-aware variants, then the root).
+    let seen = gets(&server).await;
+    // The failure report asks the same metadata URLs as rmcp, in the same order.
+    let resource = reqwest::Url::parse(&format!("{base}/mcp")).unwrap();
+    let reported: Vec<String> = super::discovery_report::metadata_urls(&resource)
+        .iter()
+        .map(|u| u.path().to_owned())
+        .collect();
+    assert_eq!(reported, seen[1..]);
     assert_eq!(
-        gets(&server).await,
+        seen,
         [
             "/mcp",
             "/.well-known/oauth-protected-resource/mcp",
@@ -209,4 +217,47 @@ async fn metadata_whose_issuer_does_not_match_its_url_is_refused() {
         .err()
         .unwrap();
     assert!(error.to_string().starts_with("oauth: "), "{error}");
+}
+
+#[derive(Debug)]
+struct NoPrompt;
+
+#[async_trait::async_trait]
+impl super::LoginPrompt for NoPrompt {
+    async fn present(&self, _: &str, url: &str, _: u16) -> Option<String> {
+        panic!("no authorization page was expected, got {url}");
+    }
+}
+
+#[tokio::test]
+async fn a_login_with_no_metadata_and_no_register_endpoint_names_each_url_it_asked() {
+    let server = MockServer::start().await;
+    let base = server.uri();
+    let error = super::login(&target(&base, None), &NoPrompt)
+        .await
+        .err()
+        .unwrap()
+        .to_string();
+    for path in [
+        "/.well-known/oauth-protected-resource/mcp",
+        "/mcp/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-authorization-server/mcp",
+        "/.well-known/openid-configuration/mcp",
+        "/mcp/.well-known/openid-configuration",
+        "/.well-known/oauth-authorization-server",
+    ] {
+        assert!(
+            error.contains(&format!("{base}{path} → 404")),
+            "{path}: {error}"
+        );
+    }
+    assert!(
+        error.starts_with("oauth: the server publishes no OAuth metadata ("),
+        "{error}"
+    );
+    assert!(
+        error.contains(&format!("client registration at {base}/register failed: ")),
+        "{error}"
+    );
 }

@@ -16,6 +16,7 @@ use std::time::Duration;
 use rmcp::transport::auth::{AuthorizationMetadataSource, AuthorizationSession};
 use rmcp::transport::{AuthError, AuthorizationManager, AuthorizationRequest};
 
+use super::discovery_report;
 use super::listener::RedirectListener;
 use super::status::{LoginSummary, summary_of};
 use super::store::FileCredentialStore;
@@ -66,11 +67,15 @@ pub async fn login(
         .map_err(|e| OAuthError(format!("cannot listen on 127.0.0.1: {e}")))?;
     let redirect = listener.redirect_uri();
     let store = FileCredentialStore::for_server(&target.url);
-    let manager = prepared_manager(target, store.clone()).await?;
+    let (manager, discovered) = resolved_manager(target, store.clone()).await?;
     let request = authorization_request(target, &redirect)?;
-    let session = AuthorizationSession::new(manager, request)
-        .await
-        .map_err(|(_, e)| describe(&e))?;
+    let session = match AuthorizationSession::new(manager, request).await {
+        Ok(session) => session,
+        Err((_, AuthError::RegistrationFailed(failure))) if !discovered => {
+            return Err(undiscovered(&target.url, &failure).await);
+        }
+        Err((_, e)) => return Err(describe(&e)),
+    };
     let auth_url = session.get_authorization_url().to_owned();
     tracing::info!(
         server = target.server,
@@ -114,6 +119,32 @@ pub async fn prepared_manager(
     target: &LoginTarget,
     store: FileCredentialStore,
 ) -> Result<AuthorizationManager, OAuthError> {
+    resolved_manager(target, store).await.map(|(m, _)| m)
+}
+
+/// A registration that failed at the 2025-03-26 default endpoint, after discovery
+/// found no metadata: the error names each metadata URL and what it answered.
+async fn undiscovered(url: &str, failure: &str) -> OAuthError {
+    let Ok(resource) = reqwest::Url::parse(url) else {
+        return OAuthError(format!(
+            "client registration failed: {}",
+            untrusted(failure, 300)
+        ));
+    };
+    let answers = discovery_report::probe(&discovery_report::metadata_urls(&resource)).await;
+    OAuthError(discovery_report::sentence(
+        &answers,
+        &discovery_report::default_registration(&resource),
+        failure,
+    ))
+}
+
+/// [`prepared_manager`], and whether metadata was discovered (not the 2025-03-26
+/// default endpoints).
+async fn resolved_manager(
+    target: &LoginTarget,
+    store: FileCredentialStore,
+) -> Result<(AuthorizationManager, bool), OAuthError> {
     let mut manager = crate::mcp::http_client::authorization_manager(target.url.as_str())
         .await
         .map_err(|e| describe(&e))?;
@@ -145,7 +176,7 @@ pub async fn prepared_manager(
         );
     }
     manager.set_metadata(metadata);
-    Ok(manager)
+    Ok((manager, discovered))
 }
 
 /// Client identity and scopes, in the order the MCP authorization spec gives.

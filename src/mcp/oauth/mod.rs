@@ -9,6 +9,7 @@
 //! the tokens ([`store`]); the next connection picks them up.
 
 pub mod browser;
+mod discovery_report;
 pub mod listener;
 pub mod login;
 pub mod status;
