@@ -3,7 +3,7 @@
 
 use crate::keymap::Action;
 
-use super::msg::Handled;
+use super::msg::{Cmd, Handled};
 use super::state::{Overlay, Pane, State};
 
 pub fn key(state: &mut State, action: Option<Action>) -> Handled {
@@ -24,7 +24,7 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
             *raw = !*raw;
             *scroll = 0;
         }
-        Some(Action::CallTool) => use_selected(state),
+        Some(Action::CallTool) => return use_selected(state).into(),
         Some(other) => return Handled::Unhandled(other),
         None => {}
     }
@@ -32,14 +32,17 @@ pub fn key(state: &mut State, action: Option<Action>) -> Handled {
 }
 
 /// `c` on a catalog item (in the list or its detail view): the argument form for a
-/// tool or a prompt, else a composer line that uses it.
-pub fn use_selected(state: &mut State) {
+/// tool or a prompt, else a composer line that uses it. A prompt's or template's form
+/// asks its server at once for the first field's completions.
+pub fn use_selected(state: &mut State) -> Vec<Cmd> {
     if let Some(form) = state
         .catalog
         .selected_entry()
         .and_then(|e| call_form(state.catalog.tab, e))
     {
+        let ask = super::form::completion_request(&form);
         state.overlays.push(Overlay::Form(form));
+        return ask;
     } else if let Some(line) = state
         .catalog
         .selected_entry()
@@ -49,6 +52,7 @@ pub fn use_selected(state: &mut State) {
         state.composer.set_text(&line);
         state.focus = Pane::Composer;
     }
+    Vec::new()
 }
 
 /// The argument form for a tool or a prompt (resources and templates use `/read`).

@@ -346,10 +346,7 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             Vec::new()
         }
         Action::SaveCase => super::slash::save_case(state, None),
-        Action::CallTool if state.focus == Pane::Catalog => {
-            super::detail::use_selected(state);
-            Vec::new()
-        }
+        Action::CallTool if state.focus == Pane::Catalog => super::detail::use_selected(state),
         Action::Login if state.focus == Pane::Servers => super::login::login_selected(state),
         Action::Subscribe if state.focus == Pane::Catalog => super::subs::toggle(state),
         Action::Reconnect if state.focus == Pane::Catalog => super::subs::reread(state),

@@ -495,6 +495,37 @@ fn e_expands_tool_cards() {
 }
 
 #[test]
+fn a_prompt_form_asks_for_its_first_fields_completions_as_it_opens() {
+    use switchboard::tui::msg::CompletionTarget;
+    use switchboard::tui::state::{CatalogEntry, CatalogTab, Overlay, Pane};
+    let mut s = state();
+    s.focus = Pane::Catalog;
+    s.catalog.tab = CatalogTab::Prompts;
+    s.catalog.items.prompts = vec![CatalogEntry {
+        server: "files".into(),
+        name: "review".into(),
+        schema: Some(serde_json::json!({
+            "type": "object",
+            "properties": {"language": {"type": "string"}, "style": {"type": "string"}},
+            "required": ["language"],
+        })),
+        ..CatalogEntry::default()
+    }];
+    // `c` in the list, without the detail view first.
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('c'))),
+        vec![Cmd::Server(ServerCmd::Complete {
+            server: "files".into(),
+            reference: CompletionTarget::Prompt("review".into()),
+            argument: "language".into(),
+            value: String::new(),
+            context: std::collections::BTreeMap::default(),
+        })]
+    );
+    assert!(matches!(s.overlays.top(), Some(Overlay::Form(_))));
+}
+
+#[test]
 fn template_form_completes_and_reads_the_expanded_uri() {
     use switchboard::tui::msg::CompletionTarget;
     use switchboard::tui::state::{CatalogEntry, CatalogTab, Overlay, Pane};
@@ -508,7 +539,17 @@ fn template_form_completes_and_reads_the_expanded_uri() {
         ..CatalogEntry::default()
     }];
     update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
-    update(&mut s, Msg::Key(Key::char('c')));
+    // The form asks for the first field's completions as it opens.
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('c'))),
+        vec![Cmd::Server(ServerCmd::Complete {
+            server: "files".into(),
+            reference: CompletionTarget::Template("test://items/{id}{?format}".into()),
+            argument: "id".into(),
+            value: String::new(),
+            context: std::collections::BTreeMap::default(),
+        })]
+    );
     assert!(matches!(s.overlays.top(), Some(Overlay::Form(_))));
     // Typing asks the server for completions of that variable.
     assert_eq!(

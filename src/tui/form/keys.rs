@@ -60,7 +60,7 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
 }
 
 /// Ask the server what could complete the field being typed (templates, prompts).
-fn completion_request(form: &FormState) -> Vec<Cmd> {
+pub fn completion_request(form: &FormState) -> Vec<Cmd> {
     use FormTarget;
     let Some(field) = form.fields.get(form.sel).filter(|_| form.raw.is_none()) else {
         return Vec::new();

@@ -2,7 +2,7 @@
 //! per top-level argument, validated before anything is sent; raw JSON on a toggle.
 
 mod keys;
-pub use keys::key;
+pub use keys::{completion_request, key};
 
 pub use super::state::{FormField, FormState, FormTarget};
 
