@@ -92,8 +92,25 @@ pub fn sentence(answers: &[(Url, String)], registration: &Url, failure: &str) ->
         "the server publishes no OAuth metadata ({asked}), so the 2025-03-26 default \
          endpoints were tried, and client registration at {} failed: {}",
         untrusted(registration.as_str(), 200),
-        untrusted(failure, 300)
+        untrusted(&http_status(failure), 300)
     )
+}
+
+/// rmcp's registration failure (`Dynamic registration failed: Registration failed:
+/// HTTP 404 Not Found: <body>`) as the status and the start of the body.
+fn http_status(failure: &str) -> String {
+    let Some(at) = failure.find("HTTP ") else {
+        return failure.to_owned();
+    };
+    let (status, body) = failure[at..]
+        .split_once(':')
+        .unwrap_or((&failure[at..], ""));
+    let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    if body.is_empty() {
+        status.to_owned()
+    } else {
+        format!("{status} ({})", untrusted(&body, 80))
+    }
 }
 
 /// The default registration endpoint of the 2025-03-26 fallback: `/register` at the
@@ -142,7 +159,11 @@ mod tests {
             .into_iter()
             .map(|u| (u, "404".to_string()))
             .collect();
-        let text = sentence(&answers, &default_registration(&url), "HTTP 404 Not Found:");
+        let text = sentence(
+            &answers,
+            &default_registration(&url),
+            "Registration failed: HTTP 404 Not Found: ",
+        );
         assert!(
             text.starts_with(
                 "the server publishes no OAuth metadata (https://h.example/.well-known/oauth-protected-resource/mcp → 404, "
@@ -151,9 +172,28 @@ mod tests {
         );
         assert!(
             text.ends_with(
-                "client registration at https://h.example/register failed: HTTP 404 Not Found:"
+                "client registration at https://h.example/register failed: HTTP 404 Not Found"
             ),
             "{text}"
         );
+    }
+
+    #[test]
+    fn rmcps_registration_failure_is_cut_to_its_status_and_the_start_of_the_body() {
+        assert_eq!(
+            http_status("Dynamic registration failed: Registration failed: HTTP 404 Not Found: "),
+            "HTTP 404 Not Found"
+        );
+        let html = format!(
+            "Registration failed: HTTP 501 Not Implemented: <html>\n  <p>{}</p>",
+            "x".repeat(200)
+        );
+        let cut = http_status(&html);
+        assert!(
+            cut.starts_with("HTTP 501 Not Implemented (<html> <p>xxx"),
+            "{cut}"
+        );
+        assert!(cut.ends_with("… [truncated])"), "{cut}");
+        assert_eq!(http_status("connection reset"), "connection reset");
     }
 }
