@@ -181,7 +181,7 @@ fn absorb_reports(state: &mut State, msg: Msg) {
 }
 
 fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
-    let layer = state.layer();
+    let layer = key_layer(state, key);
     let action = state.keymap.lookup(layer, key);
     if action != Some(Action::Interrupt) {
         state.interrupt_armed = false;
@@ -226,6 +226,26 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Handled::Unhandled(action) if layer == Layer::Step => normal_action(state, action),
         Handled::Unhandled(action) => global_action(state, action),
     }
+}
+
+/// The layer a key goes to: the top one, except that a step pause does not take
+/// what is typed into the composer. A key the pause has no use for is typed (it was
+/// dropped before), and so are the pause's own keys while the composer holds text:
+/// the message is sent or cleared first, then `n` / `c` step (the status bar says
+/// so). The pause's other keys (Esc interrupts) keep working.
+fn key_layer(state: &State, key: Key) -> Layer {
+    let layer = state.layer();
+    if layer == Layer::Step && state.focus == Pane::Composer {
+        let typed = match state.keymap.lookup(Layer::Step, key) {
+            None => true,
+            Some(Action::StepNext | Action::StepContinue) => !state.composer.is_blank(),
+            Some(_) => false,
+        };
+        if typed {
+            return Layer::Composer;
+        }
+    }
+    layer
 }
 
 /// Actions that work the same in every layer.

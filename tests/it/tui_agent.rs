@@ -269,6 +269,47 @@ fn step_mode_pauses_take_n_and_c() {
 }
 
 #[test]
+fn keys_typed_into_the_composer_during_a_step_pause_are_kept() {
+    use switchboard::tui::state::Pane;
+    let mut s = state();
+    started(&mut s);
+    ev(&mut s, AgentEvent::StepModeChanged { on: true });
+    ev(
+        &mut s,
+        AgentEvent::StepPaused {
+            run_id: "r1".into(),
+            pause: StepPause::ModelRequest {
+                step: 1,
+                messages: 2,
+                tools: vec![],
+                last_message: "list the docs".into(),
+            },
+        },
+    );
+    assert_eq!(s.focus, Pane::Composer);
+    // A key the pause has no use for is typed; once the composer holds text, the
+    // pause's own keys are typed too, and the pause still waits.
+    for c in "hi, now continue".chars() {
+        assert_eq!(update(&mut s, Msg::Key(Key::char(c))), vec![], "{c:?}");
+    }
+    assert_eq!(s.composer.text(), "hi, now continue");
+    assert!(s.turn.step_pause.is_some());
+    let screen = shot(&s, 100, 30);
+    assert!(
+        screen.contains("paused: send or clear to step (n)"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("agent_step_pause_while_typing", screen);
+    // Cleared (Ctrl+U), `n` steps again.
+    update(&mut s, Msg::Key(Key::ctrl('u')));
+    assert!(s.composer.is_blank());
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('n'))),
+        vec![Cmd::Session(SessionCmd::Op(Op::StepNext))]
+    );
+}
+
+#[test]
 fn esc_interrupts_a_running_turn() {
     let mut s = state();
     started(&mut s);

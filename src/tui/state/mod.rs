@@ -382,6 +382,15 @@ impl State {
         panes
     }
 
+    /// A step pause waits while a message is being typed: the composer keeps every
+    /// typed key, the pause's own too, until the message is sent or cleared.
+    pub fn typing_through_pause(&self) -> bool {
+        self.turn.step_pause.is_some()
+            && self.focus == Pane::Composer
+            && self.layer() == Layer::Step
+            && !self.composer.is_blank()
+    }
+
     /// The key layers from the bottom up: the focused pane's, a step pause, the
     /// approval card, each open overlay, a server's question.
     pub fn layers(&self) -> Vec<Layer> {

@@ -14,7 +14,11 @@ use crate::tui::style::style;
 /// The status-bar hints for the layer taking the keys, from the key table (the rows
 /// with a short label), less those that do nothing where the focus is: (label, key).
 fn hints(state: &State) -> Vec<(&str, String)> {
-    let layer = state.layer();
+    let layer = if state.typing_through_pause() {
+        Layer::Composer
+    } else {
+        state.layer()
+    };
     let with_global = matches!(layer, Layer::Normal | Layer::Composer);
     let server_details = matches!(state.overlays.top(), Some(Overlay::Server { .. }));
     // The Wire view's details take only copy and close; its empty list, filter and close.
@@ -91,9 +95,21 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         left.push(sep.clone());
         left.push(Span::styled(cost, style(theme, Role::StatusWarn)));
     }
+    // A step pause that waits for the message being typed says how to step.
+    if state.typing_through_pause() {
+        left.push(sep.clone());
+        left.push(Span::styled(
+            format!(
+                "paused: send or clear to step ({})",
+                state.keymap.hint(Layer::Step, Action::StepNext)
+            ),
+            style(theme, Role::Warning),
+        ));
+    }
     // What always shows: provider, step mode, the permission mode (and the tools'
-    // cost when it matters).
+    // cost when it matters, a pause waiting for the message).
     let kept: usize = left.iter().map(Span::width).sum::<usize>() + 1;
+    let kept_spans = left.len();
     let running = state.open_manual_calls().len();
     if running > 0 {
         left.push(sep.clone());
@@ -159,6 +175,12 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let right_w = u16::try_from(right.width())
         .unwrap_or(u16::MAX)
         .min(area.width);
+    // What may go (running calls, waiting approvals, tokens) goes whole, last first,
+    // rather than cut mid-word by the right side.
+    let left_room = usize::from(area.width.saturating_sub(right_w));
+    while left.len() > kept_spans && left.iter().map(Span::width).sum::<usize>() > left_room {
+        left.truncate(left.len() - 2);
+    }
     let [l, r] = Layout::horizontal([Constraint::Min(0), Constraint::Length(right_w)]).areas(area);
     frame.render_widget(Line::from(left), l);
     frame.render_widget(right.right_aligned(), r);
