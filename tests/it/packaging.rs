@@ -2,6 +2,7 @@
 //! (the test MCP server) needs a feature that is off by default and that only the
 //! package's own dev-dependency on itself turns on, so tests, benches and
 //! `clippy --all-targets` build it and `cargo install` / `cargo build` do not.
+#![allow(clippy::expect_used)]
 
 use toml::Value;
 

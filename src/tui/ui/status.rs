@@ -68,9 +68,11 @@ fn cancel_key(state: &State) -> String {
     }
 }
 
-pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
+/// The left side: what always shows (provider, step mode, the permission mode, the
+/// tools' cost when it matters, a pause waiting for the message), then what may go
+/// when space is short; with the width and the number of spans always shown.
+fn left_spans(state: &State, theme: &Theme) -> (Vec<Span<'static>>, usize, usize) {
     let base = style(theme, Role::Status);
-    frame.buffer_mut().set_style(area, base);
     let s = &state.status;
     let sep = Span::styled(" · ", style(theme, Role::Dim));
     let model = if s.model.is_empty() {
@@ -131,6 +133,14 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
         base,
     ));
 
+    (left, kept, kept_spans)
+}
+
+pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
+    let base = style(theme, Role::Status);
+    frame.buffer_mut().set_style(area, base);
+    let s = &state.status;
+    let (mut left, kept, kept_spans) = left_spans(state, theme);
     // A notice takes the place of the key hints until the next key press.
     let right = if let Some(notice) = &s.notice {
         let role = match notice.level {
