@@ -48,24 +48,47 @@ pub fn service_error(server: &str, error: ServiceError) -> McpError {
 /// URL first (MCP 2025-11-25, "URL mode elicitation").
 pub const URL_ELICITATION_REQUIRED: i32 = -32042;
 
-/// An error's message; for [`URL_ELICITATION_REQUIRED`], with the URLs its
-/// `data.elicitations` carry, so whoever reads the error can open them.
-fn with_urls(error: &rmcp::ErrorData) -> String {
+/// One page a URLElicitationRequiredError asks the person to visit (unsanitised).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequiredPage {
+    pub url: String,
+    /// Why (the elicitation's `message`).
+    pub message: Option<String>,
+    pub elicitation_id: Option<String>,
+}
+
+/// The pages of a [`URL_ELICITATION_REQUIRED`] error's `data.elicitations` (MCP
+/// 2025-11-25, "URL mode elicitation"); none for any other error.
+pub fn required_pages(error: &rmcp::ErrorData) -> Vec<RequiredPage> {
     if error.code.0 != URL_ELICITATION_REQUIRED {
-        return error.message.to_string();
+        return Vec::new();
     }
-    let urls: Vec<&str> = error
+    let text = |e: &Value, key: &str| e.get(key).and_then(Value::as_str).map(str::to_owned);
+    error
         .data
         .as_ref()
         .and_then(|d| d.get("elicitations"))
-        .and_then(serde_json::Value::as_array)
+        .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|e| e.get("url").and_then(serde_json::Value::as_str))
-        .collect();
-    if urls.is_empty() {
+        .filter_map(|e| {
+            Some(RequiredPage {
+                url: text(e, "url")?,
+                message: text(e, "message"),
+                elicitation_id: text(e, "elicitationId"),
+            })
+        })
+        .collect()
+}
+
+/// An error's message; for [`URL_ELICITATION_REQUIRED`], with the URLs its
+/// `data.elicitations` carry, so whoever reads the error can open them.
+fn with_urls(error: &rmcp::ErrorData) -> String {
+    let pages = required_pages(error);
+    if pages.is_empty() {
         return error.message.to_string();
     }
+    let urls: Vec<&str> = pages.iter().map(|p| p.url.as_str()).collect();
     format!("{} Open to go on: {}", error.message, urls.join(" "))
 }
 

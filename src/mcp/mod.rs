@@ -57,6 +57,7 @@ pub use endpoint::{Endpoint, EndpointError, TransportKind, refusal};
 pub use error::{LimitKind, McpError, needs_login, untrusted};
 pub use hub::{HubOptions, McpHub, StartGate};
 pub use limits::Limits;
+pub use listing::RequiredPage;
 pub use reauth::{LoginFailure, MAX_LOGIN_ROUNDS, step_up_scopes};
 pub use result::{PromptMessageView, PromptView, ResourceRead, describe_read};
 pub use server::{ServerHandle, backoff};

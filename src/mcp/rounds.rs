@@ -21,6 +21,7 @@ use super::client::{ProgressRoute, ProgressRoutes};
 use super::error::{McpError, untrusted};
 use super::listing::service_error;
 use super::server::{Live, ServerHandle};
+use super::snapshot::McpEvent;
 
 /// Sends `notifications/cancelled` unless finished normally; marks the progress token
 /// finished.
@@ -145,6 +146,7 @@ impl ServerHandle {
             routes: &self.routes,
             armed: true,
         };
+        let request_name = route.request.clone();
         let beats = self.routes.insert(&in_flight.token, route);
         let response = tokio::select! {
             response = self.answer(handle.await_response(), beats) => response,
@@ -162,7 +164,23 @@ impl ServerHandle {
         // A timeout leaves the request armed: the server hears it was cancelled.
         in_flight.armed = matches!(response, Err(rmcp::service::ServiceError::Timeout { .. }));
         drop(in_flight);
+        if let Err(rmcp::service::ServiceError::McpError(error)) = &response {
+            self.pages_required(&request_name, error);
+        }
         response.map_err(|e| service_error(&self.name, e))
+    }
+
+    /// A URLElicitationRequiredError names pages for the person: the front ends hear
+    /// of them as `McpEvent::PagesRequired` (the TUI shows a URL card for each).
+    fn pages_required(&self, request: &str, error: &rmcp::ErrorData) {
+        let pages = super::listing::required_pages(error);
+        if !pages.is_empty() {
+            let _ = self.client.events.send(McpEvent::PagesRequired {
+                server: self.name.clone(),
+                request: request.to_owned(),
+                pages,
+            });
+        }
     }
 
     /// Waits for `response` under the request timeout (`tool_timeout`), which starts

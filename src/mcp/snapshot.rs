@@ -252,6 +252,13 @@ pub enum McpEvent {
         /// Why (sanitised).
         reason: String,
     },
+    /// A request failed with URLElicitationRequiredError (-32042): the person must
+    /// visit these pages before it can succeed (unsanitised; `request` names it).
+    PagesRequired {
+        server: String,
+        request: String,
+        pages: Vec<super::listing::RequiredPage>,
+    },
     /// The server asked the person something (`elicitation`, `sampling`) and got
     /// `outcome`: `accept`, `decline`, `cancel`; `approve`, `reject` (the person),
     /// `deny (policy)` (`sampling = "deny"`), `deny (budget)` (`max_calls.sampling`

@@ -260,6 +260,15 @@ pub fn mcp_msg(event: McpEvent) -> Option<Msg> {
             uri,
             reason,
         }),
+        McpEvent::PagesRequired {
+            server,
+            request,
+            pages,
+        } => Some(Msg::PagesRequired {
+            server,
+            request,
+            pages,
+        }),
         McpEvent::CatalogChanged { .. } | McpEvent::Asked { .. } => None,
     }
 }

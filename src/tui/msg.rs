@@ -122,6 +122,12 @@ pub enum Msg {
         tool: String,
         card: Result<Box<crate::a2a::AgentCard>, String>,
     },
+    /// A request failed until the person visits these pages (-32042).
+    PagesRequired {
+        server: String,
+        request: String,
+        pages: Vec<crate::mcp::RequiredPage>,
+    },
     /// A subscription could not be made again after a reconnect.
     SubscriptionLost {
         server: String,

@@ -144,6 +144,11 @@ fn absorb_reports(state: &mut State, msg: Msg) {
             uri,
             reason,
         } => super::subs::lost(state, server, uri, &reason),
+        Msg::PagesRequired {
+            server,
+            request,
+            pages,
+        } => super::ask::pages_required(state, &server, &request, &pages),
         Msg::TaskSeen { tool, view } => super::tasks::seen(state, Some(&tool), &view),
         Msg::TaskAnswer { view, text } => super::tasks::answered(state, view.as_deref(), text),
         Msg::AgentCard { tool, card } => super::agent_cards::arrived(state, tool, card),

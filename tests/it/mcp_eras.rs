@@ -5,7 +5,7 @@
 
 use serde_json::{Map, json};
 use switchboard::config::ProtocolChoice;
-use switchboard::mcp::{CallContext, McpEvent, McpHub, ServerStatus};
+use switchboard::mcp::{CallContext, McpEvent, McpHub, RequiredPage, ServerStatus};
 use switchboard::tools::ContentBlock;
 
 use crate::support::mcp::speaking;
@@ -126,6 +126,54 @@ async fn everything_works(hub: &McpHub, era: &str) {
     });
     let err = result.unwrap_err().to_string();
     assert!(err.contains("mcp_call_failed: cancelled"), "{era}: {err}");
+    pages_required_are_named(hub, era).await;
+}
+
+/// A call that needs a page visited first (-32042) names it in its error and, as it
+/// is, to the front ends (the TUI's URL card).
+async fn pages_required_are_named(hub: &McpHub, era: &str) {
+    let mut events = hub.events();
+    let err = hub
+        .call_tool(
+            "t",
+            "remote_error",
+            args(json!({"url": true})),
+            None,
+            CallContext::default(),
+        )
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("Open to go on: https://example.com/connect"),
+        "{era}: {err}"
+    );
+    let seen = events_until(&mut events, |seen| {
+        seen.iter()
+            .any(|e| matches!(e, McpEvent::PagesRequired { .. }))
+    })
+    .await;
+    let required = seen.into_iter().find_map(|e| match e {
+        McpEvent::PagesRequired {
+            server,
+            request,
+            pages,
+        } => Some((server, request, pages)),
+        _ => None,
+    });
+    assert_eq!(
+        required,
+        Some((
+            "t".to_owned(),
+            "remote_error".to_owned(),
+            vec![RequiredPage {
+                url: "https://example.com/connect?state=\u{1b}[31mx".into(),
+                message: Some("Connect your account.".into()),
+                elicitation_id: Some("e-1".into()),
+            }]
+        )),
+        "{era}"
+    );
 }
 
 #[tokio::test]

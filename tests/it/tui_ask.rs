@@ -248,6 +248,60 @@ fn url_mode_opens_or_copies_only_when_asked() {
     );
 }
 
+/// URLElicitationRequiredError (-32042): the failed call's pages come as URL cards
+/// that open or copy them; nobody waits, so answering sends nothing.
+#[test]
+fn pages_a_failed_call_requires_come_as_url_cards_that_send_nothing() {
+    let mut s = support::tui::state();
+    let page = |url: &str, message: Option<&str>| switchboard::mcp::RequiredPage {
+        url: url.into(),
+        message: message.map(str::to_owned),
+        elicitation_id: Some("e-1".into()),
+    };
+    update(
+        &mut s,
+        Msg::PagesRequired {
+            server: "github".into(),
+            request: "create_issue".into(),
+            pages: vec![
+                page(
+                    "https://github.example/login/oauth?state=\u{1b}[31mx",
+                    Some("Connect your account."),
+                ),
+                page("https://github.example/second", None),
+            ],
+        },
+    );
+    assert_eq!(s.asks.len(), 2);
+    let screen = support::tui::shot(&s, 100, 30);
+    assert!(
+        screen.contains("create_issue failed until you visit this page; run it again after."),
+        "{screen}"
+    );
+    assert!(!screen.contains('\u{1b}'));
+    insta::assert_snapshot!("ask_url_required", screen);
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('o'))),
+        [Cmd::Ui(UiCmd::OpenUrl(
+            "https://github.example/login/oauth?state=\u{1b}[31mx".into()
+        ))]
+    );
+    // Done: the card goes, nothing is sent (no AskCmd), a line says so.
+    assert!(update(&mut s, Msg::Key(Key::plain(KeyCode::Enter))).is_empty());
+    assert_eq!(s.asks.len(), 1);
+    assert!(
+        s.chat
+            .entries
+            .iter()
+            .any(|e| e.text == "github asked to visit a page: done")
+    );
+    // A server's `gone` for an id of its own never takes these cards.
+    update(&mut s, Msg::AskGone(0));
+    assert_eq!(s.asks.len(), 1);
+    assert!(update(&mut s, Msg::Key(Key::plain(KeyCode::Esc))).is_empty());
+    assert!(s.asks.is_empty());
+}
+
 #[test]
 fn form_snapshots_defaults_titled_enum_multi_select_and_error() {
     let mut s = asked_form(trip());

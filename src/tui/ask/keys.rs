@@ -156,6 +156,16 @@ fn finish(state: &mut State, answer: Answer, outcome: &str) -> Vec<Cmd> {
     let Some(ask): Option<PendingAsk> = state.asks.pop_front() else {
         return Vec::new();
     };
+    if !ask.waits {
+        // Nobody waits: the card goes, and nothing is sent.
+        let outcome = if outcome == "accepted" {
+            "done"
+        } else {
+            "closed"
+        };
+        note(state, &ask, outcome, ChatKind::Note);
+        return Vec::new();
+    }
     note(state, &ask, outcome, ChatKind::Note);
     vec![
         AskCmd::Answer {

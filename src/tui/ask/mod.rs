@@ -47,13 +47,49 @@ pub fn arrived(state: &mut State, id: AskId, ask: Ask) -> Vec<Cmd> {
         server,
         message: crate::sanitize::sanitize(&message).into_owned(),
         view,
+        waits: true,
     });
     Vec::new()
 }
 
+/// A request failed until the person visits pages (URLElicitationRequiredError,
+/// -32042): a URL card for each, which only opens or copies it (the request is
+/// over; it is run again once the page is done).
+pub fn pages_required(
+    state: &mut State,
+    server: &str,
+    request: &str,
+    pages: &[crate::mcp::RequiredPage],
+) {
+    let server = sanitize_line(server);
+    for page in pages {
+        let why = page.message.as_deref().map_or_else(String::new, |m| {
+            format!("\n{}", crate::sanitize::sanitize(m))
+        });
+        state.asks.push_back(PendingAsk {
+            id: 0,
+            server: server.clone(),
+            message: format!(
+                "{} failed until you visit this page; run it again after.{why}",
+                sanitize_line(request)
+            ),
+            view: AskView::Url(UrlAsk::new(&page.url)),
+            waits: false,
+        });
+    }
+    let pages = super::words::count(pages.len(), "page", "pages");
+    state.notice(
+        NoticeLevel::Warn,
+        format!(
+            "{server}: {} needs you to visit {pages}",
+            sanitize_line(request)
+        ),
+    );
+}
+
 /// The server stopped waiting (its call was cancelled or failed): the question goes.
 pub fn gone(state: &mut State, id: AskId) {
-    if let Some(at) = state.asks.iter().position(|a| a.id == id)
+    if let Some(at) = state.asks.iter().position(|a| a.waits && a.id == id)
         && let Some(ask) = state.asks.remove(at)
     {
         note(state, &ask, "no longer waits for an answer", ChatKind::Note);

@@ -17,6 +17,9 @@ pub struct PendingAsk {
     /// Why the server asks.
     pub message: String,
     pub view: AskView,
+    /// The server waits for the answer. A page that a failed request named
+    /// (URLElicitationRequiredError) has nobody waiting: the card only offers it.
+    pub waits: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

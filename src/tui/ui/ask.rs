@@ -213,17 +213,24 @@ fn url_lines(state: &State, theme: &Theme, ask: &PendingAsk, url: &UrlAsk, lines
         style(theme, Role::Dim),
     ));
     lines.push(Line::default());
-    lines.push(keys(
-        state,
-        theme,
+    // A page a failed request named has no server waiting: nothing to decline.
+    let answers: &[(Action, &str)] = if ask.waits {
         &[
             (Action::OpenUrl, "open"),
             (Action::CopyUrl, "copy"),
             (Action::Activate, "done"),
             (Action::Deny, "decline"),
             (Action::Close, "cancel"),
-        ],
-    ));
+        ]
+    } else {
+        &[
+            (Action::OpenUrl, "open"),
+            (Action::CopyUrl, "copy"),
+            (Action::Activate, "done"),
+            (Action::Close, "close"),
+        ]
+    };
+    lines.push(keys(state, theme, answers));
 }
 
 /// What the server asks the model: the system prompt, each message (clipped), the
