@@ -1,8 +1,12 @@
 //! MCP hub snapshots as UI rows: the Servers pane and the catalog tabs.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
-use crate::mcp::{CatalogTool, HubSnapshot, ServerSnapshot, ServerStatus as Hub};
+use crate::llm::DeclarationSize;
+use crate::mcp::{CatalogSnapshot, CatalogTool, HubSnapshot, ServerSnapshot, ServerStatus as Hub};
 use crate::tools::ToolSpec;
 
 use super::boot::tool_entry;
@@ -11,16 +15,55 @@ use super::words::count;
 
 /// Rows for the configured MCP servers, after the built-in row(s) kept from `rows`.
 pub fn server_rows(rows: &[ServerRow], snapshot: &HubSnapshot) -> Vec<ServerRow> {
+    server_rows_with(rows, snapshot, &mut DeclaredSizes::default())
+}
+
+/// [`server_rows`], weighing each server's declarations only when its catalog changed
+/// since `sizes` last saw it.
+pub fn server_rows_with(
+    rows: &[ServerRow],
+    snapshot: &HubSnapshot,
+    sizes: &mut DeclaredSizes,
+) -> Vec<ServerRow> {
     let mut out: Vec<ServerRow> = rows
         .iter()
         .filter(|r| r.status == ServerStatus::Builtin)
         .cloned()
         .collect();
-    out.extend(snapshot.servers.iter().map(|s| server_row(s)));
+    sizes
+        .sizes
+        .retain(|name, _| snapshot.servers.iter().any(|s| &s.name == name));
+    out.extend(snapshot.servers.iter().map(|s| server_row(s, sizes.of(s))));
     out
 }
 
-fn server_row(s: &ServerSnapshot) -> ServerRow {
+/// Each server's declaration size with the catalog it was weighed from. Weighing
+/// serialises every tool's schema, and the hub's snapshot changes with every status
+/// change of any server; a catalog is a new `Arc` only when it changed, so an equal
+/// pointer means the size still holds.
+#[derive(Debug, Default)]
+pub struct DeclaredSizes {
+    sizes: HashMap<String, (Arc<CatalogSnapshot>, DeclarationSize)>,
+    /// How many catalogs were weighed (not reused).
+    pub weighed: usize,
+}
+
+impl DeclaredSizes {
+    fn of(&mut self, s: &ServerSnapshot) -> DeclarationSize {
+        if let Some((catalog, size)) = self.sizes.get(&s.name)
+            && Arc::ptr_eq(catalog, &s.catalog)
+        {
+            return *size;
+        }
+        self.weighed += 1;
+        let size = crate::agent::exposure::catalog_size(&s.name, &s.catalog.tools);
+        self.sizes
+            .insert(s.name.clone(), (Arc::clone(&s.catalog), size));
+        size
+    }
+}
+
+fn server_row(s: &ServerSnapshot, declared: DeclarationSize) -> ServerRow {
     let status = match &s.status {
         Hub::Disabled => ServerStatus::Disabled,
         Hub::Connecting { .. } => ServerStatus::Connecting,
@@ -105,7 +148,7 @@ fn server_row(s: &ServerSnapshot) -> ServerRow {
         instructions: s.info.as_ref().and_then(|i| i.instructions.clone()),
         stderr: s.stderr_tail.as_ref().clone(),
         sandboxed: s.sandboxed,
-        declared: crate::agent::exposure::catalog_size(&s.name, &c.tools),
+        declared,
     }
 }
 

@@ -151,3 +151,30 @@ fn tool_search_says_when_it_turns_on_and_what_it_found() {
     assert!(screen.contains("tools 2.1k tok · search"), "{screen}");
     insta::assert_snapshot!("tool_search_on", screen);
 }
+
+/// The hub's snapshot changes with every status change of any server; a server's
+/// declarations are weighed again only when its catalog changed.
+#[test]
+fn a_servers_declarations_are_weighed_once_per_catalog() {
+    use switchboard::tui::hub_view::{DeclaredSizes, server_rows_with};
+    let mut sizes = DeclaredSizes::default();
+    let hub = big(50);
+    let first = server_rows_with(&[], &hub, &mut sizes);
+    assert_eq!(sizes.weighed, 1);
+    // Another status, the same catalog: reused, and the same figure.
+    let mut moved = ServerSnapshot::clone(&hub.servers[0]);
+    moved.status = ServerStatus::Disconnected {
+        reason: "gone".into(),
+    };
+    let moved = HubSnapshot {
+        servers: vec![Arc::new(moved)],
+    };
+    let again = server_rows_with(&[], &moved, &mut sizes);
+    assert_eq!(sizes.weighed, 1);
+    assert_eq!(again[0].declared, first[0].declared);
+    // A new catalog is weighed again.
+    let smaller = server_rows_with(&[], &big(10), &mut sizes);
+    assert_eq!(sizes.weighed, 2);
+    assert!(smaller[0].declared.tools < first[0].declared.tools);
+    assert_eq!(server_rows(&[], &big(10))[0].declared, smaller[0].declared);
+}

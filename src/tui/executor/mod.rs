@@ -52,6 +52,8 @@ pub struct Executor {
     pub(super) memory_dir: Option<PathBuf>,
     pub(super) session_ops: Option<UnboundedSender<crate::agent::Op>>,
     pub(super) hub: Option<McpHub>,
+    /// Each server's declaration size, weighed again only when its catalog changes.
+    pub(super) declared_sizes: super::hub_view::DeclaredSizes,
     /// Servers still connecting, and the wait for them (a manual call to one waits).
     pub(super) readiness: Option<Arc<dyn crate::agent::Readiness>>,
     pub(super) recipe: Option<crate::agent::SessionRecipe>,
@@ -91,6 +93,7 @@ impl Executor {
             memory_dir: None,
             session_ops: None,
             hub: None,
+            declared_sizes: super::hub_view::DeclaredSizes::default(),
             readiness: None,
             recipe: None,
             new_session: None,

@@ -56,11 +56,15 @@ impl Executor {
     }
 
     /// New server rows and catalog from the hub's snapshot and the registry.
-    fn servers_msg(&self) -> Option<Msg> {
+    fn servers_msg(&mut self) -> Option<Msg> {
         let hub = self.hub.as_ref()?;
         let snapshot = hub.snapshot();
         Some(Msg::Servers {
-            rows: hub_view::server_rows(&self.state.servers.rows, &snapshot),
+            rows: hub_view::server_rows_with(
+                &self.state.servers.rows,
+                &snapshot,
+                &mut self.declared_sizes,
+            ),
             catalog: hub_view::catalog(&self.registry.specs(), &snapshot),
             snapshot,
         })
