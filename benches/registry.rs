@@ -4,25 +4,13 @@
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use switchboard::gate::ApprovalBroker;
 use switchboard::policy::{Mode, Policy, RuleList};
-use switchboard::tools::{
-    CallOutcome, Origin, Registry, Tool, ToolContext, ToolEffect, ToolResult, ToolSpec,
-};
+use switchboard::tools::{CallOutcome, Origin, Registry, ToolContext, ToolEffect, ToolSpec};
 
-struct Noop(ToolSpec);
-
-#[async_trait::async_trait]
-impl Tool for Noop {
-    fn spec(&self) -> &ToolSpec {
-        &self.0
-    }
-
-    async fn invoke(&self, _args: Map<String, Value>, _ctx: &ToolContext) -> ToolResult {
-        ToolResult::text("ok")
-    }
-}
+mod support;
+use support::Noop;
 
 fn bench_invoke(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_current_thread()

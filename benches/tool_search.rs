@@ -14,26 +14,13 @@ use serde_json::{Map, Value, json};
 use switchboard::agent::exposure::{ToolSearchOptions, offer};
 use switchboard::config::{Config, ServerConfig, ToolSearchSetting};
 use switchboard::tools::search::ensure_registered;
-use switchboard::tools::{
-    CallOutcome, Origin, Registry, Scope, Tool, ToolContext, ToolEffect, ToolResult, ToolSpec,
-};
+use switchboard::tools::{CallOutcome, Origin, Registry, Scope, ToolContext, ToolEffect, ToolSpec};
 use switchboard::workbench::{Workbench, WorkbenchOptions};
 
 mod support;
+use support::Noop;
 
 const SERVER_BIN: &str = env!("CARGO_BIN_EXE_switchboard-test-mcp-server");
-
-struct Noop(ToolSpec);
-
-#[async_trait::async_trait]
-impl Tool for Noop {
-    fn spec(&self) -> &ToolSpec {
-        &self.0
-    }
-    async fn invoke(&self, _args: Map<String, Value>, _ctx: &ToolContext) -> ToolResult {
-        ToolResult::text("ok")
-    }
-}
 
 fn config() -> Config {
     let mut config = Config::default();

@@ -50,3 +50,22 @@ fn show(d: Duration) -> String {
         format!("{us:.2} µs")
     }
 }
+
+/// A Read tool that does nothing: the gate's cost with no tool behind it.
+#[allow(dead_code)] // not every bench uses every helper
+pub struct Noop(pub switchboard::tools::ToolSpec);
+
+#[async_trait::async_trait]
+impl switchboard::tools::Tool for Noop {
+    fn spec(&self) -> &switchboard::tools::ToolSpec {
+        &self.0
+    }
+
+    async fn invoke(
+        &self,
+        _args: serde_json::Map<String, serde_json::Value>,
+        _ctx: &switchboard::tools::ToolContext,
+    ) -> switchboard::tools::ToolResult {
+        switchboard::tools::ToolResult::text("ok")
+    }
+}
