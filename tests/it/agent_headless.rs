@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use assert_cmd::Command;
 use serde_json::Value;
-use switchboard::agent::headless::{exit, run_headless};
+use switchboard::agent::headless::exit;
 use switchboard::agent::{Session, SessionOptions, TurnEnd};
 use switchboard::gate::{ApprovalBroker, ApprovalDecision};
 use switchboard::llm::ScriptedProvider;
@@ -32,21 +32,7 @@ async fn headless(
         Arc::new(ScriptedProvider::new()),
         registry,
     ));
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let mut approve = |_: &switchboard::gate::ApprovalRequest| answer.clone();
-    let outcome = tokio::time::timeout(
-        std::time::Duration::from_secs(30),
-        run_headless(handle, task.into(), true, &mut out, &mut err, &mut approve),
-    )
-    .await
-    .unwrap()
-    .unwrap();
-    let lines = String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (outcome, lines) = crate::support::headless::json_turn(handle, task, answer).await;
     (outcome.exit_code, lines, tool.calls())
 }
 

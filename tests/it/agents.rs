@@ -9,7 +9,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use switchboard::agent::headless::run_headless;
 use switchboard::agent::{Session, SessionOptions};
 use switchboard::gate::{ApprovalBroker, ApprovalDecision, GateEvent, GateObserver};
 use switchboard::llm::ScriptedProvider;
@@ -99,20 +98,9 @@ async fn main_turn(w: &World, script: &str) -> Vec<Value> {
         Arc::clone(&w.registry),
     );
     let handle = Session::spawn(options);
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let mut approve = |_: &switchboard::gate::ApprovalRequest| ApprovalDecision::Once;
-    tokio::time::timeout(
-        Duration::from_secs(30),
-        run_headless(handle, "go".into(), true, &mut out, &mut err, &mut approve),
-    )
-    .await
-    .unwrap()
-    .unwrap();
-    String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    crate::support::headless::json_turn(handle, "go", ApprovalDecision::Once)
+        .await
+        .1
 }
 
 const SUB_WRITES: &str = r#"{"tool_calls":[{"name":"fs","arguments":{"operation":"write","path":"a.txt","content":"x"}}]}

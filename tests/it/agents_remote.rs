@@ -9,7 +9,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use switchboard::agent::headless::run_headless;
 use switchboard::agent::{AgentEvent, Op, Session, SessionOptions};
 use switchboard::gate::{ApprovalBroker, ApprovalDecision};
 use switchboard::llm::ScriptedProvider;
@@ -59,25 +58,9 @@ fn session(w: &World, script: &str) -> switchboard::agent::SessionHandle {
 
 /// One main-agent turn replaying `script`, as JSONL events.
 async fn main_turn(w: &World, script: &str) -> Vec<Value> {
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let mut approve = |_: &switchboard::gate::ApprovalRequest| ApprovalDecision::Once;
-    tokio::time::timeout(
-        Duration::from_secs(30),
-        run_headless(
-            session(w, script),
-            "go".into(),
-            true,
-            &mut out,
-            &mut err,
-            &mut approve,
-        ),
-    )
-    .await
-    .unwrap()
-    .unwrap();
-    (String::from_utf8(out).unwrap().lines())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    crate::support::headless::json_turn(session(w, script), "go", ApprovalDecision::Once)
+        .await
+        .1
 }
 
 fn calls_far(task: &str) -> String {

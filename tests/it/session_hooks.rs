@@ -12,7 +12,7 @@ use crate::support::script;
 use crate::support::trust_folder;
 use assert_cmd::Command;
 use serde_json::Value;
-use switchboard::agent::headless::{exit, run_headless};
+use switchboard::agent::headless::exit;
 use switchboard::agent::session_hooks::MAX_STOP_CONTINUATIONS;
 use switchboard::agent::transcript::messages_from_events;
 use switchboard::agent::{AgentEvent, Session, SessionOptions};
@@ -49,20 +49,8 @@ async fn run(dir: &Path, hooks: &str, answers: &[&str], task: &str) -> Run {
         .collect();
     let provider = Recording::new(turns);
     let handle = Session::spawn(SessionOptions::new(provider.clone(), Arc::new(registry)));
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let mut approve = |_: &switchboard::gate::ApprovalRequest| ApprovalDecision::Once;
-    let outcome = tokio::time::timeout(
-        std::time::Duration::from_secs(30),
-        run_headless(handle, task.into(), true, &mut out, &mut err, &mut approve),
-    )
-    .await
-    .unwrap()
-    .unwrap();
-    let events = String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (outcome, events) =
+        crate::support::headless::json_turn(handle, task, ApprovalDecision::Once).await;
     let audit = std::fs::read_to_string(&audit_path)
         .unwrap_or_default()
         .lines()

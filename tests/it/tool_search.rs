@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use serde_json::json;
 use switchboard::agent::exposure::ToolSearchOptions;
-use switchboard::agent::headless::run_headless;
 use switchboard::agent::{AgentEvent, Session, SessionOptions};
 use switchboard::config::ToolSearchSetting;
 use switchboard::gate::{ApprovalBroker, ApprovalDecision, CallEnd, GateEvent};
@@ -93,21 +92,9 @@ async fn run(registry: Arc<Registry>, search: ToolSearchOptions, turns: Vec<Scri
     let mut options = SessionOptions::new(provider.clone(), registry);
     options.tool_search = search;
     let handle = Session::spawn(options);
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let mut approve =
-        |_: &switchboard::gate::ApprovalRequest| ApprovalDecision::Deny { reason: None };
-    tokio::time::timeout(
-        std::time::Duration::from_secs(30),
-        run_headless(handle, "go".into(), true, &mut out, &mut err, &mut approve),
-    )
-    .await
-    .unwrap()
-    .unwrap();
-    let events = String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (_, events) =
+        crate::support::headless::json_turn(handle, "go", ApprovalDecision::Deny { reason: None })
+            .await;
     let requests = provider.requests();
     Run { events, requests }
 }

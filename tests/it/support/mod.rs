@@ -11,6 +11,7 @@ pub mod a2a_server;
 pub mod builtin;
 pub mod cli;
 pub mod gate;
+pub mod headless;
 pub mod llm;
 pub mod mcp;
 pub mod oauth;
