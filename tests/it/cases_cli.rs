@@ -3,7 +3,6 @@
 //! JUnit file, exit 0 / 1 / 3; and `--save-case` writing cases that then pass.
 #![allow(clippy::unwrap_used)]
 
-use assert_cmd::Command;
 
 use crate::support::mcp::SERVER_BIN;
 use crate::support::trust_folder;
@@ -29,14 +28,8 @@ impl Env {
 
     /// Runs switchboard; returns (exit status, stdout, stderr).
     fn run(&self, args: &[&str]) -> (i32, String, String) {
-        let out = Command::cargo_bin("switchboard")
-            .unwrap()
-            .current_dir(self.dir.path())
-            .env("HOME", self.dir.path())
-            .env_remove("XDG_CONFIG_HOME")
-            .env_remove("XDG_STATE_HOME")
+        let out = crate::support::cli::switchboard_in(self.dir.path())
             .args(args)
-            .timeout(std::time::Duration::from_secs(120))
             .output()
             .unwrap();
         (

@@ -26,14 +26,8 @@ impl Env {
     }
 
     fn cmd(&self, args: &[&str]) -> assert_cmd::assert::Assert {
-        Command::cargo_bin("switchboard")
-            .unwrap()
-            .current_dir(self.dir.path())
-            .env("HOME", self.dir.path())
-            .env_remove("XDG_CONFIG_HOME")
-            .env_remove("XDG_STATE_HOME")
+        crate::support::cli::switchboard_in(self.dir.path())
             .args(args)
-            .timeout(std::time::Duration::from_secs(120))
             .assert()
     }
 

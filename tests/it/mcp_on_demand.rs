@@ -238,14 +238,8 @@ impl Folder {
     }
 
     fn stdout(&self, args: &[&str], code: i32) -> String {
-        let out = Command::cargo_bin("switchboard")
-            .unwrap()
-            .current_dir(self.dir.path())
-            .env("HOME", self.dir.path())
-            .env_remove("XDG_CONFIG_HOME")
-            .env_remove("XDG_STATE_HOME")
+        let out = crate::support::cli::switchboard_in(self.dir.path())
             .args(args)
-            .timeout(Duration::from_secs(120))
             .assert()
             .code(code)
             .get_output()

@@ -76,3 +76,16 @@ impl Sandbox {
         stdout
     }
 }
+
+/// `switchboard` run in `home`, which is both its working directory and `$HOME` (the
+/// XDG homes unset, so they fall under it), with a 120 s deadline: for tests whose
+/// folder is a trusted project of its own.
+pub fn switchboard_in(home: &std::path::Path) -> Command {
+    let mut cmd = Command::cargo_bin("switchboard").unwrap();
+    cmd.current_dir(home)
+        .env("HOME", home)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .timeout(std::time::Duration::from_secs(120));
+    cmd
+}
