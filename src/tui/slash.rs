@@ -8,20 +8,57 @@ use crate::config::suggest;
 use super::msg::{CallCmd, Cmd, FileCmd, SessionCmd};
 use super::state::{ChatEntry, ChatKind, Overlay, ServerStatus, State};
 
-/// The commands the composer knows (for "did you mean" and the error that lists them).
-pub const COMMANDS: [&str; 12] = [
-    "/call",
-    "/read",
-    "/prompt",
-    "/save",
-    "/save!",
-    "/save-case",
-    "/model",
-    "/help",
-    "/tasks",
-    "/wire",
-    "/agents",
-    "/mode",
+/// A slash command: its name, how it is written, and what it does (the help
+/// overlay lists them; "did you mean" picks from the names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlashCommand {
+    pub name: &'static str,
+    pub usage: &'static str,
+    pub about: &'static str,
+}
+
+const fn cmd(name: &'static str, usage: &'static str, about: &'static str) -> SlashCommand {
+    SlashCommand { name, usage, about }
+}
+
+/// The commands the composer knows, in the order the help lists them.
+pub const COMMANDS: [SlashCommand; 12] = [
+    cmd(
+        "/call",
+        "/call TOOL k=v …",
+        "call a tool yourself (through the gate)",
+    ),
+    cmd("/read", "/read SERVER URI", "read a resource"),
+    cmd("/prompt", "/prompt SERVER NAME k=v …", "get a prompt"),
+    cmd(
+        "/save",
+        "/save FILE [ITEM]",
+        "write an item of the last result to a file",
+    ),
+    cmd(
+        "/save!",
+        "/save! FILE [ITEM]",
+        "the same, over an existing file",
+    ),
+    cmd(
+        "/save-case",
+        "/save-case [FILE]",
+        "keep the last call as a test case",
+    ),
+    cmd(
+        "/model",
+        "/model [PROVIDER] [MODEL]",
+        "say or switch provider and model",
+    ),
+    cmd("/mode", "/mode [NAME]", "say or switch the permission mode"),
+    cmd(
+        "/agents",
+        "/agents a,b [--mode M] TASK",
+        "run agents together",
+    ),
+    cmd("/tasks", "/tasks", "the MCP tasks view"),
+    cmd("/wire", "/wire", "the wire view"),
+    cmd("/help", "/help", "keys and commands (this overlay)"),
 ];
 
 /// Enter in the composer: a slash command, or a message for the model. A message that
@@ -113,7 +150,8 @@ fn command(state: &mut State, text: &str) -> Result<Vec<Cmd>, String> {
             None => return Err("usage: /prompt SERVER NAME key=value …".to_string()),
         },
         _ => {
-            let hint = suggest::hint(verb, &COMMANDS, "commands").unwrap_or_default();
+            let names = COMMANDS.map(|c| c.name);
+            let hint = suggest::hint(verb, &names, "commands").unwrap_or_default();
             return Err(format!(
                 "unknown command {verb}: {hint} (start a message with // to send one that \
                  begins with /)"

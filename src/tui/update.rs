@@ -201,7 +201,7 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Filter => catalog::filter_key(&mut state.catalog, key, action),
         Layer::Palette => palette::key(state, key, action),
         Layer::Registry => super::registry::key(state, key, action),
-        Layer::Help => help::key(&mut state.overlays, action),
+        Layer::Help => help::key(state, action),
         Layer::Detail => detail::key(state, action),
         Layer::Browse if matches!(state.overlays.top(), Some(Overlay::Sessions(_))) => {
             super::sessions::key(state, action)

@@ -3,7 +3,6 @@
 //! JUnit file, exit 0 / 1 / 3; and `--save-case` writing cases that then pass.
 #![allow(clippy::unwrap_used)]
 
-
 use crate::support::mcp::SERVER_BIN;
 use crate::support::trust_folder;
 

@@ -203,8 +203,48 @@ fn help_opens_with_question_mark_and_scrolls() {
     s.focus = Pane::Chat;
     run(&mut s, [key('?'), code(KeyCode::Down), code(KeyCode::Down)]);
     assert_eq!(s.overlays.top().cloned(), Some(Overlay::Help { scroll: 2 }));
+    // By pages (the screen less the popup's margin and border), and no further than
+    // the last row: Up after End moves at once.
+    let page = switchboard::tui::help::page(&s);
+    let rows = switchboard::tui::help::rows(&s.keymap).len();
+    assert!(rows > 2 * page, "{rows} rows, page {page}");
+    run(&mut s, [code(KeyCode::PageDown)]);
+    assert_eq!(help_scroll(&s), 2 + page);
+    run(&mut s, [code(KeyCode::End)]);
+    assert_eq!(help_scroll(&s), rows - page);
+    run(&mut s, [code(KeyCode::PageDown), code(KeyCode::Up)]);
+    assert_eq!(help_scroll(&s), rows - page - 1);
+    run(&mut s, [code(KeyCode::Home)]);
+    assert_eq!(help_scroll(&s), 0);
     run(&mut s, [code(KeyCode::Esc)]);
     assert_eq!(s.overlays.top().cloned(), None);
+}
+
+fn help_scroll(s: &State) -> usize {
+    match s.overlays.top() {
+        Some(Overlay::Help { scroll }) => usize::from(*scroll),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn help_lists_the_slash_commands_and_help_stays_out_of_the_transcript() {
+    let mut s = state();
+    let rows = switchboard::tui::help::rows(&s.keymap);
+    for c in switchboard::tui::slash::COMMANDS {
+        assert!(
+            rows.contains(&switchboard::tui::help::HelpRow::Command(c)),
+            "{}",
+            c.name
+        );
+    }
+    let before = s.chat.entries.len();
+    for c in "/help".chars() {
+        run(&mut s, [key(c)]);
+    }
+    run(&mut s, [code(KeyCode::Enter)]);
+    assert!(matches!(s.overlays.top(), Some(Overlay::Help { .. })));
+    assert_eq!(s.chat.entries.len(), before, "/help leaves no line");
 }
 
 fn entries(n: usize) -> Vec<CatalogEntry> {

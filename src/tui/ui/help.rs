@@ -1,49 +1,45 @@
 //! The help overlay, generated from the keymap table.
 
-use std::collections::BTreeMap;
-
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::keymap::{Action, Layer};
 use crate::theme::{Role, Theme};
+use crate::tui::help::{HelpRow, rows};
 use crate::tui::state::State;
 use crate::tui::style::{pane_block, style};
 
-/// Help lines: one heading per layer, one row per action with all its keys.
+/// The help's rows, styled.
 pub fn help_lines(state: &State, theme: &Theme) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    for layer in Layer::ALL {
-        // In `Action` order; the keys in table order.
-        let mut rows: BTreeMap<Action, (Vec<String>, String)> = BTreeMap::new();
-        for b in state.keymap.bindings().iter().filter(|b| b.layer == layer) {
-            let row = rows
-                .entry(b.action)
-                .or_insert_with(|| (Vec::new(), b.help.clone()));
-            row.0.push(b.key.to_string());
-        }
-        if rows.is_empty() {
-            continue;
-        }
-        if !lines.is_empty() {
-            lines.push(Line::default());
-        }
-        lines.push(Line::styled(layer.title(), style(theme, Role::Title)));
-        for (_, (keys, help)) in rows {
+    let keys = style(theme, Role::KeyHint);
+    let text = style(theme, Role::Text);
+    let usage_width = crate::tui::slash::COMMANDS
+        .iter()
+        .map(|c| c.usage.chars().count())
+        .max()
+        .unwrap_or(0);
+    rows(&state.keymap)
+        .into_iter()
+        .map(|row| match row {
+            HelpRow::Blank => Line::default(),
+            HelpRow::Heading(title) => Line::styled(title, style(theme, Role::Title)),
             // A long key list keeps a space before its help text.
-            let keys = format!("{} ", keys.join(" "));
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {keys:<16}"), style(theme, Role::KeyHint)),
-                Span::styled(help, style(theme, Role::Text)),
-            ]));
-        }
-    }
-    lines
+            HelpRow::Keys { keys: k, help } => Line::from(vec![
+                Span::styled(format!("  {:<16}", format!("{k} ")), keys),
+                Span::styled(help, text),
+            ]),
+            HelpRow::Command(c) => Line::from(vec![
+                Span::styled(format!("  {:<usage_width$}  ", c.usage), keys),
+                Span::styled(c.about, text),
+            ]),
+            HelpRow::Note(note) => Line::styled(format!("  {note}"), style(theme, Role::Dim)),
+        })
+        .collect()
 }
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, scroll: u16) {
-    let area = super::popup(frame, 64, frame.area().height.saturating_sub(4));
+    let area = super::popup(frame, 80, frame.area().height.saturating_sub(4));
     let title = format!(
         "Keys · {} closes",
         state.keymap.hint(Layer::Help, Action::Close)
