@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    CallToolRequestParams, CallToolResponse, ErrorCode, GetPromptRequestParams, GetPromptResponse,
     InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
     ReadResourceResponse, RequestMetaObject, ServerConfig, SubscriptionFilter,
@@ -178,6 +178,13 @@ pub(super) fn wire<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData
     serde_json::from_value(value).map_err(|e| ErrorData::internal_error(e.to_string(), None))
 }
 
+/// Resource not found (-32002) with the URI in `data`, as the spec's error handling
+/// for resources says
+/// (<https://modelcontextprotocol.io/specification/2025-11-25/server/resources#error-handling>).
+fn resource_not_found(message: String, uri: &str) -> ErrorData {
+    ErrorData::resource_not_found(message, Some(json!({"uri": uri})))
+}
+
 fn upstream(e: &crate::mcp::McpError) -> ErrorData {
     ErrorData::internal_error(e.to_string(), None)
 }
@@ -298,16 +305,24 @@ impl ServerHandler for GatewayHandler {
         let gateway = self.gateway();
         let snapshot = gateway.hub.snapshot();
         let Some(server) = expose::resource_server(&snapshot, &gateway.expose, &request.uri) else {
-            return Err(ErrorData::resource_not_found(
+            return Err(resource_not_found(
                 format!("no exposed server serves {}", request.uri),
-                None,
+                &request.uri,
             ));
         };
         let read = gateway
             .hub
             .read_resource(&server, &request.uri)
             .await
-            .map_err(|e| upstream(&e))?;
+            .map_err(|e| match e {
+                // The upstream server's own not-found stays one, with the URI.
+                crate::mcp::McpError::Remote { code, .. }
+                    if code == ErrorCode::RESOURCE_NOT_FOUND.0 =>
+                {
+                    resource_not_found(e.to_string(), &request.uri)
+                }
+                e => upstream(&e),
+            })?;
         let contents: Vec<Value> = read
             .contents
             .iter()

@@ -188,9 +188,16 @@ impl App {
         };
         let watched = http_cancel::watched(&parts.headers, &bytes);
         let exchange = (self.wire.as_ref()).map(|wire| wire.request(&parts.headers, &bytes));
-        let response = self
+        let ends_session = parts.method == hyper::Method::DELETE;
+        let mut response = self
             .call_mcp(Request::from_parts(parts, Full::new(bytes)))
             .await;
+        if ends_session && response.status() == StatusCode::ACCEPTED {
+            // rmcp answers a session's DELETE with 202, which clients read as a
+            // failure (the python SDK logs "Session termination failed: 202"): the
+            // session is gone, so 204.
+            response = plain(StatusCode::NO_CONTENT, "");
+        }
         let response = match exchange {
             Some(exchange) => exchange.response(response),
             None => response,

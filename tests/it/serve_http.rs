@@ -309,3 +309,70 @@ async fn an_oversized_body_gets_413_with_the_json_rpc_error_stdio_gives() {
     // The gateway serves on.
     assert_eq!(raw_post(port, &[]).await, 200);
 }
+
+/// A 2025-11-25 session's `DELETE` is answered 204 (rmcp says 202, which the python
+/// SDK logs as `Session termination failed: 202`), and the session is gone after it.
+#[tokio::test]
+async fn deleting_a_session_answers_204() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let env = Env::new("");
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
+    let port = gateway.port();
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let mut first = support::serve::raw_send(port, &[], init).await;
+    let session = session_id(&mut first).await.expect("a session id");
+    let delete = |session: String| async move {
+        let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .unwrap();
+        let request = format!(
+            "DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nMcp-Session-Id: {session}\r\nMCP-Protocol-Version: 2025-11-25\r\nConnection: close\r\n\r\n"
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            stream.read_to_end(&mut answer),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+        String::from_utf8(answer).unwrap()
+    };
+    let answer = delete(session.clone()).await;
+    assert!(answer.starts_with("HTTP/1.1 204"), "{answer}");
+    // Gone: a request in it is refused.
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let (status, _, body) = exchange(
+        port,
+        &headers,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+    )
+    .await;
+    assert_eq!(status, 404, "{body}");
+}
+
+/// A resource nobody serves, or one the upstream server says is not found: -32002
+/// with `data.uri`.
+#[tokio::test]
+async fn a_resource_not_found_carries_its_uri() {
+    use rmcp::model::ReadResourceRequestParams;
+    let env = Env::new("");
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
+    let client = http_client(&gateway.url, "reader").await;
+    for uri in ["nowhere://x", "test://tpl0/missing"] {
+        let error = client
+            .read_resource(ReadResourceRequestParams::new(uri))
+            .await
+            .unwrap_err();
+        let rmcp::service::ServiceError::McpError(error) = error else {
+            panic!("{uri}: {error:?}");
+        };
+        assert_eq!(error.code.0, -32002, "{uri}: {error:?}");
+        assert_eq!(error.data, Some(json!({"uri": uri})), "{uri}");
+    }
+    client.cancel().await.unwrap();
+}

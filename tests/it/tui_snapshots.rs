@@ -95,8 +95,12 @@ fn help_overlay() {
         draw(&state, &default_theme(), 60, 20).backend()
     );
     // At its end: the composer's slash commands.
-    state.overlays.replace_top(Overlay::Help { scroll: u16::MAX });
-    let end = draw(&state, &default_theme(), 100, 30).backend().to_string();
+    state
+        .overlays
+        .replace_top(Overlay::Help { scroll: u16::MAX });
+    let end = draw(&state, &default_theme(), 100, 30)
+        .backend()
+        .to_string();
     assert!(end.contains("/read SERVER URI"), "{end}");
     insta::assert_snapshot!("help_commands_100x30", end);
 }

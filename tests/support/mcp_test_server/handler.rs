@@ -251,7 +251,13 @@ impl ServerHandler for TestServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri;
-        let contents = if uri.starts_with("test://blob/") {
+        // `…/missing` under a template is routed here and not found (a gateway test).
+        let contents = if uri.ends_with("/missing") {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource {uri}"),
+                None,
+            ));
+        } else if uri.starts_with("test://blob/") {
             json!({"uri": uri, "mimeType": "application/octet-stream", "blob": "AAEC"})
         } else if uri.starts_with("test://text/") || uri.starts_with("test://tpl") {
             json!({"uri": uri, "mimeType": "text/plain", "text": format!("contents of {uri}")})
