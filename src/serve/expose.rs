@@ -126,6 +126,20 @@ fn builtin_hints(spec: &ToolSpec) -> Value {
     json!({"readOnlyHint": read_only, "destructiveHint": !read_only})
 }
 
+/// Whether the gateway offers `completion/complete`: an exposed server that is ready
+/// says it completes, or one is not ready yet and may (a server without completions
+/// is answered with none).
+pub fn completions_offered(snapshot: &HubSnapshot, expose: &Expose) -> bool {
+    snapshot
+        .servers
+        .iter()
+        .filter(|s| expose.server(&s.name))
+        .any(|s| match &s.info {
+            Some(info) => info.supports("completions"),
+            None => !s.status.is_settled(),
+        })
+}
+
 /// Exposed servers that are ready (or wait to be used, with a cached catalog), in
 /// name order.
 pub fn ready_servers<'a>(

@@ -4,11 +4,13 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::mcp::CompletionRef;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ErrorCode, GetPromptRequestParams, GetPromptResponse,
-    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, RequestMetaObject, ServerConfig, SubscriptionFilter,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorCode,
+    GetPromptRequestParams, GetPromptResponse, InitializeRequestParams, InitializeResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, Reference,
+    RequestMetaObject, ServerConfig, SubscriptionFilter,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
@@ -178,6 +180,21 @@ pub(super) fn wire<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData
     serde_json::from_value(value).map_err(|e| ErrorData::internal_error(e.to_string(), None))
 }
 
+/// What a completion is for, owned until the server is asked.
+enum Owned {
+    Prompt(String),
+    Template(String),
+}
+
+impl Owned {
+    fn as_ref(&self) -> CompletionRef<'_> {
+        match self {
+            Owned::Prompt(name) => CompletionRef::Prompt(name),
+            Owned::Template(uri) => CompletionRef::Template(uri),
+        }
+    }
+}
+
 /// Resource not found (-32002) with the URI in `data`, as the spec's error handling
 /// for resources says
 /// (<https://modelcontextprotocol.io/specification/2025-11-25/server/resources#error-handling>).
@@ -187,6 +204,81 @@ fn resource_not_found(message: String, uri: &str) -> ErrorData {
 
 fn upstream(e: &crate::mcp::McpError) -> ErrorData {
     ErrorData::internal_error(e.to_string(), None)
+}
+
+impl GatewayHandler {
+    async fn completion(
+        &self,
+        request: CompleteRequestParams,
+    ) -> Result<CompleteResult, ErrorData> {
+        let gateway = self.gateway();
+        // As for a listing: the servers still connecting are waited for (a template
+        // is found in their catalogs).
+        gateway.readiness.settled().await;
+        let (server, reference) = match &request.r#ref {
+            Reference::Prompt(p) => {
+                let found = expose::server_of(&p.name, &gateway.servers)
+                    .filter(|(server, _)| gateway.expose.server(server));
+                let Some((server, prompt)) = found else {
+                    return Err(ErrorData::invalid_params(
+                        format!("unknown prompt: {}", p.name),
+                        None,
+                    ));
+                };
+                (server.to_owned(), Owned::Prompt(prompt))
+            }
+            Reference::Resource(r) => {
+                let snapshot = gateway.hub.snapshot();
+                let Some(server) = expose::resource_server(&snapshot, &gateway.expose, &r.uri)
+                else {
+                    return Err(resource_not_found(
+                        format!("no exposed server serves {}", r.uri),
+                        &r.uri,
+                    ));
+                };
+                (server, Owned::Template(r.uri.clone()))
+            }
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown completion reference: {other:?}"),
+                    None,
+                ));
+            }
+        };
+        // A server that said it has no completions is not asked (one not started
+        // yet, on demand, has not said).
+        let snapshot = gateway.hub.snapshot();
+        let lacks = (snapshot.server(&server).and_then(|s| s.info.as_ref()))
+            .is_some_and(|info| !info.supports("completions"));
+        let handle = gateway.hub.server(&server).map_err(|e| upstream(&e))?;
+        let chosen: std::collections::BTreeMap<String, String> = request
+            .context
+            .and_then(|c| c.arguments)
+            .map(|a| a.into_iter().collect())
+            .unwrap_or_default();
+        let values = if lacks {
+            Vec::new()
+        } else {
+            let asked = handle
+                .complete(
+                    reference.as_ref(),
+                    &request.argument.name,
+                    &request.argument.value,
+                    &chosen,
+                )
+                .await;
+            match asked {
+                Ok(values) => values,
+                Err(crate::mcp::McpError::Remote { code, .. })
+                    if code == ErrorCode::METHOD_NOT_FOUND.0 =>
+                {
+                    Vec::new()
+                }
+                Err(e) => return Err(upstream(&e)),
+            }
+        };
+        wire(json!({"completion": {"values": values, "hasMore": false}}))
+    }
 }
 
 impl ServerHandler for GatewayHandler {
@@ -204,7 +296,24 @@ impl ServerHandler for GatewayHandler {
                 is connected to. Every tool call passes switchboard's permission gate; a refused \
                 call returns a tool error that says why and which rule would allow it."
         });
+        let mut info = info;
+        let snapshot = self.gateway().hub.snapshot();
+        if expose::completions_offered(&snapshot, &self.gateway().expose) {
+            info["capabilities"]["completions"] = json!({});
+        }
         serde_json::from_value(info).unwrap_or_default()
+    }
+
+    /// `completion/complete` for an exposed prompt (`SERVER__PROMPT`) or resource
+    /// template, asked of the server that owns it under its own name.
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.client(&context);
+        // Boxed: its wait on the upstream server would grow every connection's future.
+        Box::pin(self.completion(request)).await
     }
 
     async fn initialize(
@@ -303,6 +412,9 @@ impl ServerHandler for GatewayHandler {
     ) -> Result<ReadResourceResponse, ErrorData> {
         self.client(&context);
         let gateway = self.gateway();
+        // The servers still connecting are waited for, as for a listing: the URI may be
+        // in their catalogs.
+        gateway.readiness.settled().await;
         let snapshot = gateway.hub.snapshot();
         let Some(server) = expose::resource_server(&snapshot, &gateway.expose, &request.uri) else {
             return Err(resource_not_found(
@@ -315,9 +427,11 @@ impl ServerHandler for GatewayHandler {
             .read_resource(&server, &request.uri)
             .await
             .map_err(|e| match e {
-                // The upstream server's own not-found stays one, with the URI.
+                // The upstream server's own not-found stays one, with the URI
+                // (2026-07-28 servers send it as -32602, SEP-2164).
                 crate::mcp::McpError::Remote { code, .. }
-                    if code == ErrorCode::RESOURCE_NOT_FOUND.0 =>
+                    if code == ErrorCode::RESOURCE_NOT_FOUND.0
+                        || code == ErrorCode::INVALID_PARAMS.0 =>
                 {
                     resource_not_found(e.to_string(), &request.uri)
                 }

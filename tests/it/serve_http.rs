@@ -363,7 +363,12 @@ async fn a_resource_not_found_carries_its_uri() {
     let env = Env::new("");
     let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
     let client = http_client(&gateway.url, "reader").await;
-    for uri in ["nowhere://x", "test://tpl0/missing"] {
+    // Nobody serves the first; the second is routed to `t` (its template
+    // `test://tpl1/{id}`), which does not find it.
+    for (uri, said) in [
+        ("nowhere://x", "no exposed server serves nowhere://x"),
+        ("test://tpl1/missing", "no resource test://tpl1/missing"),
+    ] {
         let error = client
             .read_resource(ReadResourceRequestParams::new(uri))
             .await
@@ -372,7 +377,42 @@ async fn a_resource_not_found_carries_its_uri() {
             panic!("{uri}: {error:?}");
         };
         assert_eq!(error.code.0, -32002, "{uri}: {error:?}");
+        assert!(error.message.contains(said), "{uri}: {error:?}");
         assert_eq!(error.data, Some(json!({"uri": uri})), "{uri}");
     }
     client.cancel().await.unwrap();
+}
+
+/// `completion/complete` for an exposed prompt (`t__greet`) and a resource template
+/// reaches the server that owns it, in both generations; the capability is declared.
+#[tokio::test]
+async fn completions_are_forwarded_to_the_owning_server() {
+    use rmcp::model::{ArgumentInfo, CompleteRequestParams, Reference};
+    let env = Env::new("");
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
+    let session = http_client(&gateway.url, "old-school").await;
+    let modern = http_client_2026(&gateway.url, "modern").await;
+    for client in [&session, &modern] {
+        let info = client.peer_info().unwrap();
+        assert!(info.capabilities.completions.is_some(), "{info:?}");
+        let ask = |r: Reference, value: &str| {
+            CompleteRequestParams::new(r, ArgumentInfo::new("name", value))
+        };
+        let prompt = client
+            .complete(ask(Reference::for_prompt("t__greet"), "al"))
+            .await
+            .unwrap();
+        assert_eq!(prompt.completion.values, ["alpha"]);
+        let template = client
+            .complete(ask(Reference::for_resource("test://tpl1/{id}"), "b"))
+            .await
+            .unwrap();
+        assert_eq!(template.completion.values, ["beta"]);
+        let unknown = client
+            .complete(ask(Reference::for_prompt("nobody__greet"), ""))
+            .await;
+        assert!(unknown.is_err(), "{unknown:?}");
+    }
+    session.cancel().await.unwrap();
+    modern.cancel().await.unwrap();
 }
