@@ -57,6 +57,7 @@ struct Inner {
 impl Drop for Inner {
     fn drop(&mut self) {
         self.stop.cancel();
+        self.gateway.forget_resources(self.id);
         let asked = self
             .log_level
             .lock()
@@ -301,6 +302,9 @@ impl ServerHandler for GatewayHandler {
         if expose::completions_offered(&snapshot, &self.gateway().expose) {
             info["capabilities"]["completions"] = json!({});
         }
+        if self.gateway().subscriptions_offered() {
+            info["capabilities"]["resources"]["subscribe"] = json!(true);
+        }
         serde_json::from_value(info).unwrap_or_default()
     }
 
@@ -329,6 +333,7 @@ impl ServerHandler for GatewayHandler {
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         notify::spawn_session(
             Arc::clone(&self.inner.gateway),
+            self.inner.id,
             context.peer,
             Arc::clone(&self.inner.log_level),
             self.inner.stop.clone(),
@@ -497,7 +502,37 @@ impl ServerHandler for GatewayHandler {
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        notify::listen(self.gateway(), &context).await;
+        Box::pin(notify::listen(&self.inner.gateway, &context)).await;
+        Ok(())
+    }
+
+    /// A session's `resources/subscribe`: updates of `uri` come to this client.
+    #[allow(deprecated)] // resources/subscribe: what 2025-11-25 sessions use
+    async fn subscribe(
+        &self,
+        request: rmcp::model::SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.client(&context);
+        Box::pin(
+            self.gateway()
+                .subscribe_resource(self.inner.id, &request.uri),
+        )
+        .await
+    }
+
+    #[allow(deprecated)] // resources/unsubscribe: what 2025-11-25 sessions use
+    async fn unsubscribe(
+        &self,
+        request: rmcp::model::UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.client(&context);
+        Box::pin(
+            self.gateway()
+                .unsubscribe_resource(self.inner.id, &request.uri),
+        )
+        .await;
         Ok(())
     }
 }

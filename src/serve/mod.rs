@@ -20,6 +20,7 @@ mod http_cancel;
 mod identity;
 mod levels;
 mod notify;
+mod resource_subs;
 mod stdio;
 mod wire_tap;
 
@@ -60,6 +61,8 @@ pub struct Gateway {
     log_levels: levels::LogLevels,
     /// Calls running now.
     running: tokio::sync::watch::Sender<usize>,
+    /// Which connections asked to hear about which resources.
+    resource_subs: resource_subs::ResourceSubs,
     /// Captures every message with the clients; none: not captured.
     wire: Option<Arc<crate::mcp::WireLog>>,
 }
@@ -108,6 +111,7 @@ impl Gateway {
             next_connection: AtomicU64::new(0),
             log_levels: levels::LogLevels::default(),
             running: tokio::sync::watch::channel(0).0,
+            resource_subs: resource_subs::ResourceSubs::default(),
             wire: None,
         }
     }
@@ -235,6 +239,72 @@ impl Gateway {
 
     fn next_connection(&self) -> u64 {
         self.next_connection.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// `connection` wants to hear about `uri`: the server that serves it is found
+    /// (after the servers still connecting) and subscribed to, once for all clients.
+    async fn subscribe_resource(&self, connection: u64, uri: &str) -> Result<(), rmcp::ErrorData> {
+        self.readiness.settled().await;
+        let snapshot = self.hub.snapshot();
+        let Some(server) = expose::resource_server(&snapshot, &self.expose, uri) else {
+            return Err(rmcp::ErrorData::resource_not_found(
+                format!("no exposed server serves {uri}"),
+                Some(serde_json::json!({"uri": uri})),
+            ));
+        };
+        let key = (server, uri.to_owned());
+        if self.resource_subs.add(&key, connection)
+            && let Err(e) = self.hub.subscribe_resource(&key.0, uri).await
+        {
+            self.resource_subs.remove(&key, connection);
+            return Err(rmcp::ErrorData::internal_error(e.to_string(), None));
+        }
+        Ok(())
+    }
+
+    /// `connection` no longer wants `uri`; the last one out unsubscribes upstream.
+    async fn unsubscribe_resource(&self, connection: u64, uri: &str) {
+        let snapshot = self.hub.snapshot();
+        if let Some(server) = expose::resource_server(&snapshot, &self.expose, uri) {
+            let key = (server, uri.to_owned());
+            if self.resource_subs.remove(&key, connection) {
+                let _ = self.hub.unsubscribe_resource(&key.0, uri).await;
+            }
+        }
+    }
+
+    /// `connection` is gone: what only it wanted is unsubscribed upstream.
+    fn forget_resources(self: &Arc<Self>, connection: u64) {
+        let unwanted = self.resource_subs.leave(connection);
+        if unwanted.is_empty() {
+            return;
+        }
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let gateway = Arc::clone(self);
+            runtime.spawn(async move {
+                for (server, uri) in unwanted {
+                    let _ = gateway.hub.unsubscribe_resource(&server, &uri).await;
+                }
+            });
+        }
+    }
+
+    /// Whether an exposed server takes resource subscriptions (or one is still
+    /// connecting and may).
+    fn subscriptions_offered(&self) -> bool {
+        self.hub
+            .snapshot()
+            .servers
+            .iter()
+            .filter(|s| self.expose.server(&s.name))
+            .any(|s| match &s.info {
+                Some(info) => info
+                    .capabilities
+                    .pointer("/resources/subscribe")
+                    .and_then(serde_json::Value::as_bool)
+                    .unwrap_or(false),
+                None => !s.status.is_settled(),
+            })
     }
 }
 

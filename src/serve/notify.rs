@@ -1,9 +1,11 @@
 //! What the gateway tells clients unasked: `list_changed` when an exposed server's
 //! catalog changes (to a session's peer, or on a 2026-07-28 `subscriptions/listen`
-//! stream) and the servers' log messages at or above the level a client set.
+//! stream), `resources/updated` for the resources a client subscribed to, and the
+//! servers' log messages at or above the level a client set.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+use rmcp::model::ResourceUpdatedNotificationParam;
 use rmcp::service::SubscriptionContext;
 use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
@@ -41,6 +43,7 @@ fn changed(gateway: &Gateway, event: &McpEvent) -> bool {
 /// client is gone.
 pub(super) fn spawn_session(
     gateway: Arc<Gateway>,
+    connection: u64,
     peer: Peer<RoleServer>,
     level: LogLevel,
     stop: CancellationToken,
@@ -62,6 +65,9 @@ pub(super) fn spawn_session(
             let sent = if changed(&gateway, &event) {
                 gateway.readiness.settled().await;
                 list_changed(&peer).await
+            } else if let Some(uri) = updated(&gateway, connection, &event) {
+                peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri))
+                    .await
             } else {
                 forward_log(&gateway, &peer, &level, event).await
             };
@@ -70,6 +76,18 @@ pub(super) fn spawn_session(
             }
         }
     });
+}
+
+/// The URI of a resource update `connection` subscribed to, if this event is one.
+fn updated(gateway: &Gateway, connection: u64, event: &McpEvent) -> Option<String> {
+    match event {
+        McpEvent::ResourceUpdated { server, uri }
+            if gateway.resource_subs.wants(connection, server, uri) =>
+        {
+            Some(uri.clone())
+        }
+        _ => None,
+    }
 }
 
 async fn list_changed(peer: &Peer<RoleServer>) -> Result<(), rmcp::service::ServiceError> {
@@ -109,10 +127,29 @@ async fn forward_log(
     }
 }
 
-/// A 2026-07-28 `subscriptions/listen` stream: list changes until the client ends it.
-pub(super) async fn listen(gateway: &Gateway, context: &SubscriptionContext) {
+/// A 2026-07-28 `subscriptions/listen` stream: list changes and the updates of the
+/// resources its filter names, until the client ends it.
+pub(super) async fn listen(gateway: &Arc<Gateway>, context: &SubscriptionContext) {
     let mut events = gateway.hub.events();
     let accepted = context.accepted().clone();
+    // The stream is a subscriber of its own.
+    let stream = gateway.next_connection();
+    for uri in accepted.resource_subscriptions.iter().flatten() {
+        if let Err(e) = gateway.subscribe_resource(stream, uri).await {
+            tracing::debug!("subscriptions/listen: {uri}: {}", e.message);
+        }
+    }
+    listen_until_ended(gateway, context, &accepted, stream, &mut events).await;
+    gateway.forget_resources(stream);
+}
+
+async fn listen_until_ended(
+    gateway: &Gateway,
+    context: &SubscriptionContext,
+    accepted: &rmcp::model::SubscriptionFilter,
+    stream: u64,
+    events: &mut tokio::sync::broadcast::Receiver<McpEvent>,
+) {
     loop {
         let event = tokio::select! {
             () = context.cancelled() => return,
@@ -122,6 +159,12 @@ pub(super) async fn listen(gateway: &Gateway, context: &SubscriptionContext) {
                 Err(RecvError::Closed) => return,
             },
         };
+        if let Some(uri) = updated(gateway, stream, &event) {
+            if context.sink().notify_resource_updated(uri).await.is_err() {
+                return;
+            }
+            continue;
+        }
         if !changed(gateway, &event) {
             continue;
         }

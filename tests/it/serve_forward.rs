@@ -25,6 +25,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 #[derive(Debug)]
 enum Heard {
     ToolsChanged,
+    ResourceUpdated(String),
     Progress(ProgressNotificationParam),
     Log(LoggingMessageNotificationParam),
 }
@@ -43,6 +44,14 @@ impl ClientHandler for Ears {
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         let _ = self.tx.send(Heard::ToolsChanged);
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.tx.send(Heard::ResourceUpdated(params.uri));
     }
 
     async fn on_progress(
@@ -304,4 +313,66 @@ async fn the_most_verbose_level_goes_upstream_and_each_client_gets_its_own() {
     .await;
     assert_eq!(heard, ["error: a error message (t/test)"]);
     terse.cancel().await.unwrap();
+}
+
+/// The next resource update heard (other notifications are skipped), within 30 s.
+async fn next_update(rx: &mut UnboundedReceiver<Heard>) -> Option<String> {
+    loop {
+        if let Heard::ResourceUpdated(uri) = next(rx, Duration::from_secs(30)).await? {
+            return Some(uri);
+        }
+    }
+}
+
+#[allow(deprecated)] // resources/subscribe: what 2025-11-25 sessions use
+async fn subscribe(client: &Listening, uri: &str, on: bool) {
+    let peer = client.peer();
+    if on {
+        peer.subscribe(rmcp::model::SubscribeRequestParams::new(uri))
+            .await
+            .unwrap();
+    } else {
+        peer.unsubscribe(rmcp::model::UnsubscribeRequestParams::new(uri))
+            .await
+            .unwrap();
+    }
+}
+
+/// `resources/subscribe` through the gateway: declared, subscribed upstream, and each
+/// update goes only to the clients that subscribed to that URI; unsubscribing stops it.
+#[tokio::test]
+async fn resource_updates_reach_only_the_clients_that_subscribed() {
+    let env = Env::new("args = [\"--asking\"]\n");
+    let gateway = HttpGateway::start(&env, "127.0.0.1:0", &[]).await;
+    let (a, mut heard_a) = http_listener(&gateway.url, "a").await;
+    let (b, mut heard_b) = http_listener(&gateway.url, "b").await;
+    let resources = a.peer_info().unwrap().capabilities.resources.clone();
+    assert_eq!(resources.and_then(|r| r.subscribe), Some(true));
+
+    subscribe(&a, "test://text/1", true).await;
+    assert!(!is_error(
+        &call(&b, "t__touch", json!({"uri": "test://text/1"})).await
+    ));
+    assert_eq!(
+        next_update(&mut heard_a).await.as_deref(),
+        Some("test://text/1")
+    );
+    // B asked for another one: that is the first update it hears.
+    subscribe(&b, "test://text/2", true).await;
+    call(&a, "t__touch", json!({"uri": "test://text/2"})).await;
+    assert_eq!(
+        next_update(&mut heard_b).await.as_deref(),
+        Some("test://text/2")
+    );
+    // A unsubscribed from text/1: its next update is text/3's.
+    subscribe(&a, "test://text/1", false).await;
+    subscribe(&a, "test://text/3", true).await;
+    call(&b, "t__touch", json!({"uri": "test://text/1"})).await;
+    call(&b, "t__touch", json!({"uri": "test://text/3"})).await;
+    assert_eq!(
+        next_update(&mut heard_a).await.as_deref(),
+        Some("test://text/3")
+    );
+    a.cancel().await.unwrap();
+    b.cancel().await.unwrap();
 }
