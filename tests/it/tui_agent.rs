@@ -555,13 +555,12 @@ fn a_prompt_form_asks_for_its_first_fields_completions_as_it_opens() {
     // `c` in the list, without the detail view first.
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('c'))),
-        vec![Cmd::Server(ServerCmd::Complete {
-            server: "files".into(),
-            reference: CompletionTarget::Prompt("review".into()),
-            argument: "language".into(),
-            value: String::new(),
-            context: std::collections::BTreeMap::default(),
-        })]
+        completion(
+            CompletionTarget::Prompt("review".into()),
+            "language",
+            "",
+            &[]
+        )
     );
     assert!(matches!(s.overlays.top(), Some(Overlay::Form(_))));
 }
@@ -583,25 +582,23 @@ fn template_form_completes_and_reads_the_expanded_uri() {
     // The form asks for the first field's completions as it opens.
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('c'))),
-        vec![Cmd::Server(ServerCmd::Complete {
-            server: "files".into(),
-            reference: CompletionTarget::Template("test://items/{id}{?format}".into()),
-            argument: "id".into(),
-            value: String::new(),
-            context: std::collections::BTreeMap::default(),
-        })]
+        completion(
+            CompletionTarget::Template("test://items/{id}{?format}".into()),
+            "id",
+            "",
+            &[]
+        )
     );
     assert!(matches!(s.overlays.top(), Some(Overlay::Form(_))));
     // Typing asks the server for completions of that variable.
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('4'))),
-        vec![Cmd::Server(ServerCmd::Complete {
-            server: "files".into(),
-            reference: CompletionTarget::Template("test://items/{id}{?format}".into()),
-            argument: "id".into(),
-            value: "4".into(),
-            context: std::collections::BTreeMap::default(),
-        })]
+        completion(
+            CompletionTarget::Template("test://items/{id}{?format}".into()),
+            "id",
+            "4",
+            &[]
+        )
     );
     // A stale answer (for another value) is ignored; the current one is shown.
     update(
@@ -628,13 +625,12 @@ fn template_form_completes_and_reads_the_expanded_uri() {
     // context (servers narrow by them).
     assert_eq!(
         update(&mut s, Msg::Key(Key::plain(KeyCode::Down))),
-        vec![Cmd::Server(ServerCmd::Complete {
-            server: "files".into(),
-            reference: CompletionTarget::Template("test://items/{id}{?format}".into()),
-            argument: "format".into(),
-            value: String::new(),
-            context: [("id".to_owned(), "42".to_owned())].into(),
-        })]
+        completion(
+            CompletionTarget::Template("test://items/{id}{?format}".into()),
+            "format",
+            "",
+            &[("id", "42")]
+        )
     );
     for c in "json".chars() {
         update(&mut s, Msg::Key(Key::char(c)));
@@ -680,4 +676,23 @@ fn a_server_row_names_its_era_when_it_has_room() {
         screen.contains("● longer-name-server  stdio · 3 tools"),
         "{screen}"
     );
+}
+
+/// The completion request a form sends to `files`.
+fn completion(
+    reference: switchboard::tui::msg::CompletionTarget,
+    argument: &str,
+    value: &str,
+    context: &[(&str, &str)],
+) -> Vec<Cmd> {
+    vec![Cmd::Server(ServerCmd::Complete {
+        server: "files".into(),
+        reference,
+        argument: argument.into(),
+        value: value.into(),
+        context: context
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+    })]
 }
