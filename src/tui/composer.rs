@@ -12,6 +12,9 @@ use super::state::{Overlay, Pane, State};
 /// Keys while typing a message: Enter sends (or runs a slash command), Esc
 /// interrupts what runs or leaves; other keys edit the text.
 pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
+    if super::completion::key(state, key) {
+        return Handled::nothing();
+    }
     match action {
         Some(Action::Send) => super::slash::submit(state).into(),
         Some(Action::Newline) => {
@@ -29,7 +32,9 @@ pub fn key(state: &mut State, key: Key, action: Option<Action>) -> Handled {
         }
         Some(other) => Handled::Unhandled(other),
         None => {
-            state.composer.input(key);
+            if state.composer.input(key) {
+                super::completion::typed(state);
+            }
             Handled::nothing()
         }
     }

@@ -88,6 +88,7 @@ mod tui_ask_live;
 mod tui_browse;
 mod tui_cases;
 mod tui_catalog_changes;
+mod tui_completion;
 mod tui_coordinator;
 mod tui_executor;
 mod tui_form_editor;

@@ -18,6 +18,20 @@ pub struct Composer {
     history: Vec<String>,
     /// The history entry shown (↑ / ↓), if any.
     recalled: Option<usize>,
+    /// The completion popup over a slash-command line.
+    pub popup: Popup,
+}
+
+/// The completion popup's own state; what it lists follows from the text
+/// (`tui::completion`).
+#[derive(Debug, Clone, Default)]
+pub struct Popup {
+    /// The highlighted candidate.
+    pub sel: usize,
+    /// Closed with Esc; typing (or Tab) opens it again.
+    pub closed: bool,
+    /// The tool filter's remembered queries.
+    pub memo: crate::catalog_filter::Narrowing,
 }
 
 impl Default for Composer {
@@ -26,6 +40,7 @@ impl Default for Composer {
             area: empty_area(),
             history: Vec::new(),
             recalled: None,
+            popup: Popup::default(),
         }
     }
 }
@@ -58,6 +73,14 @@ impl Composer {
         self.area = empty_area();
         self.area.insert_str(text);
         self.recalled = None;
+        self.popup.sel = 0;
+    }
+
+    /// Whether the cursor is after the last character.
+    pub fn cursor_at_end(&self) -> bool {
+        let tui_textarea::DataCursor(row, col) = self.area.cursor();
+        let lines = self.area.lines();
+        row + 1 == lines.len() && lines.get(row).is_some_and(|l| col == l.chars().count())
     }
 
     /// Type a key that no binding claimed. Returns whether the text changed.

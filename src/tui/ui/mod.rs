@@ -52,6 +52,7 @@ pub fn render(state: &State, theme: &Theme, frame: &mut Frame) {
         logs::render(state, theme, frame, rect);
     }
     status::render(state, theme, frame, areas.status);
+    composer::render_popup(state, theme, frame, areas.composer, areas.chat.y);
     approval::render(state, theme, frame);
     // The overlays bottom first: the top one is drawn last, over the others.
     for overlay in &state.overlays {
