@@ -157,6 +157,7 @@ actions! {
     CancelTurn => "cancel_turn", "interrupt the running turn",
     Reconnect => "reconnect", "reconnect the selected server (catalog: read the resource again)",
     ExpandCards => "expand_cards", "tool cards: show all / first lines",
+    CopyEntry => "copy_entry", "chat: copy the newest message or result in view (OSC 52)",
     LogLevel => "log_level", "logs: lowest level shown",
     Login => "login", "log in to the selected server (OAuth)",
     ToggleServer => "toggle_server", "disable / enable the selected server",

@@ -14,6 +14,7 @@ pub mod ask;
 pub mod boot;
 pub mod cards;
 pub mod catalog;
+pub mod chat_copy;
 pub mod completion;
 pub mod composer;
 pub mod detail;

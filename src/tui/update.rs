@@ -370,6 +370,7 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             super::scroll::clamp_scrolls(state);
             Vec::new()
         }
+        Action::CopyEntry if state.focus == Pane::Chat => super::chat_copy::copy(state),
         Action::SaveCase => super::slash::save_case(state, None),
         Action::CallTool if state.focus == Pane::Catalog => super::detail::use_selected(state),
         Action::Login if state.focus == Pane::Servers => super::login::login_selected(state),

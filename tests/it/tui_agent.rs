@@ -696,3 +696,57 @@ fn completion(
             .collect(),
     })]
 }
+
+/// `y` in Chat copies the newest entry in view: a card's whole result (not its folded
+/// lines), or, scrolled back, the message at the bottom of the pane.
+#[test]
+fn y_in_chat_copies_the_newest_entry_in_view() {
+    use switchboard::tui::UiCmd;
+    use switchboard::tui::state::Pane;
+    use switchboard::tui::state::{ChatEntry, ChatKind};
+    let mut s = state();
+    // A long first entry: scrolled to the top, it fills the pane.
+    let long = (1..=60)
+        .map(|i| format!("note {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    s.chat
+        .entries
+        .push(ChatEntry::new(ChatKind::Note, long.clone()));
+    started(&mut s);
+    request_call(&mut s, "c1", "fs");
+    let result = (1..=30)
+        .map(|i| format!("line {i}\n"))
+        .collect::<Vec<_>>()
+        .concat();
+    ev(
+        &mut s,
+        AgentEvent::ToolResult {
+            run_id: "r1".into(),
+            call_id: CallId::new("c1"),
+            tool: "fs".into(),
+            is_error: false,
+            content: result.clone(),
+            truncated: false,
+            outcome: None,
+            structured: None,
+        },
+    );
+    s.focus = Pane::Chat;
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('y'))),
+        vec![Cmd::Ui(UiCmd::CopyText(result.clone()))]
+    );
+    let screen = shot(&s, 100, 30);
+    assert!(
+        screen.contains("copied the result: 231 chars (OSC 52)"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("chat_copied", screen);
+    // Scrolled back to the top, the entry at the bottom of the pane is the long note.
+    update(&mut s, Msg::Key(Key::plain(KeyCode::Home)));
+    assert_eq!(
+        update(&mut s, Msg::Key(Key::char('y'))),
+        vec![Cmd::Ui(UiCmd::CopyText(long))]
+    );
+}

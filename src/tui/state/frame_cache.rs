@@ -83,6 +83,41 @@ impl TranscriptCache {
         }
     }
 
+    /// The entry whose lines hold line `line` of the whole transcript (a blank line
+    /// between entries counts as the entry above it), laid out `width` wide.
+    pub fn entry_at(
+        &self,
+        entries: &[ChatEntry],
+        width: u16,
+        expanded: bool,
+        clock_ms: u64,
+        line: usize,
+    ) -> Option<usize> {
+        let counts: Vec<usize> = if self.uncached {
+            entries
+                .iter()
+                .map(|e| {
+                    let mut lines = Vec::new();
+                    entry_lines(e, width, expanded, clock_ms, &mut lines);
+                    lines.len()
+                })
+                .collect()
+        } else {
+            let mut cache = self.layout.lock().unwrap_or_else(PoisonError::into_inner);
+            cache.refresh(entries, width, expanded, clock_ms);
+            cache.slots.iter().map(|s| s.lines.len()).collect()
+        };
+        let mut end = 0;
+        for (i, count) in counts.iter().enumerate() {
+            // Its lines and the blank line after it.
+            end += count + 1;
+            if line < end {
+                return Some(i);
+            }
+        }
+        None
+    }
+
     /// Lines in the whole transcript laid out `width` wide.
     pub fn total(&self, entries: &[ChatEntry], width: u16, expanded: bool, clock_ms: u64) -> usize {
         self.window(entries, width, expanded, clock_ms, (0, 0))
