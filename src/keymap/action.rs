@@ -158,6 +158,8 @@ actions! {
     Reconnect => "reconnect", "reconnect the selected server (catalog: read the resource again)",
     ExpandCards => "expand_cards", "tool cards: show all / first lines",
     CopyEntry => "copy_entry", "chat: copy the newest message or result in view (OSC 52)",
+    SearchNext => "search_next", "chat: the next older match of the search",
+    SearchPrev => "search_prev", "chat: the next newer match of the search",
     LogLevel => "log_level", "logs: lowest level shown",
     Login => "login", "log in to the selected server (OAuth)",
     ToggleServer => "toggle_server", "disable / enable the selected server",

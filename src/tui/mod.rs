@@ -15,6 +15,7 @@ pub mod boot;
 pub mod cards;
 pub mod catalog;
 pub mod chat_copy;
+pub mod chat_search;
 pub mod completion;
 pub mod composer;
 pub mod detail;

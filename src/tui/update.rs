@@ -198,6 +198,7 @@ fn on_key(state: &mut State, key: Key) -> Vec<Cmd> {
         Layer::Filter if matches!(state.overlays.top(), Some(Overlay::Wire)) => {
             super::wire::filter_key(state, key, action)
         }
+        Layer::Filter if state.focus == Pane::Chat => super::chat_search::key(state, key, action),
         Layer::Filter => catalog::filter_key(&mut state.catalog, key, action),
         Layer::Palette => palette::key(state, key, action),
         Layer::Registry => super::registry::key(state, key, action),
@@ -371,6 +372,15 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             Vec::new()
         }
         Action::CopyEntry if state.focus == Pane::Chat => super::chat_copy::copy(state),
+        Action::Filter if state.focus == Pane::Chat => {
+            state.chat.search = super::state::ChatSearch {
+                editing: true,
+                ..Default::default()
+            };
+            Vec::new()
+        }
+        Action::SearchNext if state.focus == Pane::Chat => super::chat_search::step(state, true),
+        Action::SearchPrev if state.focus == Pane::Chat => super::chat_search::step(state, false),
         Action::SaveCase => super::slash::save_case(state, None),
         Action::CallTool if state.focus == Pane::Catalog => super::detail::use_selected(state),
         Action::Login if state.focus == Pane::Servers => super::login::login_selected(state),

@@ -750,3 +750,63 @@ fn y_in_chat_copies_the_newest_entry_in_view() {
         vec![Cmd::Ui(UiCmd::CopyText(long))]
     );
 }
+
+/// `/` in Chat searches the transcript: Enter shows the newest match, `n` the next
+/// older, `N` the next newer; the title counts them; the view scrolls to each.
+#[test]
+fn slash_in_chat_searches_and_n_moves_between_matches() {
+    use switchboard::tui::state::{ChatEntry, ChatKind, Pane};
+    let mut s = state();
+    let filler = (1..=30)
+        .map(|i| format!("filler {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    for text in [
+        "the Alpha plan",
+        filler.as_str(),
+        "beta",
+        "alpha again",
+        filler.as_str(),
+    ] {
+        s.chat.entries.push(ChatEntry::new(ChatKind::Note, text));
+    }
+    s.focus = Pane::Chat;
+    update(&mut s, Msg::Key(Key::char('/')));
+    for c in "ALPHA".chars() {
+        update(&mut s, Msg::Key(Key::char(c)));
+    }
+    assert!(shot(&s, 100, 30).contains("Chat · /ALPHA▏"));
+    update(&mut s, Msg::Key(Key::plain(KeyCode::Enter)));
+    assert_eq!(s.chat.search.at, Some(3));
+    let newest = shot(&s, 100, 30);
+    assert!(
+        newest.contains("/ALPHA 2/2") && newest.contains("alpha again"),
+        "{newest}"
+    );
+    let at_newest = s.chat.scroll;
+    update(&mut s, Msg::Key(Key::char('n')));
+    assert_eq!(s.chat.search.at, Some(0));
+    assert!(
+        s.chat.scroll.0 > at_newest.0,
+        "scrolled back to the older match"
+    );
+    let oldest = shot(&s, 100, 30);
+    assert!(
+        oldest.contains("/ALPHA 1/2") && oldest.contains("the Alpha plan"),
+        "{oldest}"
+    );
+    insta::assert_snapshot!("chat_search_oldest", oldest);
+    update(&mut s, Msg::Key(Key::char('n')));
+    assert_eq!(s.chat.search.at, Some(0));
+    assert!(shot(&s, 100, 30).contains("that was the oldest match"));
+    update(&mut s, Msg::Key(Key::char('N')));
+    assert_eq!(s.chat.search.at, Some(3));
+    // `/` then Esc clears the search.
+    update(&mut s, Msg::Key(Key::char('/')));
+    update(&mut s, Msg::Key(Key::plain(KeyCode::Esc)));
+    assert_eq!(
+        s.chat.search,
+        switchboard::tui::state::ChatSearch::default()
+    );
+    assert!(!shot(&s, 100, 30).contains("/ALPHA"));
+}

@@ -83,6 +83,23 @@ impl TranscriptCache {
         }
     }
 
+    /// The first line of entry `index` in the whole transcript, laid out `width` wide.
+    pub fn entry_start(
+        &self,
+        entries: &[ChatEntry],
+        width: u16,
+        expanded: bool,
+        clock_ms: u64,
+        index: usize,
+    ) -> usize {
+        let mut cache = self.layout.lock().unwrap_or_else(PoisonError::into_inner);
+        cache.refresh(entries, width, expanded, clock_ms);
+        cache.slots[..index.min(cache.slots.len())]
+            .iter()
+            .map(|s| s.lines.len() + 1)
+            .sum()
+    }
+
     /// The entry whose lines hold line `line` of the whole transcript (a blank line
     /// between entries counts as the entry above it), laid out `width` wide.
     pub fn entry_at(

@@ -213,6 +213,17 @@ pub struct ChatPane {
     pub scroll: TailScroll,
     /// Tool cards show their whole arguments and results.
     pub cards_expanded: bool,
+    /// `/` in the Chat pane: the query, and the entry of the match in view.
+    pub search: ChatSearch,
+}
+
+/// A search of the transcript: the query (case-insensitive), whether it is being
+/// typed, and the entry of the current match.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChatSearch {
+    pub query: String,
+    pub editing: bool,
+    pub at: Option<usize>,
 }
 
 impl ChatPane {
@@ -418,6 +429,7 @@ impl State {
         match self.focus {
             Pane::Composer => Layer::Composer,
             Pane::Catalog if self.catalog.filter.editing => Layer::Filter,
+            Pane::Chat if self.chat.search.editing => Layer::Filter,
             _ => Layer::Normal,
         }
     }

@@ -35,11 +35,15 @@ fn md_style(theme: &Theme, base: Role, md: MdStyle) -> ratatui::style::Style {
 
 pub fn render(state: &State, theme: &Theme, frame: &mut Frame, area: Rect) {
     let focused = state.focus == Pane::Chat && state.overlays.is_empty();
-    let title = if state.chat.scroll.0 > 0 {
+    let mut title = if state.chat.scroll.0 > 0 {
         format!("Chat ↑{}", state.chat.scroll.0)
     } else {
         "Chat".to_string()
     };
+    if let Some(search) = crate::tui::chat_search::title(state) {
+        title.push_str(" · ");
+        title.push_str(&search);
+    }
     let block = pane_block(theme, &title, focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);

@@ -32,7 +32,7 @@ fn hints(state: &State) -> Vec<(&str, String)> {
         .hints(layer, with_global)
         .into_iter()
         .filter(|(action, _, _)| match action {
-            Action::Filter => state.focus == Pane::Catalog || wire_list,
+            Action::Filter => matches!(state.focus, Pane::Catalog | Pane::Chat) || wire_list,
             Action::ExportWire => wire_rows,
             Action::CopyCommand => wire_rows || state.wire.detail.is_some(),
             Action::NextTab => state.focus == Pane::Catalog,
