@@ -126,18 +126,29 @@ fn builtin_hints(spec: &ToolSpec) -> Value {
     json!({"readOnlyHint": read_only, "destructiveHint": !read_only})
 }
 
-/// Whether the gateway offers `completion/complete`: an exposed server that is ready
-/// says it completes, or one is not ready yet and may (a server without completions
-/// is answered with none).
-pub fn completions_offered(snapshot: &HubSnapshot, expose: &Expose) -> bool {
+/// Whether the gateway declares the capability at `pointer` (`/completions`,
+/// `/resources/subscribe`): an exposed server that is ready has it (present, not null
+/// or false), or one is not ready yet and may. A request for a server without it is
+/// answered as that server would be (no completions; its own error).
+pub fn offered(snapshot: &HubSnapshot, expose: &Expose, pointer: &str) -> bool {
     snapshot
         .servers
         .iter()
         .filter(|s| expose.server(&s.name))
         .any(|s| match &s.info {
-            Some(info) => info.supports("completions"),
+            Some(info) => info
+                .capabilities
+                .pointer(pointer)
+                .is_some_and(|v| !v.is_null() && *v != Value::Bool(false)),
             None => !s.status.is_settled(),
         })
+}
+
+/// Resource not found (-32002) with the URI in `data`, as the spec's error handling
+/// for resources says
+/// (<https://modelcontextprotocol.io/specification/2025-11-25/server/resources#error-handling>).
+pub fn resource_not_found(message: String, uri: &str) -> rmcp::ErrorData {
+    rmcp::ErrorData::resource_not_found(message, Some(json!({"uri": uri})))
 }
 
 /// Exposed servers that are ready (or wait to be used, with a cached catalog), in

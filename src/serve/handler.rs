@@ -196,13 +196,6 @@ impl Owned {
     }
 }
 
-/// Resource not found (-32002) with the URI in `data`, as the spec's error handling
-/// for resources says
-/// (<https://modelcontextprotocol.io/specification/2025-11-25/server/resources#error-handling>).
-fn resource_not_found(message: String, uri: &str) -> ErrorData {
-    ErrorData::resource_not_found(message, Some(json!({"uri": uri})))
-}
-
 fn upstream(e: &crate::mcp::McpError) -> ErrorData {
     ErrorData::internal_error(e.to_string(), None)
 }
@@ -232,7 +225,7 @@ impl GatewayHandler {
                 let snapshot = gateway.hub.snapshot();
                 let Some(server) = expose::resource_server(&snapshot, &gateway.expose, &r.uri)
                 else {
-                    return Err(resource_not_found(
+                    return Err(expose::resource_not_found(
                         format!("no exposed server serves {}", r.uri),
                         &r.uri,
                     ));
@@ -298,11 +291,11 @@ impl ServerHandler for GatewayHandler {
                 call returns a tool error that says why and which rule would allow it."
         });
         let mut info = info;
-        let snapshot = self.gateway().hub.snapshot();
-        if expose::completions_offered(&snapshot, &self.gateway().expose) {
+        let (snapshot, exposed) = (self.gateway().hub.snapshot(), &self.gateway().expose);
+        if expose::offered(&snapshot, exposed, "/completions") {
             info["capabilities"]["completions"] = json!({});
         }
-        if self.gateway().subscriptions_offered() {
+        if expose::offered(&snapshot, exposed, "/resources/subscribe") {
             info["capabilities"]["resources"]["subscribe"] = json!(true);
         }
         serde_json::from_value(info).unwrap_or_default()
@@ -422,7 +415,7 @@ impl ServerHandler for GatewayHandler {
         gateway.readiness.settled().await;
         let snapshot = gateway.hub.snapshot();
         let Some(server) = expose::resource_server(&snapshot, &gateway.expose, &request.uri) else {
-            return Err(resource_not_found(
+            return Err(expose::resource_not_found(
                 format!("no exposed server serves {}", request.uri),
                 &request.uri,
             ));
@@ -438,7 +431,7 @@ impl ServerHandler for GatewayHandler {
                     if code == ErrorCode::RESOURCE_NOT_FOUND.0
                         || code == ErrorCode::INVALID_PARAMS.0 =>
                 {
-                    resource_not_found(e.to_string(), &request.uri)
+                    expose::resource_not_found(e.to_string(), &request.uri)
                 }
                 e => upstream(&e),
             })?;

@@ -247,9 +247,9 @@ impl Gateway {
         self.readiness.settled().await;
         let snapshot = self.hub.snapshot();
         let Some(server) = expose::resource_server(&snapshot, &self.expose, uri) else {
-            return Err(rmcp::ErrorData::resource_not_found(
+            return Err(expose::resource_not_found(
                 format!("no exposed server serves {uri}"),
-                Some(serde_json::json!({"uri": uri})),
+                uri,
             ));
         };
         let key = (server, uri.to_owned());
@@ -287,24 +287,6 @@ impl Gateway {
                 }
             });
         }
-    }
-
-    /// Whether an exposed server takes resource subscriptions (or one is still
-    /// connecting and may).
-    fn subscriptions_offered(&self) -> bool {
-        self.hub
-            .snapshot()
-            .servers
-            .iter()
-            .filter(|s| self.expose.server(&s.name))
-            .any(|s| match &s.info {
-                Some(info) => info
-                    .capabilities
-                    .pointer("/resources/subscribe")
-                    .and_then(serde_json::Value::as_bool)
-                    .unwrap_or(false),
-                None => !s.status.is_settled(),
-            })
     }
 }
 
