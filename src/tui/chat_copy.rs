@@ -5,6 +5,7 @@
 
 use super::layout::Areas;
 use super::msg::{Cmd, UiCmd};
+use super::state::frame_cache;
 use super::state::{ChatEntry, NoticeLevel, State};
 
 /// The most characters one copy sends: OSC 52 payloads are base64, and terminals cap
@@ -15,17 +16,11 @@ pub fn copy(state: &mut State) -> Vec<Cmd> {
     let rect = Areas::of(state).chat;
     let width = rect.width.saturating_sub(2);
     let chat = &state.chat;
-    let total = chat
+    let counts = chat
         .layout
-        .total(&chat.entries, width, chat.cards_expanded, state.clock_ms);
-    let bottom = total.saturating_sub(chat.scroll.0 + 1);
-    let at = chat.layout.entry_at(
-        &chat.entries,
-        width,
-        chat.cards_expanded,
-        state.clock_ms,
-        bottom,
-    );
+        .line_counts(&chat.entries, width, chat.cards_expanded, state.clock_ms);
+    let bottom = frame_cache::total(&counts).saturating_sub(chat.scroll.0 + 1);
+    let at = frame_cache::entry_at(&counts, bottom);
     let Some((what, text)) = at.and_then(|i| chat.entries.get(i)).map(text_of) else {
         state.notice(NoticeLevel::Warn, "nothing to copy");
         return Vec::new();

@@ -9,6 +9,7 @@ use crate::keymap::{Action, Key, KeyCode};
 
 use super::layout::Areas;
 use super::msg::{Cmd, Handled};
+use super::state::frame_cache;
 use super::state::{ChatEntry, NoticeLevel, State, TailScroll};
 
 /// Keys while the query is typed.
@@ -98,15 +99,12 @@ fn scroll_to(state: &mut State, index: usize) {
         usize::from(rect.height.saturating_sub(2)),
     );
     let chat = &state.chat;
-    let total = chat
+    let counts = chat
         .layout
-        .total(&chat.entries, width, chat.cards_expanded, state.clock_ms);
-    let start = chat.layout.entry_start(
-        &chat.entries,
-        width,
-        chat.cards_expanded,
-        state.clock_ms,
-        index,
+        .line_counts(&chat.entries, width, chat.cards_expanded, state.clock_ms);
+    let (total, start) = (
+        frame_cache::total(&counts),
+        frame_cache::entry_start(&counts, index),
     );
     let from_tail = total.saturating_sub(start + height);
     state.chat.scroll = TailScroll(from_tail.min(super::scroll::chat_max_scroll(state)));

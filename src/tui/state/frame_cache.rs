@@ -83,56 +83,18 @@ impl TranscriptCache {
         }
     }
 
-    /// The first line of entry `index` in the whole transcript, laid out `width` wide.
-    pub fn entry_start(
+    /// How many lines each entry takes, laid out `width` wide (a blank line separates
+    /// entries); [`entry_at`] and [`entry_start`] read positions from it.
+    pub fn line_counts(
         &self,
         entries: &[ChatEntry],
         width: u16,
         expanded: bool,
         clock_ms: u64,
-        index: usize,
-    ) -> usize {
+    ) -> Vec<usize> {
         let mut cache = self.layout.lock().unwrap_or_else(PoisonError::into_inner);
         cache.refresh(entries, width, expanded, clock_ms);
-        cache.slots[..index.min(cache.slots.len())]
-            .iter()
-            .map(|s| s.lines.len() + 1)
-            .sum()
-    }
-
-    /// The entry whose lines hold line `line` of the whole transcript (a blank line
-    /// between entries counts as the entry above it), laid out `width` wide.
-    pub fn entry_at(
-        &self,
-        entries: &[ChatEntry],
-        width: u16,
-        expanded: bool,
-        clock_ms: u64,
-        line: usize,
-    ) -> Option<usize> {
-        let counts: Vec<usize> = if self.uncached {
-            entries
-                .iter()
-                .map(|e| {
-                    let mut lines = Vec::new();
-                    entry_lines(e, width, expanded, clock_ms, &mut lines);
-                    lines.len()
-                })
-                .collect()
-        } else {
-            let mut cache = self.layout.lock().unwrap_or_else(PoisonError::into_inner);
-            cache.refresh(entries, width, expanded, clock_ms);
-            cache.slots.iter().map(|s| s.lines.len()).collect()
-        };
-        let mut end = 0;
-        for (i, count) in counts.iter().enumerate() {
-            // Its lines and the blank line after it.
-            end += count + 1;
-            if line < end {
-                return Some(i);
-            }
-        }
-        None
+        cache.slots.iter().map(|s| s.lines.len()).collect()
     }
 
     /// Lines in the whole transcript laid out `width` wide.
@@ -140,6 +102,26 @@ impl TranscriptCache {
         self.window(entries, width, expanded, clock_ms, (0, 0))
             .total
     }
+}
+
+/// The entry whose lines hold line `line` of the whole transcript (the blank line
+/// after an entry counts as its own), from [`TranscriptCache::line_counts`].
+pub fn entry_at(counts: &[usize], line: usize) -> Option<usize> {
+    let mut end = 0;
+    counts.iter().position(|count| {
+        end += count + 1;
+        line < end
+    })
+}
+
+/// The first line of entry `index` in the whole transcript.
+pub fn entry_start(counts: &[usize], index: usize) -> usize {
+    counts.iter().take(index).map(|c| c + 1).sum()
+}
+
+/// Lines in the whole transcript.
+pub fn total(counts: &[usize]) -> usize {
+    counts.iter().sum::<usize>() + counts.len().saturating_sub(1)
 }
 
 impl Layout {
