@@ -715,27 +715,15 @@ fn y_in_chat_copies_the_newest_entry_in_view() {
         .push(ChatEntry::new(ChatKind::Note, long.clone()));
     started(&mut s);
     request_call(&mut s, "c1", "fs");
-    let result = (1..=30)
+    let text = (1..=30)
         .map(|i| format!("line {i}\n"))
         .collect::<Vec<_>>()
         .concat();
-    ev(
-        &mut s,
-        AgentEvent::ToolResult {
-            run_id: "r1".into(),
-            call_id: CallId::new("c1"),
-            tool: "fs".into(),
-            is_error: false,
-            content: result.clone(),
-            truncated: false,
-            outcome: None,
-            structured: None,
-        },
-    );
+    result(&mut s, "c1", false, &text);
     s.focus = Pane::Chat;
     assert_eq!(
         update(&mut s, Msg::Key(Key::char('y'))),
-        vec![Cmd::Ui(UiCmd::CopyText(result.clone()))]
+        vec![Cmd::Ui(UiCmd::CopyText(text.clone()))]
     );
     let screen = shot(&s, 100, 30);
     assert!(

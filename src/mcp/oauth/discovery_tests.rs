@@ -238,19 +238,12 @@ async fn a_login_with_no_metadata_and_no_register_endpoint_names_each_url_it_ask
         .err()
         .unwrap()
         .to_string();
-    for path in [
-        "/.well-known/oauth-protected-resource/mcp",
-        "/mcp/.well-known/oauth-protected-resource",
-        "/.well-known/oauth-protected-resource",
-        "/.well-known/oauth-authorization-server/mcp",
-        "/.well-known/openid-configuration/mcp",
-        "/mcp/.well-known/openid-configuration",
-        "/.well-known/oauth-authorization-server",
-    ] {
-        assert!(
-            error.contains(&format!("{base}{path} → 404")),
-            "{path}: {error}"
-        );
+    // Every URL discovery asks (pinned to rmcp's order above), with its answer.
+    let resource = reqwest::Url::parse(&format!("{base}/mcp")).unwrap();
+    let urls = super::discovery_report::metadata_urls(&resource);
+    assert_eq!(urls.len(), 7);
+    for url in urls {
+        assert!(error.contains(&format!("{url} → 404")), "{url}: {error}");
     }
     assert!(
         error.starts_with("oauth: the server publishes no OAuth metadata ("),
