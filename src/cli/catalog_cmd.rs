@@ -225,7 +225,7 @@ fn catalog_json(config: &Config, s: &ServerSnapshot) -> Value {
         .tools
         .iter()
         .map(|t| {
-            json!({
+            let mut tool = json!({
                 "name": t.name,
                 "qualified_name": qualified_name(&s.name, &t.name),
                 "provider_name": provider_name(&qualified_name(&s.name, &t.name)),
@@ -236,7 +236,11 @@ fn catalog_json(config: &Config, s: &ServerSnapshot) -> Value {
                 "input_schema": t.input_schema,
                 "output_schema": t.output_schema,
                 "annotations": t.annotations,
-            })
+            });
+            if let Some(task) = t.task {
+                tool["task"] = json!(task);
+            }
+            tool
         })
         .collect();
     let mut out = server_json(s, &crate::agent::exposure::default_budget(config));
@@ -314,10 +318,15 @@ fn human_tools(out: &mut String, config: &Config, s: &ServerSnapshot) {
             .is_none_or(|sc| tool_enabled(sc, &t.name));
         let _ = writeln!(
             out,
-            "    {:<w$} {:<8}{} {}",
+            "    {:<w$} {:<8}{}{} {}",
             safe(&qualified_name(&s.name, &t.name)),
             effect_of(config, &s.name, t),
             if enabled { "" } else { " (disabled)" },
+            match t.task {
+                Some(crate::mcp::TaskMode::Required) => " (task)",
+                Some(crate::mcp::TaskMode::Optional) => " (task if --no-wait)",
+                None => "",
+            },
             first_line(&t.description, 80)
         );
         let qualified = qualified_name(&s.name, &t.name);

@@ -60,7 +60,34 @@ impl ServerHandle {
             request: tool.to_owned(),
         };
         let cancel = ctx.cancel.unwrap_or_default();
-        match self.drive(&live, build, route.clone(), &cancel).await? {
+        if self.call_as_task_2025(&live, tool, ctx.no_wait) {
+            return Box::pin(self.call_task_2025(&live, tool, args, &route, &cancel, ctx.no_wait))
+                .await;
+        }
+        let answer = match self.drive(&live, build, route.clone(), &cancel).await {
+            Err(error) if self.wants_task_2025(&live, tool, &error) => {
+                tracing::info!(
+                    server = self.name,
+                    "{tool} answered -32601: trying it as a task (MCP 2025-11-25)"
+                );
+                return Box::pin(self.call_task_2025(
+                    &live,
+                    tool,
+                    args,
+                    &route,
+                    &cancel,
+                    ctx.no_wait,
+                ))
+                .await
+                // Refused again: the first answer says more.
+                .map_err(|retry| match retry {
+                    McpError::Remote { .. } => error,
+                    other => other,
+                });
+            }
+            answer => answer?,
+        };
+        match answer {
             ServerResult::CallToolResult(result) => {
                 call_tool_result(&self.name, result, &self.limits)
             }

@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::task_support::TaskMode;
+
 /// Which list of the catalog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -50,6 +52,9 @@ pub struct CatalogTool {
     /// How many `icons` the server gave (shown as a mark; images are not decoded).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub icons: usize,
+    /// How it may run as a task (2025-11-25 `execution.taskSupport`); none: never.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskMode>,
 }
 
 impl CatalogTool {
@@ -187,6 +192,7 @@ pub fn tool_from_wire(v: &Value) -> Option<CatalogTool> {
         output_schema: v.get("outputSchema").cloned(),
         annotations,
         icons: icons(v),
+        task: None,
     })
 }
 

@@ -182,6 +182,7 @@ mod tests {
             output_schema: output,
             annotations: None,
             icons: 0,
+            task: None,
         }
     }
 

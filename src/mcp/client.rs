@@ -181,6 +181,8 @@ pub struct ClientSide {
     pub budget: Option<Arc<crate::policy::CallBudget>>,
     /// Tools the HTTP transport refused for invalid `x-mcp-header` annotations.
     pub refusals: super::param_headers::Refusals,
+    /// What the server said about 2025-11-25 tasks (read off the raw wire).
+    pub task_support: super::task_support::TaskSupport,
     /// Where every message of this server is captured; none: not captured.
     pub wire: Option<Arc<super::wire::WireLog>>,
     /// The tasks reading this connection's subscription streams (2026-07-28).

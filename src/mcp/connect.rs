@@ -2,14 +2,13 @@
 //! the startup timeout. Every failure is `mcp_handshake_failed` (or a config error).
 
 use std::collections::{BTreeMap, HashMap};
-use std::process::Stdio;
 use std::sync::Arc;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::model::ProtocolVersion;
 use rmcp::service::RunningService;
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::ChildStderr;
@@ -22,6 +21,7 @@ use super::limits::Limits;
 use super::refusal_tap::RefusalTap;
 use super::snapshot::McpEvent;
 use super::stderr::{Admit, LogBudget, StderrTail};
+use super::stdio_child::ChildTransport;
 use super::wire_tap::tap;
 use crate::config::ProtocolChoice;
 
@@ -245,13 +245,10 @@ async fn connect_stdio(
                 .into()
         }
     };
-    command.kill_on_drop(true);
     if let Some(cwd) = cwd {
         command.current_dir(cwd);
     }
-    let (transport, pipe) = TokioChildProcess::builder(command)
-        .stderr(Stdio::piped())
-        .spawn()
+    let (transport, pipe) = ChildTransport::spawn(command, client.task_support.clone())
         .map_err(|e| handshake(&server, format!("cannot start {program:?}: {e}")))?;
     let reader =
         pipe.map(|pipe| tokio::spawn(read_stderr(pipe, client.clone(), Arc::clone(stderr))));
@@ -346,16 +343,16 @@ async fn connect_remote(
             .contains_key(&reqwest::header::AUTHORIZATION);
     let http = super::http_client::streamable_http_client()
         .map_err(|e| handshake(&server, untrusted(&e.to_string(), 300)))?;
-    let refusals = client.refusals.clone();
+    let (refusals, tasks) = (client.refusals.clone(), client.task_support.clone());
     let served = if static_token {
-        let http = RefusalTap::new(http, refusals, wire);
+        let http = RefusalTap::new(http, refusals, tasks, wire);
         let transport = StreamableHttpClientTransport::with_client(http, config);
         client.serve_with_lifecycle(transport, mode).await
     } else {
         let auth = super::oauth::authorized_client(&server, url, remote.oauth, http)
             .await
             .map_err(|e| handshake(&server, e.to_string()))?;
-        let auth = RefusalTap::new(auth, refusals, wire);
+        let auth = RefusalTap::new(auth, refusals, tasks, wire);
         let transport = StreamableHttpClientTransport::with_client(auth, config);
         client.serve_with_lifecycle(transport, mode).await
     };

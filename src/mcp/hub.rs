@@ -152,6 +152,7 @@ impl McpHub {
                 streams: tokio_util::task::TaskTracker::new(),
                 budget: options.budget.clone(),
                 refusals: super::param_headers::Refusals::default(),
+                task_support: super::task_support::TaskSupport::default(),
                 wire: options.wire.clone(),
             };
             let mut limits = Limits::for_server(config);

@@ -235,6 +235,9 @@ pub(super) async fn refresh_list(
     match kind {
         ListKind::Tools => {
             catalog.tools = items.iter().filter_map(tool_from_wire).collect();
+            for tool in &mut catalog.tools {
+                tool.task = handle.client.task_support.mode(&tool.name);
+            }
             let mut refused = refusals.take();
             if speaks_standard_headers(peer) {
                 // rmcp drops these as it reads the answer, but not on every path (an

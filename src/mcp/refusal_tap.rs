@@ -2,7 +2,8 @@
 //! answer before rmcp's transport worker does: rmcp drops tools with invalid
 //! `x-mcp-header` annotations there (see `param_headers`), and this records which and
 //! why, so the catalog can show them as refused instead of losing them silently.
-//! Everything else passes through unchanged, limits included (the inner client
+//! Each event's raw data also goes to [`TaskSupport`] (2025-11-25 task facts rmcp
+//! drops). Everything else passes through unchanged, limits included (the inner client
 //! enforces them). With a [`WirePeer`] it also feeds the wire capture: each POSTed
 //! message with its headers, each answer with its status.
 
@@ -19,20 +20,23 @@ use rmcp::transport::streamable_http_client::{
 };
 
 use super::param_headers::Refusals;
+use super::task_support::TaskSupport;
 use super::wire_tap::WirePeer;
 
 #[derive(Clone)]
 pub struct RefusalTap<C> {
     inner: C,
     refusals: Refusals,
+    tasks: TaskSupport,
     wire: Option<WirePeer>,
 }
 
 impl<C> RefusalTap<C> {
-    pub fn new(inner: C, refusals: Refusals, wire: Option<WirePeer>) -> Self {
+    pub fn new(inner: C, refusals: Refusals, tasks: TaskSupport, wire: Option<WirePeer>) -> Self {
         Self {
             inner,
             refusals,
+            tasks,
             wire,
         }
     }
@@ -94,6 +98,7 @@ impl<C> RefusalTap<C> {
 
     fn tap(&self, stream: BoxedSseResponse) -> BoxedSseResponse {
         let refusals = self.refusals.clone();
+        let tasks = self.tasks.clone();
         let wire = self.wire.clone();
         stream
             .inspect(move |event| {
@@ -101,6 +106,7 @@ impl<C> RefusalTap<C> {
                     && let Some(data) = event.data.as_deref()
                 {
                     refusals.record_text(data);
+                    tasks.inspect(data.as_bytes());
                     if let Some(wire) = &wire
                         && !data.trim().is_empty()
                     {

@@ -1,4 +1,5 @@
-//! Tasks (the MCP tasks extension, SEP-2663): a `tools/call` the server turns into a
+//! Tasks (the MCP tasks extension, SEP-2663; the 2025-11-25 tasks are in
+//! `tasks_2025`): a `tools/call` the server turns into a
 //! task is followed with `tasks/get` at the server's poll interval — status as
 //! progress, input requests answered with `tasks/update` through the asker — until it
 //! completes, fails or is cancelled (`tasks/cancel` when the caller gives up). rmcp
@@ -61,12 +62,18 @@ impl ServerHandle {
     /// `tasks/get` for one task.
     pub async fn get_task(&self, task_id: &str) -> Result<TaskView, McpError> {
         let live = self.started().await?;
+        if self.speaks_tasks_2025(&live) {
+            return self.task_2025(&live, task_id).await;
+        }
         self.task_once(&live, task_id).await.map(|(view, _)| view)
     }
 
     /// `tasks/cancel` for one task (cooperative: its status may lag).
     pub async fn cancel_task(&self, task_id: &str) -> Result<(), McpError> {
         let live = self.started().await?;
+        if self.speaks_tasks_2025(&live) {
+            return self.cancel_task_2025(&live, task_id).await;
+        }
         timed(
             &self.name,
             self.limits.request_timeout,
@@ -245,7 +252,7 @@ impl ServerHandle {
         }
     }
 
-    fn task_progress(&self, route: &ProgressRoute, view: &TaskView, polls: u32) {
+    pub(super) fn task_progress(&self, route: &ProgressRoute, view: &TaskView, polls: u32) {
         let events = &self.client.events;
         if events.receiver_count() == 0 {
             return;

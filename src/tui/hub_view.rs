@@ -190,6 +190,16 @@ fn hints(tool: &CatalogTool) -> Option<String> {
     Some(parts.join(", "))
 }
 
+/// What the detail view says of a tool's 2025-11-25 `execution.taskSupport`.
+fn task_fact(mode: crate::mcp::TaskMode) -> &'static str {
+    match mode {
+        crate::mcp::TaskMode::Required => "required: every call runs as a task",
+        crate::mcp::TaskMode::Optional => {
+            "optional: a task when the caller does not wait (call --no-wait)"
+        }
+    }
+}
+
 /// The catalog: tools as the gate holds them (built-ins and MCP alike, with the
 /// server's annotations), resources, templates and prompts from every server.
 pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
@@ -203,6 +213,9 @@ pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
             .and_then(|s| s.catalog.tools.iter().find(|t| t.name == name).cloned());
         if let Some(tool) = &found {
             entry.icons = tool.icons;
+            if let Some(mode) = tool.task {
+                entry.facts.push(("task".into(), task_fact(mode).into()));
+            }
             if entry.title.is_none() && tool.display_title() != tool.name {
                 entry.title = Some(tool.display_title().to_owned());
             }

@@ -62,6 +62,7 @@ mod mcp_param_headers;
 mod mcp_shutdown;
 mod mcp_subscriptions;
 mod mcp_tasks;
+mod mcp_tasks_2025;
 mod packaging;
 mod registry;
 mod replay;

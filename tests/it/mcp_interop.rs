@@ -223,3 +223,51 @@ async fn roots_are_offered_to_the_server() {
     assert!(listed.text_content().contains(&root), "{listed:?}");
     hub.shutdown().await;
 }
+
+/// `simulate-research-query` runs only as a task (MCP 2025-11-25
+/// `execution.taskSupport: "required"`): it is marked so, called with `params.task`,
+/// followed through its stages and its result read with `tasks/result`.
+#[tokio::test]
+#[ignore = "needs SWITCHBOARD_INTEROP peers"]
+async fn the_research_tool_runs_as_a_2025_task() {
+    let hub = start().await;
+    let snap = wait_snapshot(&hub, "simulate-research-query", |snap| {
+        snap.server("everything")
+            .is_some_and(|s| s.catalog.tool("simulate-research-query").is_some())
+    })
+    .await;
+    let tool = snap
+        .server("everything")
+        .unwrap()
+        .catalog
+        .tool("simulate-research-query")
+        .cloned()
+        .unwrap();
+    assert_eq!(tool.task, Some(switchboard::mcp::TaskMode::Required));
+    let mut events = hub.events();
+    let done = hub
+        .call_tool(
+            "everything",
+            "simulate-research-query",
+            args(json!({"topic": "tide pools"})),
+            None,
+            CallContext::default(),
+        )
+        .await
+        .unwrap();
+    assert!(!done.is_error, "{done:?}");
+    assert!(done.text_content().contains("tide pools"), "{done:?}");
+    let mut statuses = Vec::new();
+    while let Ok(event) = events.try_recv() {
+        if let McpEvent::Task { view, .. } = event {
+            statuses.push(view.status);
+        }
+    }
+    assert_eq!(statuses.first().map(String::as_str), Some("working"));
+    assert_eq!(
+        statuses.last().map(String::as_str),
+        Some("completed"),
+        "{statuses:?}"
+    );
+    hub.shutdown().await;
+}

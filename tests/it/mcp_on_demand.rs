@@ -355,7 +355,7 @@ async fn a_server_refused_before_start_fails_its_call_at_once() {
     config.command = Some("x | y".into());
     let hub = hub(&config, &dir.path().join("cache"));
     let call = hub.call_tool("t", "echo", args(json!({})), None, CallContext::default());
-    let error = crate::support::within(call).await.unwrap_err();
+    let error = Box::pin(crate::support::within(call)).await.unwrap_err();
     assert_eq!(error.kind(), "mcp_handshake_failed", "{error}");
     hub.shutdown().await;
 }
@@ -374,7 +374,7 @@ async fn a_server_that_cannot_start_fails_the_call_that_started_it_and_the_next_
             None,
             CallContext::default(),
         );
-        let error = crate::support::within(call).await.unwrap_err();
+        let error = Box::pin(crate::support::within(call)).await.unwrap_err();
         assert_eq!(error.kind(), "mcp_handshake_failed", "{error}");
         let status = hub.snapshot().server("t").unwrap().status.clone();
         assert!(

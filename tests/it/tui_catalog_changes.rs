@@ -24,6 +24,7 @@ fn tool(name: &str, input: Value) -> CatalogTool {
         output_schema: None,
         annotations: None,
         icons: 0,
+        task: None,
     }
 }
 

@@ -130,3 +130,55 @@ async fn a_task_is_followed_and_fetched_from_the_view_in_both_eras() {
     follow(ProtocolChoice::V2026).await;
     follow(ProtocolChoice::V2025).await;
 }
+
+/// A tool the server runs only as a task (MCP 2025-11-25 `execution.taskSupport`)
+/// says so among its details in the catalog.
+#[test]
+fn a_tool_that_runs_as_a_task_says_so_in_its_details() {
+    use std::sync::Arc;
+    use switchboard::config::AnnotationTrust;
+    use switchboard::mcp::catalog::{CatalogSnapshot, CatalogTool};
+    use switchboard::mcp::{HubSnapshot, ServerSnapshot, ServerStatus, TaskMode, TransportKind};
+    let tool = |name: &str, task| CatalogTool {
+        name: name.into(),
+        title: None,
+        description: String::new(),
+        input_schema: serde_json::json!({"type": "object"}),
+        output_schema: None,
+        annotations: None,
+        icons: 0,
+        task,
+    };
+    let tools = vec![
+        tool("research", Some(TaskMode::Required)),
+        tool("echo", None),
+    ];
+    let specs: Vec<_> = tools
+        .iter()
+        .map(|t| switchboard::mcp::tool_spec("t", t, AnnotationTrust::Trust))
+        .collect();
+    let mut server =
+        ServerSnapshot::new("t", TransportKind::Stdio, "t".into(), ServerStatus::Ready);
+    server.catalog = Arc::new(CatalogSnapshot {
+        tools,
+        ..CatalogSnapshot::default()
+    });
+    let snapshot = HubSnapshot {
+        servers: vec![Arc::new(server)],
+    };
+    let catalog = switchboard::tui::hub_view::catalog(&specs, &snapshot);
+    let facts = |name: &str| {
+        catalog
+            .tools
+            .iter()
+            .find(|e| e.name == name)
+            .unwrap()
+            .facts
+            .clone()
+    };
+    assert!(facts("t__research").contains(&(
+        "task".to_owned(),
+        "required: every call runs as a task".to_owned()
+    )));
+    assert!(!facts("t__echo").iter().any(|(k, _)| k == "task"));
+}

@@ -41,6 +41,7 @@ fn big(n: usize) -> HubSnapshot {
             output_schema: None,
             annotations: None,
             icons: 0,
+            task: None,
         })
         .collect();
     server.catalog = Arc::new(CatalogSnapshot {

@@ -24,6 +24,8 @@
 //! `stderr-flood` writes 20 000 stderr lines on every tool call; `x-mcp-header` adds a
 //! tool with a valid `x-mcp-header` annotation and one with an invalid one; `ttl`
 //! marks tool lists fresh for 10 minutes (`ttlMs`, `cacheScope: private`).
+//! `tasks-2025` and `tasks-2025-hidden` serve the 2025-11-25 tasks over stdio
+//! (see `tasks_2025`).
 //! `probes` adds the tools a sandbox test uses: `probe_write`, `probe_read` (a
 //! relative path is under the temp dir), `probe_connect` (TCP to 127.0.0.1) and
 //! `probe_env`; each answers `ok` or `error: …` (`probe_env`: the variable names).
@@ -43,6 +45,7 @@ mod probes;
 mod slow;
 mod subs;
 mod tasks;
+mod tasks_2025;
 mod tools;
 
 use std::io::Write as _;
@@ -132,6 +135,8 @@ async fn main() {
     };
     let result = match (options.transport.as_str(), options.misbehave.as_str()) {
         (_, "garbage") => garbage().await,
+        (_, "tasks-2025") => tasks_2025::serve(false).await,
+        (_, "tasks-2025-hidden") => tasks_2025::serve(true).await,
         (_, "hang" | "silent-hang") => hang().await,
         ("stdio", "linger") => linger(server).await,
         ("stdio", "flush-on-exit") => flush_on_exit(server).await,
