@@ -21,13 +21,35 @@ use crate::mcp::McpEvent;
 use crate::policy::{Origin, RemoteClient};
 use crate::tools::{CallOutcome, ToolContext, ToolResult};
 
+/// What a call takes from its request: how it is cancelled, and where its progress
+/// goes. A call that becomes a task (see `tasks`) outlives its request, so it holds
+/// these rather than the request's context.
+pub(super) struct Request {
+    pub cancel: CancellationToken,
+    pub progress: Option<(ProgressToken, Peer<RoleServer>)>,
+}
+
+impl Request {
+    /// Cancelled with the request (the client's `notifications/cancelled`, or its
+    /// going away).
+    pub fn of(context: &RequestContext<RoleServer>) -> Self {
+        Self {
+            cancel: context.ct.child_token(),
+            progress: context
+                .meta
+                .get_progress_token()
+                .map(|token| (token, context.peer.clone())),
+        }
+    }
+}
+
 /// Runs the call and answers with its result.
 pub(super) async fn call(
     gateway: &Gateway,
     name: &str,
     args: Map<String, Value>,
     client: Arc<RemoteClient>,
-    context: &RequestContext<RoleServer>,
+    request: Request,
 ) -> Result<CallToolResult, ErrorData> {
     if !gateway.exposes_tool(name) {
         return Err(not_exposed(name));
@@ -35,22 +57,21 @@ pub(super) async fn call(
     if gateway.must_wait(name) {
         // A server still connecting, or reconnecting after a crash: its tools are
         // registered once it is ready.
-        gateway.reconnected(name, &context.ct).await;
+        gateway.reconnected(name, &request.cancel).await;
     }
     let _running = gateway.running();
     let n = gateway.next_call();
     let run_id = format!("serve-{n}");
     let mut ctx = ToolContext::new(run_id.clone(), Origin::Serve)
         .with_call_id(CallId::new(run_id.clone()))
-        .with_cancel(context.ct.child_token())
+        .with_cancel(request.cancel)
         .with_remote(client);
     if let Some(observer) = &gateway.observer {
         ctx = ctx.with_observer(Arc::clone(observer));
     }
-    let progress = context
-        .meta
-        .get_progress_token()
-        .map(|token| forward_progress(gateway, run_id, token, context.peer.clone()));
+    let progress = request
+        .progress
+        .map(|(token, peer)| forward_progress(gateway, run_id, token, peer));
     let outcome = gateway.registry.invoke(name, args, &ctx).await;
     if let Some(progress) = progress {
         progress.finish().await;

@@ -6,11 +6,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::mcp::CompletionRef;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorCode,
-    GetPromptRequestParams, GetPromptResponse, InitializeRequestParams, InitializeResult,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, Reference,
-    RequestMetaObject, ServerConfig, SubscriptionFilter,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
+    GetTaskResult, InitializeRequestParams, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, Reference, RequestMetaObject, ServerConfig,
+    SubscriptionFilter, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
@@ -283,7 +284,8 @@ impl ServerHandler for GatewayHandler {
                 "tools": {"listChanged": true},
                 "resources": {"listChanged": true},
                 "prompts": {"listChanged": true},
-                "logging": {}
+                "logging": {},
+                "extensions": {rmcp::model::TASKS_EXTENSION_ID: {}}
             },
             "serverInfo": {"name": "switchboard", "version": env!("CARGO_PKG_VERSION")},
             "instructions": "switchboard: the tools, resources and prompts of the MCP servers it \
@@ -376,9 +378,52 @@ impl ServerHandler for GatewayHandler {
         let client = self.client(&context);
         self.count_call();
         let args = request.arguments.unwrap_or_default();
+        if super::tasks::declared(&context) {
+            let gateway = Arc::clone(&self.inner.gateway);
+            let name = request.name.to_string();
+            return Box::pin(super::tasks::call_or_task(
+                gateway, name, args, client, &context,
+            ))
+            .await;
+        }
+        let request_io = super::call::Request::of(&context);
         let result =
-            super::call::call(self.gateway(), &request.name, args, client, &context).await?;
+            super::call::call(self.gateway(), &request.name, args, client, request_io).await?;
         Ok(CallToolResponse::Complete(result))
+    }
+
+    /// `tasks/get` for a call that became a task (rmcp has checked the client
+    /// declared the extension).
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.client(&context);
+        self.gateway()
+            .tasks
+            .get_task(&request.task_id)
+            .map(GetTaskResult::new)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.client(&context);
+        self.gateway()
+            .tasks
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.client(&context);
+        self.gateway().tasks.cancel_task(&request.task_id)
     }
 
     async fn list_resources(

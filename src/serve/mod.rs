@@ -22,6 +22,7 @@ mod levels;
 mod notify;
 mod resource_subs;
 mod stdio;
+mod tasks;
 mod wire_tap;
 
 use std::sync::Arc;
@@ -65,6 +66,8 @@ pub struct Gateway {
     resource_subs: resource_subs::ResourceSubs,
     /// Captures every message with the clients; none: not captured.
     wire: Option<Arc<crate::mcp::WireLog>>,
+    /// Calls that became tasks for their clients (see `tasks`).
+    tasks: rmcp::task_manager::TaskManager,
 }
 
 impl std::fmt::Debug for Gateway {
@@ -113,6 +116,7 @@ impl Gateway {
             running: tokio::sync::watch::channel(0).0,
             resource_subs: resource_subs::ResourceSubs::default(),
             wire: None,
+            tasks: rmcp::task_manager::TaskManager::new(),
         }
     }
 

@@ -72,6 +72,7 @@ mod serve_http;
 mod serve_inspector;
 mod serve_interop;
 mod serve_stdio;
+mod serve_tasks;
 mod serve_tui;
 mod session_export;
 mod session_hooks;
