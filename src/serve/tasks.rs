@@ -77,10 +77,14 @@ pub(super) async fn call_or_task(
     let task = gateway.tasks.spawn(options, move |task| {
         Box::pin(async move {
             tokio::select! {
-                joined = &mut running => finished(joined).map_err(TaskExit::Error),
+                joined = &mut running => {
+                    task.set_status_message("done");
+                    finished(joined).map_err(TaskExit::Error)
+                }
                 () = task.cancelled() => {
                     cancel.cancel();
                     let _ = running.await;
+                    task.set_status_message("cancelled");
                     Err(TaskExit::Cancelled)
                 }
             }

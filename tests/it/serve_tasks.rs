@@ -69,6 +69,11 @@ async fn a_slow_call_becomes_a_task_whose_result_is_inlined() {
     assert_eq!(created.task.ttl_ms, Some(600_000));
     assert_eq!(created.task.poll_interval_ms, Some(500));
     let id = created.task.task_id.clone();
+    let working = client.get_task(GetTaskParams::new(&id)).await.unwrap();
+    assert_eq!(
+        working.task.task.status_message.as_deref(),
+        Some("running: it may be waiting for approval")
+    );
     match settle(client.peer(), &id).await {
         TaskPayload::Completed { result } => {
             let result = Value::Object(result);
@@ -77,6 +82,8 @@ async fn a_slow_call_becomes_a_task_whose_result_is_inlined() {
         }
         other => panic!("{other:?}"),
     }
+    let done = client.get_task(GetTaskParams::new(&id)).await.unwrap();
+    assert_eq!(done.task.task.status_message.as_deref(), Some("done"));
     let unknown = client
         .get_task(GetTaskParams::new("nope"))
         .await
