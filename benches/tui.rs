@@ -12,6 +12,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use switchboard::agent::AgentEvent;
+use switchboard::catalog_filter::HaystackCell;
 use switchboard::config::Config;
 use switchboard::gate::CallId;
 use switchboard::keymap::Keymap;
@@ -20,7 +21,7 @@ use switchboard::theme::Theme;
 use switchboard::tui::boot::initial_state;
 use switchboard::tui::cards::{CardKind, CardStatus, ToolCard};
 use switchboard::tui::frame_cache::TranscriptCache;
-use switchboard::tui::state::{CatalogEntry, ChatEntry, ChatKind, Pane, State};
+use switchboard::tui::state::{Catalog, CatalogEntry, ChatEntry, ChatKind, Pane, State};
 use switchboard::tui::ui::render;
 use switchboard::tui::{Msg, update};
 
@@ -169,6 +170,73 @@ fn filter(c: &mut Criterion) {
 }
 
 /// 20,000 small deltas into one answer (a paragraph break every 40).
+/// The catalog as a relist of one server leaves it: every entry a new value (as
+/// `hub_view::catalog` makes them, haystacks not made), `server7`'s 200 tools with a
+/// new description.
+fn changed_catalog(s: &State) -> Catalog {
+    let mut changed = s.catalog.items.clone();
+    for e in &mut changed.tools {
+        *e = CatalogEntry {
+            search: HaystackCell::default(),
+            ..e.clone()
+        };
+        if e.server == "server7" {
+            e.description.push_str(" Now with radar.");
+        }
+    }
+    changed
+}
+
+/// The first keystroke after a catalog change: the unchanged entries keep their
+/// haystacks (`Catalog::refresh`), against every haystack made again.
+fn after_change(c: &mut Criterion) {
+    let s = catalog_state();
+    let changed = changed_catalog(&s);
+    let after = |keep: bool| {
+        let mut st = s.clone();
+        if keep {
+            st.catalog.items.refresh(changed.clone());
+        } else {
+            st.catalog.items = changed.clone();
+        }
+        st.catalog.filter = switchboard::tui::state::Filter {
+            query: "w".into(),
+            ..Default::default()
+        };
+        st
+    };
+    let label = "catalog filter 10k tools, first keystroke \"w\" after a change of 200";
+    c.bench_function(label, |b| {
+        b.iter_batched_ref(
+            || after(true),
+            |st| black_box(st.catalog.visible().len()),
+            BatchSize::LargeInput,
+        );
+    });
+    let rounds = 15;
+    let mut kept: Vec<State> = (0..=rounds).map(|_| after(true)).collect();
+    let mut remade: Vec<State> = (0..=rounds).map(|_| after(false)).collect();
+    let (mut done_kept, mut done_remade) = (Vec::new(), Vec::new());
+    let ratio = support::print_ratio(
+        label,
+        "every haystack made again",
+        rounds,
+        || {
+            if let Some(st) = kept.pop() {
+                black_box(st.catalog.visible().len());
+                done_kept.push(st);
+            }
+        },
+        || {
+            if let Some(st) = remade.pop() {
+                black_box(st.catalog.visible().len());
+                done_remade.push(st);
+            }
+        },
+    );
+    black_box(ratio);
+}
+
 fn stream_into(s: &mut State) {
     for i in 0..20_000 {
         update(
@@ -297,5 +365,5 @@ fn big_frame(c: &mut Criterion) {
     black_box(ratio);
 }
 
-criterion_group!(benches, filter, streaming, big_frame);
+criterion_group!(benches, filter, after_change, streaming, big_frame);
 criterion_main!(benches);

@@ -197,6 +197,16 @@ impl HaystackCell {
     pub fn get_or_init(&self, make: impl FnOnce() -> Haystack) -> &Arc<Haystack> {
         self.0.get_or_init(|| Arc::new(make()))
     }
+
+    /// The haystack, if it was made.
+    pub fn get(&self) -> Option<&Arc<Haystack>> {
+        self.0.get()
+    }
+
+    /// A cell holding a haystack made before (for an entry whose text is unchanged).
+    pub fn made(haystack: Arc<Haystack>) -> Self {
+        Self(OnceLock::from(haystack))
+    }
 }
 
 impl PartialEq for HaystackCell {

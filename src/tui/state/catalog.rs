@@ -103,6 +103,40 @@ impl CatalogEntry {
     }
 }
 
+/// Gives each new entry whose text is unchanged the filter haystack its old self
+/// had, so after a catalog change the next keystroke makes haystacks only for the
+/// entries that changed (not for all of them, on the UI thread). Lists are sorted
+/// the same way each time: entries are matched in step, and by name where one was
+/// added or removed.
+fn keep_haystacks(old: &[CatalogEntry], new: &mut [CatalogEntry]) {
+    let same_text = |a: &CatalogEntry, b: &CatalogEntry| {
+        a.server == b.server
+            && a.name == b.name
+            && a.title == b.title
+            && a.description == b.description
+    };
+    let mut by_name: Option<std::collections::HashMap<(&str, &str), &CatalogEntry>> = None;
+    for (i, entry) in new.iter_mut().enumerate() {
+        let found = match old.get(i) {
+            Some(o) if o.server == entry.server && o.name == entry.name => Some(o),
+            _ => by_name
+                .get_or_insert_with(|| {
+                    old.iter()
+                        .map(|o| ((o.server.as_str(), o.name.as_str()), o))
+                        .collect()
+                })
+                .get(&(entry.server.as_str(), entry.name.as_str()))
+                .copied(),
+        };
+        if let Some(o) = found
+            && same_text(o, entry)
+            && let Some(haystack) = o.search.get()
+        {
+            entry.search = HaystackCell::made(Arc::clone(haystack));
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Catalog {
     pub tools: Vec<CatalogEntry>,
@@ -131,6 +165,14 @@ impl Catalog {
     pub fn refresh(&mut self, mut servers: Catalog) {
         servers.agents = std::mem::take(&mut self.agents);
         servers.cards = std::mem::take(&mut self.cards);
+        for (old, new) in [
+            (&self.tools, &mut servers.tools),
+            (&self.resources, &mut servers.resources),
+            (&self.templates, &mut servers.templates),
+            (&self.prompts, &mut servers.prompts),
+        ] {
+            keep_haystacks(old, new);
+        }
         *self = servers;
     }
 
@@ -192,5 +234,55 @@ impl CatalogPane {
         let hays: Vec<_> = entries.iter().map(CatalogEntry::haystack).collect();
         let hits = self.filter.memo.filter(&hays, &query);
         hits.into_iter().filter_map(|i| entries.get(i)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(server: &str, name: &str, description: &str) -> CatalogEntry {
+        CatalogEntry {
+            server: server.into(),
+            name: name.into(),
+            description: description.into(),
+            ..CatalogEntry::default()
+        }
+    }
+
+    #[test]
+    fn a_catalog_change_keeps_the_haystacks_of_unchanged_entries() {
+        let mut catalog = Catalog {
+            tools: vec![
+                entry("a", "one", "x"),
+                entry("a", "two", "y"),
+                entry("b", "three", "z"),
+            ],
+            ..Catalog::default()
+        };
+        let made: Vec<_> = catalog
+            .tools
+            .iter()
+            .map(|e| Arc::clone(e.haystack()))
+            .collect();
+        // `two` changed its description, `new` came before `three`.
+        catalog.refresh(Catalog {
+            tools: vec![
+                entry("a", "one", "x"),
+                entry("a", "two", "changed"),
+                entry("a", "zz-new", ""),
+                entry("b", "three", "z"),
+            ],
+            ..Catalog::default()
+        });
+        let kept = |i: usize| catalog.tools[i].search.get().cloned();
+        assert!(kept(0).is_some_and(|h| Arc::ptr_eq(&h, &made[0])));
+        assert!(kept(1).is_none(), "changed text: made again when needed");
+        assert!(kept(2).is_none());
+        assert!(
+            kept(3).is_some_and(|h| Arc::ptr_eq(&h, &made[2])),
+            "matched by name"
+        );
+        assert!(!Arc::ptr_eq(catalog.tools[1].haystack(), &made[1]));
     }
 }
