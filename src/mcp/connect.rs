@@ -15,6 +15,7 @@ use tokio::process::ChildStderr;
 
 use super::client::ClientSide;
 use super::endpoint::{Endpoint, TransportKind};
+use super::erased::Erased;
 use super::error::{McpError, untrusted};
 use super::input_closed::InputClosed;
 use super::limits::Limits;
@@ -258,7 +259,7 @@ async fn connect_stdio(
     };
     let transport = InputClosed::new(transport, Arc::clone(&child.input_closed));
     match client
-        .serve_with_lifecycle(tap(transport, wire), mode)
+        .serve_with_lifecycle(Erased::new(tap(transport, wire)), mode)
         .await
     {
         Ok(service) => Ok(Connected {
@@ -320,7 +321,7 @@ async fn connect_remote(
             .await
             .map_err(|e| handshake(&server, untrusted(&e.to_string(), 300)))?;
         return client
-            .serve_with_lifecycle(tap(transport, wire), mode)
+            .serve_with_lifecycle(Erased::new(tap(transport, wire)), mode)
             .await
             .map(|service| Connected {
                 service,
@@ -347,14 +348,18 @@ async fn connect_remote(
     let served = if static_token {
         let http = RefusalTap::new(http, refusals, tasks, wire);
         let transport = StreamableHttpClientTransport::with_client(http, config);
-        client.serve_with_lifecycle(transport, mode).await
+        client
+            .serve_with_lifecycle(Erased::new(transport), mode)
+            .await
     } else {
         let auth = super::oauth::authorized_client(&server, url, remote.oauth, http)
             .await
             .map_err(|e| handshake(&server, e.to_string()))?;
         let auth = RefusalTap::new(auth, refusals, tasks, wire);
         let transport = StreamableHttpClientTransport::with_client(auth, config);
-        client.serve_with_lifecycle(transport, mode).await
+        client
+            .serve_with_lifecycle(Erased::new(transport), mode)
+            .await
     };
     match served {
         Ok(service) => Ok(Connected {

@@ -14,6 +14,7 @@ pub mod catalog_diff;
 mod client;
 mod connect;
 pub mod endpoint;
+mod erased;
 mod error;
 mod exit_watch;
 pub mod freshness;
