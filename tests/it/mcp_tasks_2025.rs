@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 use switchboard::config::McpConfig;
 use switchboard::mcp::{
@@ -257,14 +256,8 @@ fn the_cli_waits_for_a_task_or_hands_it_back_to_get_and_cancel() {
     std::fs::write(dir.path().join("switchboard.toml"), config).unwrap();
     trust_folder(dir.path(), &dir.path().join(".local/state"));
     let run = |args: &[&str]| {
-        let out = Command::cargo_bin("switchboard")
-            .unwrap()
-            .current_dir(dir.path())
-            .env("HOME", dir.path())
-            .env_remove("XDG_CONFIG_HOME")
-            .env_remove("XDG_STATE_HOME")
+        let out = crate::support::cli::switchboard_in(dir.path())
             .args(args)
-            .timeout(std::time::Duration::from_secs(60))
             .assert()
             .code(0)
             .get_output()
