@@ -12,8 +12,9 @@
 //! Which calls become tasks: those to a tool marked `required` (a plain call must
 //! fail, -32601), and to one marked `optional` when the caller will not wait
 //! (`call --no-wait`); both only if the server declared task-augmented tool calls
-//! (see `task_support`). A plain call answered -32601 by a server whose handshake
-//! was not seen is tried once more as a task.
+//! (see `task_support`). A plain call answered -32601 by a server that declared no
+//! tasks — or whose handshake could not be read, as behind JSON HTTP bodies — is
+//! tried once more as a task.
 
 use std::time::Duration;
 
@@ -59,8 +60,8 @@ impl ServerHandle {
             }
     }
 
-    /// Whether a plain call's `error` says the tool runs only as a task, on a
-    /// server whose own word on it could not be read.
+    /// Whether a plain call's `error` may say the tool runs only as a task: -32601
+    /// from a server that declared no tasks (or whose declaration was not seen).
     pub(super) fn wants_task_2025(&self, live: &Live, tool: &str, error: &McpError) -> bool {
         matches!(error, McpError::Remote { code, .. } if *code == METHOD_NOT_FOUND)
             && !live.stateless
