@@ -25,8 +25,9 @@ use crate::config::SamplingPolicy;
 /// Asks the server's task to do something.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
-    /// Re-list one list (after `list_changed`).
-    Refresh(ListKind),
+    /// Re-list one list: the server announced `list_changed` at that instant (a list
+    /// that began later already holds the change).
+    Refresh(ListKind, tokio::time::Instant),
     /// Drop the connection and connect again (also: enable a disabled server).
     Reconnect,
     /// Close the connection and stay disconnected until `Reconnect`.
@@ -196,8 +197,9 @@ impl ClientSide {
         }
     }
 
-    fn refresh(&self, kind: ListKind) {
-        let _ = self.commands.send(Command::Refresh(kind));
+    pub(super) fn refresh(&self, kind: ListKind) {
+        let now = tokio::time::Instant::now();
+        let _ = self.commands.send(Command::Refresh(kind, now));
     }
 }
 

@@ -16,6 +16,7 @@ use super::catalog::{
 use super::error::{LimitKind, McpError, untrusted};
 use super::freshness::ListFreshness;
 use super::limits::Limits;
+use super::relist::ListStarts;
 use super::server::ServerHandle;
 use super::snapshot::ServerInfo;
 
@@ -285,6 +286,7 @@ pub(super) async fn first_catalog(
     info: &ServerInfo,
     generation: u64,
     previous: Option<&CatalogSnapshot>,
+    starts: &mut ListStarts,
 ) -> Result<CatalogSnapshot, McpError> {
     let mut catalog = CatalogSnapshot {
         generation,
@@ -301,6 +303,7 @@ pub(super) async fn first_catalog(
         if !info.supports(capability) || previous.is_some_and(|p| catalog.reuse(p, kind, now)) {
             continue;
         }
+        starts.begin(kind);
         if let Some(login) = refresh_list(peer, handle, kind, &mut catalog).await {
             return Err(login);
         }

@@ -31,6 +31,7 @@ pub mod param_headers;
 mod reauth;
 mod refusal_tap;
 mod rejoin;
+mod relist;
 mod result;
 mod rounds;
 pub mod save;

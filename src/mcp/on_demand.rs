@@ -146,7 +146,7 @@ pub(super) async fn stay_idle(
             Some(Command::Disable) => {
                 return super::server::stay_disabled(handle, snap, commands).await;
             }
-            Some(Command::Refresh(_) | Command::Idle) => {}
+            Some(Command::Refresh(..) | Command::Idle) => {}
         }
     }
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use rmcp::{Peer, RoleClient};
 use tokio::sync::{broadcast, mpsc, watch};
+use tokio::time::Instant;
 
 use super::catalog::{CatalogSnapshot, ListKind};
 use super::client::{ClientSide, Command, ProgressRoutes};
@@ -14,8 +15,9 @@ use super::connect::{Connected, close, connect};
 use super::endpoint::Endpoint;
 use super::error::McpError;
 use super::limits::Limits;
-use super::listing::{first_catalog, refresh_list};
+use super::listing::first_catalog;
 use super::on_demand::{idle_for, stay_idle};
+use super::relist::{self, ListStarts};
 use super::snapshot::{HubSnapshot, McpEvent, ServerInfo, ServerSnapshot, ServerStatus};
 use super::stderr::StderrTail;
 use crate::config::ServerConfig;
@@ -185,7 +187,7 @@ pub(super) async fn stay_disabled(
         match commands.recv().await {
             Some(Command::Reconnect) => return true,
             Some(Command::Shutdown) | None => return false,
-            Some(Command::Refresh(_) | Command::Disable | Command::Start | Command::Idle) => {}
+            Some(Command::Refresh(..) | Command::Disable | Command::Start | Command::Idle) => {}
         }
     }
 }
@@ -418,7 +420,7 @@ async fn wait_to_retry(
             (tries.attempt, tries.reuse) = (0, false);
             Next::Connect
         }
-        Some(Command::Refresh(_) | Command::Idle) => {
+        Some(Command::Refresh(..) | Command::Idle) => {
             if !tries.retrying {
                 tries.attempt = 0;
             }
@@ -453,9 +455,9 @@ async fn wait_or_command(
     tokio::pin!(sleep);
     loop {
         tokio::select! {
-            () = &mut sleep => return Some(Command::Refresh(ListKind::Tools)),
+            () = &mut sleep => return Some(Command::Refresh(ListKind::Tools, Instant::now())),
             command = commands.recv() => match command {
-                Some(Command::Refresh(_) | Command::Idle) => {}
+                Some(Command::Refresh(..) | Command::Idle) => {}
                 other => return other,
             },
         }
@@ -488,7 +490,16 @@ async fn serve(
     }
     // After a crash, lists still fresh by their `ttlMs` are kept, not listed again.
     let previous = reuse.then(|| Arc::clone(&snap.catalog));
-    let listed = first_catalog(&peer, handle, &info, generation, previous.as_deref()).await;
+    let mut starts = ListStarts::default();
+    let listed = first_catalog(
+        &peer,
+        handle,
+        &info,
+        generation,
+        previous.as_deref(),
+        &mut starts,
+    )
+    .await;
     let catalog = match listed {
         Ok(catalog) => catalog,
         Err(login) => {
@@ -512,21 +523,10 @@ async fn serve(
     handle.set_live(Some(live));
     snap.generation = generation;
     snap.info = Some(Arc::new(info));
-    snap.catalog = Arc::new(catalog);
     snap.status = ServerStatus::Ready;
     snap.last_error = None;
     snap.login = handle.stored_login();
-    handle.remember_catalog(&snap.catalog);
-    handle.publish(snap);
-    let emit = |revision| {
-        if events.receiver_count() > 0 {
-            let _ = events.send(McpEvent::CatalogChanged {
-                server: handle.name.clone(),
-                revision,
-            });
-        }
-    };
-    emit(snap.catalog.revision);
+    publish_catalog(handle, snap, catalog, events);
 
     let cancel = service.cancellation_token();
     let done = service.waiting();
@@ -549,17 +549,16 @@ async fn serve(
         };
         match command {
             Some(Command::Start) => {}
-            Some(Command::Refresh(kind)) => {
-                let (kinds, after) = gather_refreshes(kind, commands).await;
+            // Heard before the last list of its kind began: that list holds it.
+            Some(Command::Refresh(kind, heard)) if starts.covers(kind, heard) => {}
+            Some(Command::Refresh(kind, heard)) => {
+                let (due, after) = relist::gather((kind, heard), commands, &starts).await;
                 next = after;
-                let mut catalog = CatalogSnapshot::clone(&snap.catalog);
-                for kind in kinds {
-                    let _ = refresh_list(&peer, handle, kind, &mut catalog).await;
+                if !due.is_empty() {
+                    let catalog =
+                        relist::list_again(&peer, handle, &snap.catalog, due, &mut starts);
+                    publish_catalog(handle, snap, catalog.await, events);
                 }
-                snap.catalog = Arc::new(catalog);
-                handle.remember_catalog(&snap.catalog);
-                handle.publish(snap);
-                emit(snap.catalog.revision);
             }
             stop => {
                 handle.end_streams(list_changes.take()).await;
@@ -578,33 +577,22 @@ async fn serve(
     ended
 }
 
-/// How long `list_changed` notifications are gathered before listing again: a server
-/// that announces a burst of changes is listed once per list, not once per
-/// notification. Lists run one at a time, so a notification that arrives during a
-/// list marks that list for one more.
-const LIST_DEBOUNCE: Duration = Duration::from_millis(50);
-
-/// The lists to refresh: `first` and every other refresh queued within
-/// [`LIST_DEBOUNCE`], each once. A command that is not a refresh ends the gathering
-/// and is handed back (`Some(None)`: the queue closed).
-async fn gather_refreshes(
-    first: ListKind,
-    commands: &mut mpsc::UnboundedReceiver<Command>,
-) -> (Vec<ListKind>, Option<Option<Command>>) {
-    let mut kinds = vec![first];
-    let until = tokio::time::Instant::now() + LIST_DEBOUNCE;
-    loop {
-        tokio::select! {
-            () = tokio::time::sleep_until(until) => return (kinds, None),
-            command = commands.recv() => match command {
-                Some(Command::Refresh(kind)) => {
-                    if !kinds.contains(&kind) {
-                        kinds.push(kind);
-                    }
-                }
-                other => return (kinds, Some(other)),
-            },
-        }
+/// Makes `catalog` the server's: kept (for a cached catalog), published, and announced
+/// as `CatalogChanged`.
+fn publish_catalog(
+    handle: &ServerHandle,
+    snap: &mut ServerSnapshot,
+    catalog: CatalogSnapshot,
+    events: &broadcast::Sender<McpEvent>,
+) {
+    snap.catalog = Arc::new(catalog);
+    handle.remember_catalog(&snap.catalog);
+    handle.publish(snap);
+    if events.receiver_count() > 0 {
+        let _ = events.send(McpEvent::CatalogChanged {
+            server: handle.name.clone(),
+            revision: snap.catalog.revision,
+        });
     }
 }
 

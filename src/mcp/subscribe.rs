@@ -14,7 +14,7 @@ use rmcp::service::Subscription;
 use tokio_util::sync::CancellationToken;
 
 use super::catalog::ListKind;
-use super::client::{ClientSide, Command};
+use super::client::ClientSide;
 use super::error::McpError;
 use super::listing::timed;
 use super::server::{Live, ServerHandle};
@@ -36,14 +36,14 @@ impl ClientSide {
                 self.resource_updated(n.params.uri);
             }
             ServerNotification::ToolListChangedNotification(_) => {
-                let _ = self.commands.send(Command::Refresh(ListKind::Tools));
+                self.refresh(ListKind::Tools);
             }
             ServerNotification::PromptListChangedNotification(_) => {
-                let _ = self.commands.send(Command::Refresh(ListKind::Prompts));
+                self.refresh(ListKind::Prompts);
             }
             ServerNotification::ResourceListChangedNotification(_) => {
-                let _ = self.commands.send(Command::Refresh(ListKind::Resources));
-                let _ = self.commands.send(Command::Refresh(ListKind::Templates));
+                self.refresh(ListKind::Resources);
+                self.refresh(ListKind::Templates);
             }
             _ => {}
         }

@@ -213,6 +213,36 @@ async fn a_burst_of_list_changed_is_listed_at_most_twice() {
 }
 
 #[tokio::test]
+async fn changes_announced_before_the_first_listing_are_not_listed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let listed = dir.path().join("listed");
+    let mut config = stdio_config(&["--misbehave", "announce-early", "--protocol", "2025-11-25"]);
+    config.env.insert(
+        "SWITCHBOARD_TEST_LISTED".into(),
+        listed.display().to_string(),
+    );
+    let hub = hub_with(&[("t", config)]);
+    let snap = settled(&hub).await;
+    assert_ready(&snap, "t");
+    // The first listing began after the five announcements: it holds the change.
+    assert!(snap.server("t").unwrap().catalog.tool("extra").is_some());
+    // The server's task handles its commands in order: the refreshes the announcements
+    // queued come before this, and once it is disabled nothing more is listed.
+    hub.disable("t").unwrap();
+    wait_snapshot(&hub, "t disabled", |s| {
+        s.server("t")
+            .is_some_and(|s| s.status == ServerStatus::Disabled)
+    })
+    .await;
+    assert_eq!(
+        lists_in(&listed),
+        1,
+        "listed again for changes it already had"
+    );
+    hub.shutdown().await;
+}
+
+#[tokio::test]
 async fn list_changed_refreshes_the_catalog() {
     let hub = hub_with(&[("t", stdio_config(&[]))]);
     assert_ready(&settled(&hub).await, "t");

@@ -343,9 +343,18 @@ impl ServerHandler for TestServer {
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.log_level.store(rank(request.level), Ordering::SeqCst);
+        // Like server-everything registering tools as the session begins: the change
+        // and its burst of announcements go out before this answer, so before the
+        // client's first listing.
+        if &*self.misbehave == "announce-early" {
+            self.extra_tool.store(true, Ordering::SeqCst);
+            for _ in 0..5 {
+                let _ = context.peer.notify_tool_list_changed().await;
+            }
+        }
         Ok(())
     }
 }

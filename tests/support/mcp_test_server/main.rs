@@ -25,7 +25,9 @@
 //! tool with a valid `x-mcp-header` annotation and one with an invalid one; `ttl`
 //! marks tool lists fresh for 10 minutes (`ttlMs`, `cacheScope: private`).
 //! `tasks-2025` and `tasks-2025-hidden` serve the 2025-11-25 tasks over stdio
-//! (see `tasks_2025`).
+//! (see `tasks_2025`). `announce-early` adds `extra` when `logging/setLevel` arrives
+//! (the first request switchboard sends in 2025-11-25) and sends five
+//! `notifications/tools/list_changed` before answering it.
 //! `probes` adds the tools a sandbox test uses: `probe_write`, `probe_read` (a
 //! relative path is under the temp dir), `probe_connect` (TCP to 127.0.0.1) and
 //! `probe_env`; each answers `ok` or `error: …` (`probe_env`: the variable names).
