@@ -23,8 +23,12 @@ pub const BUSY_GRACE: Duration = Duration::from_secs(2);
 pub const UNKNOWN_GRACE: Duration = Duration::from_millis(500);
 /// No CPU used over this long, every process asleep: the server is idle.
 pub const IDLE_WINDOW: Duration = Duration::from_millis(100);
-/// How often the server is looked at while it is given time to exit.
-pub const POLL: Duration = Duration::from_millis(25);
+/// How often the server is looked at while it is given time to exit. It decides only
+/// how soon an idle server is noticed, not whether it is idle: an idle server is sent
+/// SIGTERM at the first look after [`IDLE_WINDOW`], and one that handles the end of
+/// its input on the CPU starts that window at the look after. A look reads a few
+/// small `/proc` files per process.
+pub const POLL: Duration = Duration::from_millis(10);
 
 /// What one look at a process tree found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
