@@ -148,10 +148,15 @@ pub fn offer(
 }
 
 /// The size of a server's tool declarations under their qualified names (what the
-/// model is sent).
+/// model is sent; an app-only MCP Apps tool is never sent).
 pub fn catalog_size(server: &str, tools: &[crate::mcp::CatalogTool]) -> DeclarationSize {
     tools
         .iter()
+        .filter(|t| {
+            !t.ui
+                .as_ref()
+                .is_some_and(crate::mcp::apps::UiLink::app_only)
+        })
         .map(|t| {
             let name = crate::tools::qualified_name(server, &t.name);
             let description = if t.description.is_empty() {

@@ -307,9 +307,20 @@ fn answer_of(result: &ToolResult) -> Answer {
 }
 
 /// A result as the model reads it (before [`cut_for_model`]): the text blocks, a line
-/// for each other block, the structured content when there is nothing else, and a
-/// note when the structured content breaks the tool's output schema.
+/// for each other block, the structured content only when no block carries text, and
+/// a note when the structured content breaks the tool's output schema.
+///
+/// The text is the fallback every MCP Apps UI tool gives
+/// (https://github.com/modelcontextprotocol/ext-apps, `specification/2026-01-26/apps.mdx`):
+/// its `structuredContent` is meant for the UI, so with text beside it the model reads
+/// the text only; the structured content stays in the result view and session events.
 pub fn text_for_model(result: &ToolResult) -> String {
+    let has_text = result.content.iter().any(|b| {
+        matches!(
+            b,
+            ContentBlock::Text { .. } | ContentBlock::EmbeddedResource { text: Some(_), .. }
+        )
+    });
     let mut parts: Vec<String> = Vec::new();
     for block in &result.content {
         parts.push(match block {
@@ -323,9 +334,7 @@ pub fn text_for_model(result: &ToolResult) -> String {
             },
         });
     }
-    if parts.is_empty()
-        && let Some(structured) = &result.structured
-    {
+    if !has_text && let Some(structured) = &result.structured {
         parts.push(structured.to_string());
     }
     if !result.structured_mismatch.is_empty() {
@@ -348,5 +357,38 @@ pub fn cut_for_model(text: String, limit: usize) -> (String, bool) {
             (format!("{}{marker}", &text[..cut]), true)
         }
         None => (text, false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn with(content: Vec<ContentBlock>) -> ToolResult {
+        ToolResult {
+            content,
+            structured: Some(json!({"hands": 12})),
+            ..ToolResult::text("")
+        }
+    }
+
+    #[test]
+    fn structured_content_beside_text_stays_out_of_the_model_context() {
+        let text = text_for_model(&with(vec![ContentBlock::Text {
+            text: "It is noon.".into(),
+        }]));
+        assert_eq!(text, "It is noon.");
+    }
+
+    #[test]
+    fn structured_content_is_read_when_no_block_gives_text() {
+        assert_eq!(text_for_model(&with(Vec::new())), r#"{"hands":12}"#);
+        let image = text_for_model(&with(vec![ContentBlock::Image {
+            mime: "image/png".into(),
+            data: "AAAA".into(),
+        }]));
+        assert_eq!(image, "[image image/png not shown]\n{\"hands\":12}");
     }
 }

@@ -356,11 +356,13 @@ async fn offer_tools(
     tools
 }
 
-/// The tools offered to the model: all of them, or under `ReadOnly` those that can read.
+/// The tools offered to the model: all of them, or under `ReadOnly` those that can read;
+/// never an app-only one (MCP Apps visibility without `"model"`).
 pub fn declarations(registry: &Registry, scope: Scope) -> Vec<ToolDeclaration> {
     registry
         .specs()
         .into_iter()
+        .filter(|s| !s.app_only)
         .filter(|s| {
             scope == Scope::Full
                 || s.default_effect == ToolEffect::Read

@@ -84,6 +84,8 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> color_eyre::Result<()> {
                     .registry
                     .specs()
                     .into_iter()
+                    // What a model is told: never an app-only (MCP Apps) tool.
+                    .filter(|s| !s.app_only)
                     .filter(|s| {
                         prefix
                             .as_ref()
@@ -237,6 +239,12 @@ fn catalog_json(config: &Config, s: &ServerSnapshot) -> Value {
                 "output_schema": t.output_schema,
                 "annotations": t.annotations,
             });
+            if let Some(ui) = &t.ui {
+                tool["ui"] = json!(ui.resource_uri);
+                if ui.app_only() {
+                    tool["app_only"] = json!(true);
+                }
+            }
             if let Some(task) = t.task {
                 tool["task"] = json!(task);
             }
@@ -318,10 +326,15 @@ fn human_tools(out: &mut String, config: &Config, s: &ServerSnapshot) {
             .is_none_or(|sc| tool_enabled(sc, &t.name));
         let _ = writeln!(
             out,
-            "    {:<w$} {:<8}{}{} {}",
+            "    {:<w$} {:<8}{}{}{} {}",
             safe(&qualified_name(&s.name, &t.name)),
             effect_of(config, &s.name, t),
             if enabled { "" } else { " (disabled)" },
+            match &t.ui {
+                Some(ui) if ui.app_only() => " (ui, app only)",
+                Some(_) => " (ui)",
+                None => "",
+            },
             match t.task {
                 Some(crate::mcp::TaskMode::Required) => " (task)",
                 Some(crate::mcp::TaskMode::Optional) => " (task if --no-wait)",
@@ -331,7 +344,12 @@ fn human_tools(out: &mut String, config: &Config, s: &ServerSnapshot) {
         );
         let qualified = qualified_name(&s.name, &t.name);
         let wire = provider_name(&qualified);
-        if wire != qualified {
+        if wire != qualified
+            && !t
+                .ui
+                .as_ref()
+                .is_some_and(crate::mcp::apps::UiLink::app_only)
+        {
             let _ = writeln!(out, "      declared to models as {}", safe(&wire));
         }
     }

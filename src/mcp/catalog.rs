@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::apps::UiLink;
 use super::task_support::TaskMode;
 
 /// Which list of the catalog.
@@ -55,6 +56,9 @@ pub struct CatalogTool {
     /// How it may run as a task (2025-11-25 `execution.taskSupport`); none: never.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<TaskMode>,
+    /// Its MCP Apps UI (`_meta.ui`), if it names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ui: Option<UiLink>,
 }
 
 impl CatalogTool {
@@ -193,6 +197,7 @@ pub fn tool_from_wire(v: &Value) -> Option<CatalogTool> {
         annotations,
         icons: icons(v),
         task: None,
+        ui: UiLink::from_tool(v),
     })
 }
 

@@ -183,6 +183,7 @@ mod tests {
             annotations: None,
             icons: 0,
             task: None,
+            ui: None,
         }
     }
 

@@ -6,6 +6,7 @@
 //! - [`McpTool`] puts each catalog tool behind the registry's gate;
 //!   [`sync_registry`] keeps the registry in step with the catalogs.
 
+pub mod apps;
 pub mod ask;
 mod calls;
 pub mod catalog;

@@ -23,7 +23,8 @@ pub fn tool_spec(server: &str, tool: &CatalogTool, trust: AnnotationTrust) -> To
     let mut builder = ToolSpec::builder(qualified_name(server, &tool.name))
         .description(tool.description.clone())
         .input_schema(tool.input_schema.clone())
-        .default_effect(effect_from_hints(hints.as_ref(), trust, None));
+        .default_effect(effect_from_hints(hints.as_ref(), trust, None))
+        .app_only(tool.ui.as_ref().is_some_and(super::apps::UiLink::app_only));
     if let Some(title) = tool
         .title
         .as_ref()

@@ -17,8 +17,8 @@ use super::registry::{InvokeError, Registry};
 use super::result::ToolResult;
 use crate::gate::{Answer, ApprovalDecision, ApprovalRequest, CallEnd, CallId, GateEvent, Ruling};
 use crate::policy::{
-    AuditRecord, BudgetSpent, CallFacts, ClientBudgetSpent, DecidedBy, Decision, GrantScope, Scope,
-    ToolEffect, Verdict, always_rule_for, append_allow_rule, args_sha256, rfc3339,
+    AuditRecord, BudgetSpent, CallFacts, ClientBudgetSpent, DecidedBy, Decision, GrantScope,
+    Origin, Scope, ToolEffect, Verdict, always_rule_for, append_allow_rule, args_sha256, rfc3339,
 };
 
 /// How long a cancelled tool may take to stop before the gate stops waiting.
@@ -74,6 +74,25 @@ impl CallOutcome {
             Self::Failed(e) => ToolResult::error(e.to_string()),
         }
     }
+}
+
+/// MCP Apps (https://github.com/modelcontextprotocol/ext-apps,
+/// `specification/2026-01-26/apps.mdx`): a tool whose `_meta.ui.visibility` lacks
+/// `"model"` is hidden from the model, so a model's (or sub-agent's) call to it is
+/// refused. The person's own calls (`/call`, `switchboard call`) and serve clients
+/// are not models and are let through.
+fn app_only_refusal(call: &Call<'_>, lease: &Lease) -> Option<Gate> {
+    if !lease.spec().app_only || !matches!(call.ctx.origin, Origin::Model | Origin::Agent) {
+        return None;
+    }
+    Some(Gate::Refuse(
+        Ruling::new(DecidedBy::Tool, "MCP Apps visibility"),
+        format!(
+            "Denied: {} is an app-only tool (MCP Apps visibility [\"app\"]); only its \
+             server's UI may call it, not a model.",
+            call.facts.tool
+        ),
+    ))
 }
 
 /// What the gate decided before running.
@@ -284,6 +303,9 @@ impl Registry {
         }
         if let Some(message) = call.ctx.outside_allowlist(&call.facts.tool) {
             return Gate::Refuse(Ruling::new(DecidedBy::Scope, ALLOWLIST), message);
+        }
+        if let Some(refusal) = app_only_refusal(call, lease) {
+            return refusal;
         }
         if call.ctx.scope == Scope::ReadOnly && call.facts.effect != ToolEffect::Read {
             let message = format!(

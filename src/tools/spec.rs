@@ -36,6 +36,9 @@ pub struct ToolSpec {
     /// The selector value assumed when the argument is absent (e.g. `GET`).
     pub effect_argument_default: Option<String>,
     pub subject: Subject,
+    /// Only an MCP App may call it (MCP Apps `_meta.ui.visibility` without `"model"`):
+    /// never declared to a model, and the gate refuses a model's or sub-agent's call.
+    pub app_only: bool,
     /// Lowercased selector value → effect; frozen at construction.
     effect_mapping: BTreeMap<String, ToolEffect>,
 }
@@ -53,6 +56,7 @@ impl ToolSpec {
                 effect_argument: None,
                 effect_argument_default: None,
                 subject: Subject::None,
+                app_only: false,
                 effect_mapping: BTreeMap::new(),
             },
         }
@@ -193,6 +197,12 @@ impl ToolSpecBuilder {
     #[must_use]
     pub fn subject(mut self, subject: Subject) -> Self {
         self.spec.subject = subject;
+        self
+    }
+
+    #[must_use]
+    pub fn app_only(mut self, app_only: bool) -> Self {
+        self.spec.app_only = app_only;
         self
     }
 

@@ -200,6 +200,29 @@ fn task_fact(mode: crate::mcp::TaskMode) -> &'static str {
     }
 }
 
+/// What the detail view says of a tool's MCP Apps UI: its resource, and who may
+/// call it when that is not everyone (`ui` and `app only` also mark the row).
+fn ui_facts(ui: &crate::mcp::apps::UiLink) -> Vec<(String, String)> {
+    let mut facts = vec![(UI_FACT.to_owned(), ui.resource_uri.clone())];
+    if ui.app_only() {
+        facts.push((
+            APP_ONLY_FACT.to_owned(),
+            "only its app may call it; never offered to a model".to_owned(),
+        ));
+    } else if !ui.visibility.app {
+        facts.push((
+            "visibility".to_owned(),
+            "model only: its app may not call it".to_owned(),
+        ));
+    }
+    facts
+}
+
+/// The detail fact naming a tool's MCP Apps UI resource.
+pub const UI_FACT: &str = "ui";
+/// The detail fact of a tool only its MCP App may call.
+pub const APP_ONLY_FACT: &str = "app only";
+
 /// The catalog: tools as the gate holds them (built-ins and MCP alike, with the
 /// server's annotations), resources, templates and prompts from every server.
 pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
@@ -215,6 +238,9 @@ pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
             entry.icons = tool.icons;
             if let Some(mode) = tool.task {
                 entry.facts.push(("task".into(), task_fact(mode).into()));
+            }
+            if let Some(ui) = &tool.ui {
+                entry.facts.extend(ui_facts(ui));
             }
             if entry.title.is_none() && tool.display_title() != tool.name {
                 entry.title = Some(tool.display_title().to_owned());

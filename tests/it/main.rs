@@ -46,6 +46,7 @@ mod llm_cohere;
 mod llm_gemini;
 mod llm_openai;
 mod llm_requests;
+mod mcp_apps;
 mod mcp_asking;
 mod mcp_catalog_ttl;
 mod mcp_cli;

@@ -25,6 +25,7 @@ fn tool(name: &str, input: Value) -> CatalogTool {
         annotations: None,
         icons: 0,
         task: None,
+        ui: None,
     }
 }
 

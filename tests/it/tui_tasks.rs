@@ -148,6 +148,7 @@ fn a_tool_that_runs_as_a_task_says_so_in_its_details() {
         annotations: None,
         icons: 0,
         task,
+        ui: None,
     };
     let tools = vec![
         tool("research", Some(TaskMode::Required)),

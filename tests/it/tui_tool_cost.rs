@@ -42,6 +42,7 @@ fn big(n: usize) -> HubSnapshot {
             annotations: None,
             icons: 0,
             task: None,
+            ui: None,
         })
         .collect();
     server.catalog = Arc::new(CatalogSnapshot {

@@ -62,7 +62,7 @@ impl ToolSearch {
         let specs = registry
             .specs()
             .into_iter()
-            .filter(|s| s.name != TOOL_SEARCH)
+            .filter(|s| s.name != TOOL_SEARCH && !s.app_only)
             .collect();
         let index = Arc::new(ToolIndex::new(specs));
         *slot = Some((generation, Arc::clone(&index)));

@@ -203,11 +203,19 @@ fn row<'a>(
     ListItem::new(Line::from(spans))
 }
 
-/// After the name: `◆` has icons, `●` subscribed, `✱` changed since read.
+/// After the name: `◆` has icons, `ui` an MCP Apps UI (`app only` when no model may
+/// call it), `●` subscribed, `✱` changed since read.
 fn marks(state: &State, e: &crate::tui::state::CatalogEntry) -> Vec<(&'static str, Role)> {
+    use crate::tui::hub_view::{APP_ONLY_FACT, UI_FACT};
     let mut out = Vec::new();
     if e.icons > 0 {
         out.push((" ◆", Role::Dim));
+    }
+    if e.facts.iter().any(|(k, _)| k == UI_FACT) {
+        out.push((" ui", Role::Info));
+    }
+    if e.facts.iter().any(|(k, _)| k == APP_ONLY_FACT) {
+        out.push((" app only", Role::Warning));
     }
     if let Some((_, uri)) = e.facts.iter().find(|(k, _)| k == "uri") {
         if state.subscriptions.is_changed(&e.server, uri) {

@@ -32,6 +32,8 @@ pub struct TestServer {
     pub exit_on_initialize: bool,
     /// Also offer the tools that ask the client (see `asking`).
     pub asking: bool,
+    /// Also offer the MCP Apps tools (see `apps`).
+    pub apps: bool,
     /// The protocol versions spoken; every version rmcp knows when empty.
     pub versions: Vec<rmcp::model::ProtocolVersion>,
     /// The `--misbehave` mode the handler acts on (`bad-structured`, `long-name`,
@@ -180,6 +182,9 @@ impl ServerHandler for TestServer {
         if self.asking {
             tools.extend(crate::asking::tools());
         }
+        if self.apps {
+            tools.extend(crate::apps::tools());
+        }
         if &*self.misbehave == "long-name" {
             tools.extend(data::unsafe_names());
         }
@@ -213,6 +218,7 @@ impl ServerHandler for TestServer {
         let probe = (&*self.misbehave == "probes")
             .then(|| crate::probes::run(&request))
             .flatten();
+        let probe = probe.or_else(|| self.apps.then(|| crate::apps::run(&request.name)).flatten());
         let value = match probe {
             Some(value) => value,
             None => self.run_tool(&request, &context).await?,
@@ -257,6 +263,9 @@ impl ServerHandler for TestServer {
                 format!("no resource {uri}"),
                 None,
             ));
+        } else if let Some(ui) = crate::apps::read(&uri) {
+            // Served though not listed: a host reads it by the URI a tool names.
+            ui
         } else if uri.starts_with("test://blob/") {
             json!({"uri": uri, "mimeType": "application/octet-stream", "blob": "AAEC"})
         } else if uri.starts_with("test://text/") || uri.starts_with("test://tpl") {

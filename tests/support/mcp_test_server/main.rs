@@ -2,12 +2,13 @@
 //!
 //! ```text
 //! switchboard-test-mcp-server [--transport stdio|http|sse] [--misbehave MODE]
-//!     [--protocol both|2025-11-25|2026-07-28] [--asking]
+//!     [--protocol both|2025-11-25|2026-07-28] [--asking] [--apps]
 //! ```
 //!
 //! `--protocol` narrows the versions spoken (default: every version rmcp knows, so
 //! `server/discover` works and so does `initialize`); `--asking` adds the tools that
-//! ask the client (elicitation, sampling, roots, several rounds, request state).
+//! ask the client (elicitation, sampling, roots, several rounds, request state);
+//! `--apps` adds MCP Apps tools with a UI and serves their `ui://` resource (see `apps`).
 //!
 //! Over `http` (Streamable HTTP, `/mcp`) and `sse` (legacy HTTP+SSE, `/sse`) it listens
 //! on 127.0.0.1 with a free port and prints its URL as the first line on stdout.
@@ -39,6 +40,7 @@
 //! `subscriptions/listen` stream is established; with `SWITCHBOARD_TEST_TRACE=FILE` it
 //! writes rmcp's trace to FILE.
 
+mod apps;
 mod asking;
 mod data;
 mod handler;
@@ -64,6 +66,7 @@ struct Options {
     misbehave: String,
     protocol: String,
     asking: bool,
+    apps: bool,
 }
 
 fn options() -> Result<Options, String> {
@@ -72,11 +75,16 @@ fn options() -> Result<Options, String> {
         misbehave: std::env::var("SWITCHBOARD_TEST_MISBEHAVE").unwrap_or_default(),
         protocol: "both".into(),
         asking: false,
+        apps: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--asking" {
             options.asking = true;
+            continue;
+        }
+        if arg == "--apps" {
+            options.apps = true;
             continue;
         }
         let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
@@ -131,6 +139,7 @@ async fn main() {
     let server = TestServer {
         exit_on_initialize: options.misbehave == "exit-on-init",
         asking: options.asking,
+        apps: options.apps,
         versions,
         misbehave: options.misbehave.as_str().into(),
         ..TestServer::default()
