@@ -222,5 +222,13 @@ async fn the_tui_catalog_marks_ui_tools_and_the_detail_names_the_resource() {
         "apps_clock_detail",
         crate::support::tui::shot(&state, 100, 24)
     );
+    // The app-only tool (second of the filtered rows) says so in its detail.
+    state.catalog.sel = 1;
+    let detail = crate::support::tui::shot(&state, 100, 24);
+    assert!(detail.contains("apps__clock_tick"), "{detail}");
+    assert!(
+        detail.contains("app only: only its app may call it; never offered to a model"),
+        "{detail}"
+    );
     workbench.shutdown().await;
 }
