@@ -152,11 +152,7 @@ pub fn offer(
 pub fn catalog_size(server: &str, tools: &[crate::mcp::CatalogTool]) -> DeclarationSize {
     tools
         .iter()
-        .filter(|t| {
-            !t.ui
-                .as_ref()
-                .is_some_and(crate::mcp::apps::UiLink::app_only)
-        })
+        .filter(|t| !t.app_only())
         .map(|t| {
             let name = crate::tools::qualified_name(server, &t.name);
             let description = if t.description.is_empty() {

@@ -360,9 +360,8 @@ async fn offer_tools(
 /// never an app-only one (MCP Apps visibility without `"model"`).
 pub fn declarations(registry: &Registry, scope: Scope) -> Vec<ToolDeclaration> {
     registry
-        .specs()
+        .model_specs()
         .into_iter()
-        .filter(|s| !s.app_only)
         .filter(|s| {
             scope == Scope::Full
                 || s.default_effect == ToolEffect::Read

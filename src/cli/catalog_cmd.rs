@@ -82,10 +82,8 @@ pub fn run(cli: &Cli, args: &CatalogArgs) -> color_eyre::Result<()> {
                 let prefix = args.server.as_ref().map(|s| format!("{s}{QUALIFIER}"));
                 let specs: Vec<_> = workbench
                     .registry
-                    .specs()
+                    .model_specs()
                     .into_iter()
-                    // What a model is told: never an app-only (MCP Apps) tool.
-                    .filter(|s| !s.app_only)
                     .filter(|s| {
                         prefix
                             .as_ref()
@@ -344,12 +342,7 @@ fn human_tools(out: &mut String, config: &Config, s: &ServerSnapshot) {
         );
         let qualified = qualified_name(&s.name, &t.name);
         let wire = provider_name(&qualified);
-        if wire != qualified
-            && !t
-                .ui
-                .as_ref()
-                .is_some_and(crate::mcp::apps::UiLink::app_only)
-        {
+        if wire != qualified && !t.app_only() {
             let _ = writeln!(out, "      declared to models as {}", safe(&wire));
         }
     }

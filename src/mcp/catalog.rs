@@ -62,6 +62,11 @@ pub struct CatalogTool {
 }
 
 impl CatalogTool {
+    /// Only its MCP App may call it: never declared to a model.
+    pub fn app_only(&self) -> bool {
+        self.ui.as_ref().is_some_and(super::apps::UiLink::app_only)
+    }
+
     /// `title`, else the annotations' title, else the name.
     pub fn display_title(&self) -> &str {
         self.title

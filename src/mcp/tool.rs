@@ -24,7 +24,7 @@ pub fn tool_spec(server: &str, tool: &CatalogTool, trust: AnnotationTrust) -> To
         .description(tool.description.clone())
         .input_schema(tool.input_schema.clone())
         .default_effect(effect_from_hints(hints.as_ref(), trust, None))
-        .app_only(tool.ui.as_ref().is_some_and(super::apps::UiLink::app_only));
+        .app_only(tool.app_only());
     if let Some(title) = tool
         .title
         .as_ref()

@@ -222,6 +222,14 @@ impl Registry {
         specs
     }
 
+    /// The specs a model may be told of: never an app-only one (MCP Apps, see
+    /// `ToolSpec::app_only`). Every declaration to a model starts here.
+    pub fn model_specs(&self) -> Vec<ToolSpec> {
+        let mut specs = self.specs();
+        specs.retain(|s| !s.app_only);
+        specs
+    }
+
     /// Changes whenever a tool may have been added, replaced or removed.
     pub fn generation(&self) -> u64 {
         self.generation.load(std::sync::atomic::Ordering::Relaxed)

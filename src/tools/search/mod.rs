@@ -60,9 +60,9 @@ impl ToolSearch {
             return Some(Arc::clone(index));
         }
         let specs = registry
-            .specs()
+            .model_specs()
             .into_iter()
-            .filter(|s| s.name != TOOL_SEARCH && !s.app_only)
+            .filter(|s| s.name != TOOL_SEARCH)
             .collect();
         let index = Arc::new(ToolIndex::new(specs));
         *slot = Some((generation, Arc::clone(&index)));
