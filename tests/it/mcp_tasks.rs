@@ -6,12 +6,11 @@
 use crate::support;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
-use switchboard::config::{McpConfig, ProtocolChoice};
-use switchboard::mcp::{CallContext, ElicitMode, HeadlessAsker, HubOptions, McpEvent, McpHub};
+use switchboard::config::ProtocolChoice;
+use switchboard::mcp::{CallContext, HubOptions, McpEvent, McpHub};
 
 use crate::support::mcp::{HttpServer, assert_ready, settled, stdio_config};
 use crate::support::trust_folder;
@@ -19,17 +18,7 @@ use crate::support::trust_folder;
 fn hub(protocol: ProtocolChoice) -> McpHub {
     let mut config = stdio_config(&["--asking"]);
     config.protocol = Some(protocol);
-    McpHub::start_with(
-        &BTreeMap::from([("t".to_owned(), config)]),
-        HubOptions {
-            asker: Some(Arc::new(HeadlessAsker {
-                mode: ElicitMode::AcceptDefaults,
-                notice: None,
-            })),
-            mcp: McpConfig::default(),
-            ..HubOptions::default()
-        },
-    )
+    crate::support::mcp::accept_defaults_hub(config)
 }
 
 fn args(v: &Value) -> serde_json::Map<String, Value> {

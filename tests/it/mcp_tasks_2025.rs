@@ -5,15 +5,10 @@
 //! whose handshake hides its task facts is still served after its -32601.
 #![allow(clippy::unwrap_used)]
 
-use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 
 use serde_json::{Value, json};
-use switchboard::config::McpConfig;
-use switchboard::mcp::{
-    CallContext, ElicitMode, HeadlessAsker, HubOptions, McpEvent, McpHub, TaskMode,
-};
+use switchboard::mcp::{CallContext, McpEvent, McpHub, TaskMode};
 use tokio_util::sync::CancellationToken;
 
 use crate::support::mcp::{SERVER_BIN, assert_ready, settled, stdio_config};
@@ -25,17 +20,7 @@ fn hub(mode: &str, marker: &Path) -> McpHub {
         "SWITCHBOARD_TEST_MARKER".into(),
         marker.display().to_string(),
     );
-    McpHub::start_with(
-        &BTreeMap::from([("t".to_owned(), config)]),
-        HubOptions {
-            asker: Some(Arc::new(HeadlessAsker {
-                mode: ElicitMode::AcceptDefaults,
-                notice: None,
-            })),
-            mcp: McpConfig::default(),
-            ..HubOptions::default()
-        },
-    )
+    crate::support::mcp::accept_defaults_hub(config)
 }
 
 async fn call(hub: &McpHub, tool: &str, args: Value, ctx: CallContext) -> Result<String, String> {

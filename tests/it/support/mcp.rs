@@ -74,6 +74,21 @@ impl Drop for HttpServer {
     }
 }
 
+/// A hub with `config` as `t`, whose questions are answered headless with each
+/// form's defaults (`--elicit accept-defaults`).
+pub fn accept_defaults_hub(config: ServerConfig) -> McpHub {
+    McpHub::start_with(
+        &BTreeMap::from([("t".to_owned(), config)]),
+        switchboard::mcp::HubOptions {
+            asker: Some(std::sync::Arc::new(switchboard::mcp::HeadlessAsker {
+                mode: switchboard::mcp::ElicitMode::AcceptDefaults,
+                notice: None,
+            })),
+            ..switchboard::mcp::HubOptions::default()
+        },
+    )
+}
+
 pub fn hub_with(servers: &[(&str, ServerConfig)]) -> McpHub {
     let map: BTreeMap<String, ServerConfig> = servers
         .iter()
