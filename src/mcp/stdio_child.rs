@@ -148,13 +148,19 @@ impl<R> LineTap<R> {
 
     fn feed(&mut self, mut bytes: &[u8]) {
         while let Some(end) = memchr::memchr(b'\n', bytes) {
-            self.push(&bytes[..end]);
-            if !self.skipping {
-                self.support.inspect(&self.line);
-            }
-            self.line.clear();
-            if self.line.capacity() > KEEP_BUFFER {
-                self.line = Vec::new();
+            let line = &bytes[..end];
+            if self.line.is_empty() && !self.skipping {
+                // The whole line came in this read (most do): read it where it is.
+                self.support.inspect(line);
+            } else {
+                self.push(line);
+                if !self.skipping {
+                    self.support.inspect(&self.line);
+                }
+                self.line.clear();
+                if self.line.capacity() > KEEP_BUFFER {
+                    self.line = Vec::new();
+                }
             }
             self.skipping = false;
             bytes = &bytes[end + 1..];
@@ -224,6 +230,15 @@ mod tests {
         );
         assert!(support.declared());
         assert_eq!(support.mode("r"), Some(TaskMode::Required));
+    }
+
+    #[test]
+    fn whole_lines_in_one_read_are_inspected_without_being_kept() {
+        let support = TaskSupport::default();
+        let mut tap = LineTap::new(tokio::io::empty(), support.clone());
+        tap.feed(b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"capabilities\":{\"tasks\":{}},\"serverInfo\":{}}}\n{\"par");
+        assert!(support.declared());
+        assert_eq!(tap.line, b"{\"par", "only the unfinished line is kept");
     }
 
     #[test]

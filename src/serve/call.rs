@@ -35,11 +35,18 @@ impl Request {
     pub fn of(context: &RequestContext<RoleServer>) -> Self {
         Self {
             cancel: context.ct.child_token(),
-            progress: context
-                .meta
-                .get_progress_token()
-                .map(|token| (token, context.peer.clone())),
+            progress: Self::progress_of(context),
         }
+    }
+
+    /// Where the request's progress goes: its token, on its client's connection.
+    pub fn progress_of(
+        context: &RequestContext<RoleServer>,
+    ) -> Option<(ProgressToken, Peer<RoleServer>)> {
+        context
+            .meta
+            .get_progress_token()
+            .map(|token| (token, context.peer.clone()))
     }
 }
 

@@ -56,7 +56,7 @@ pub(super) async fn call_or_task(
     let cancel = CancellationToken::new();
     let request = Request {
         cancel: cancel.clone(),
-        progress: Request::of(context).progress,
+        progress: Request::progress_of(context),
     };
     let mut running = tokio::spawn({
         let gateway = Arc::clone(&gateway);
