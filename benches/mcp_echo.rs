@@ -164,6 +164,7 @@ fn audit_record(args: &Map<String, Value>) -> AuditRecord {
         origin: Origin::Cli,
         client: None,
         agent: None,
+        app: None,
         tool: "t__echo".into(),
         effect: ToolEffect::Read,
         decision: Verdict::Allow,

@@ -5,6 +5,7 @@
 pub mod a2a;
 pub mod agent;
 pub mod agents;
+pub mod apps;
 pub mod cases;
 pub mod catalog_filter;
 pub mod cli;

@@ -42,6 +42,8 @@ pub struct WorkbenchOptions {
     pub wire: Option<Arc<WireLog>>,
     /// Holds the servers' first connections until opened (the TUI: its first frame).
     pub start: Option<crate::mcp::StartGate>,
+    /// MCP Apps can be opened (the TUI, `switchboard app`): servers are told so.
+    pub apps: bool,
 }
 
 /// The config's `[policy]` is invalid.
@@ -147,6 +149,7 @@ impl Workbench {
                 cache: Some(crate::mcp::catalog_cache::CatalogCache::new(
                     dirs.catalog_cache_dir(),
                 )),
+                apps: options.apps,
             },
         );
         let sync = Arc::new(Mutex::new(RegistrySync::default()));

@@ -48,13 +48,21 @@ pub struct CallArgs {
 }
 
 fn arguments(args: &CallArgs) -> Result<Map<String, Value>, String> {
-    match &args.args {
+    parse_arguments(args.args.as_deref(), &args.arg)
+}
+
+/// A tool's arguments from `--args JSON` or `-a KEY=VALUE` pairs.
+pub(super) fn parse_arguments(
+    json: Option<&str>,
+    pairs: &[String],
+) -> Result<Map<String, Value>, String> {
+    match json {
         Some(text) => match serde_json::from_str(text) {
             Ok(Value::Object(map)) => Ok(map),
             Ok(_) => Err("--args must be a JSON object".into()),
             Err(e) => Err(format!("--args is not valid JSON: {e}")),
         },
-        None => key_values(&args.arg),
+        None => key_values(pairs),
     }
 }
 

@@ -237,11 +237,11 @@ fn catalog_json(config: &Config, s: &ServerSnapshot) -> Value {
                 "output_schema": t.output_schema,
                 "annotations": t.annotations,
             });
-            if let Some(ui) = &t.ui {
-                tool["ui"] = json!(ui.resource_uri);
-                if ui.app_only() {
-                    tool["app_only"] = json!(true);
-                }
+            if let Some(uri) = t.ui_resource() {
+                tool["ui"] = json!(uri);
+            }
+            if t.app_only() {
+                tool["app_only"] = json!(true);
             }
             if let Some(task) = t.task {
                 tool["task"] = json!(task);
@@ -328,10 +328,11 @@ fn human_tools(out: &mut String, config: &Config, s: &ServerSnapshot) {
             safe(&qualified_name(&s.name, &t.name)),
             effect_of(config, &s.name, t),
             if enabled { "" } else { " (disabled)" },
-            match &t.ui {
-                Some(ui) if ui.app_only() => " (ui, app only)",
-                Some(_) => " (ui)",
-                None => "",
+            match (t.ui_resource(), t.app_only()) {
+                (Some(_), true) => " (ui, app only)",
+                (Some(_), false) => " (ui)",
+                (None, true) => " (app only)",
+                (None, false) => "",
             },
             match t.task {
                 Some(crate::mcp::TaskMode::Required) => " (task)",

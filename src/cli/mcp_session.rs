@@ -273,6 +273,19 @@ pub async fn start_with_login(
     mode: Option<Mode>,
     login: Option<std::sync::Arc<dyn crate::mcp::oauth::LoginPrompt>>,
 ) -> Result<Workbench, i32> {
+    start_headless(cli, config, dirs, mode, login, false).await
+}
+
+/// A non-interactive workbench; `apps`: MCP Apps can be opened (`switchboard app`),
+/// so servers are told the host renders them.
+async fn start_headless(
+    cli: &Cli,
+    config: &Config,
+    dirs: &Dirs,
+    mode: Option<Mode>,
+    login: Option<std::sync::Arc<dyn crate::mcp::oauth::LoginPrompt>>,
+    apps: bool,
+) -> Result<Workbench, i32> {
     let wire = wire_log(cli, config, false).map_err(|e| {
         eprintln!("{e}");
         exit::USAGE
@@ -283,6 +296,7 @@ pub async fn start_with_login(
         asker: Some(headless_asker(cli)),
         login,
         wire,
+        apps,
         ..WorkbenchOptions::default()
     };
     Workbench::start(config, dirs, options).await.map_err(|e| {
@@ -302,6 +316,16 @@ pub async fn open(cli: &Cli, mode: Option<Mode>, only: Option<&str>) -> Result<W
         config.servers.retain(|n, _| n == name);
     }
     start(cli, &config, &dirs, mode).await
+}
+
+/// As [`open`] for `switchboard app`: only `server` is started, told that this
+/// host opens MCP Apps.
+pub async fn open_for_app(cli: &Cli, mode: Option<Mode>, server: &str) -> Result<Workbench, i32> {
+    let dirs = Dirs::from_env();
+    let (mut config, _) = load_config_naming(cli, &dirs, Some(server), None)?;
+    config.servers.retain(|n, _| n == server);
+    let login = super::mcp::headless_login();
+    start_headless(cli, &config, &dirs, mode, login, true).await
 }
 
 /// As [`open`], starting only the servers in `names` (none: built-ins only).

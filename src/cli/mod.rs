@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod a2a_cmd;
 mod agents_run;
+mod app_cmd;
 mod call_cmd;
 mod catalog_cmd;
 mod completions;
@@ -179,6 +180,8 @@ pub enum Command {
     Call(call_cmd::CallArgs),
     /// Read a resource.
     Read(read_cmd::ReadArgs),
+    /// Open a tool's MCP App in the browser, its calls through the gate.
+    App(app_cmd::AppArgs),
     /// Get a prompt.
     Prompt(prompt_cmd::PromptArgs),
     /// Run saved calls as tests (`[[case]]` collections): exit 0 when all pass.
@@ -233,6 +236,7 @@ pub fn main() -> color_eyre::Result<()> {
         Some(Command::Catalog(ref args)) => catalog_cmd::run(&cli, args),
         Some(Command::Call(ref args)) => call_cmd::run(&cli, args),
         Some(Command::Read(ref args)) => read_cmd::run(&cli, args),
+        Some(Command::App(ref args)) => app_cmd::run(&cli, args),
         Some(Command::Prompt(ref args)) => prompt_cmd::run(&cli, args),
         Some(Command::Test(ref args)) => test_cmd::run(&cli, args),
         Some(Command::Task(ref cmd)) => task_cmd::run(&cli, cmd),

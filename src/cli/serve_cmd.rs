@@ -96,7 +96,7 @@ async fn serve_http(gateway: &Arc<Gateway>, addr: &str) -> i32 {
     exit::OK
 }
 
-async fn shutdown_signal() {
+pub(super) async fn shutdown_signal() {
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
     tokio::select! {
         _ = tokio::signal::ctrl_c() => {}

@@ -250,6 +250,8 @@ async fn run_screen(
         asker: Some(Arc::new(asker)),
         wire,
         start: Some(start_gate.clone()),
+        // A tool's app opens from its result card (in `$BROWSER`, or its URL shown).
+        apps: true,
         ..WorkbenchOptions::default()
     };
     let workbench = Workbench::start(&config, &dirs, options)

@@ -15,11 +15,20 @@ use serde_json::Value;
 /// The URI scheme of a UI resource.
 pub const UI_SCHEME: &str = "ui://";
 
-/// A tool's UI: its `ui://` resource and who may call the tool.
+/// The extension's name in `capabilities.extensions`.
+pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
+
+/// The mime type of an MCP App's HTML resource.
+pub const MIME_TYPE: &str = "text/html;profile=mcp-app";
+
+/// A tool's MCP Apps facts: its `ui://` resource, if it names one, and who may call
+/// it. A tool may give `visibility` alone (an app-only helper such as a poll its UI
+/// calls), with no resource of its own.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UiLink {
     /// The `ui://` resource holding the UI (read with `resources/read`).
-    pub resource_uri: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_uri: Option<String>,
     /// Who may call the tool.
     pub visibility: Visibility,
 }
@@ -42,35 +51,44 @@ impl Default for Visibility {
 
 impl UiLink {
     /// The link in a tool's wire JSON (`_meta` of a `tools/list` item), if it names a
-    /// `ui://` resource. `_meta.ui.resourceUri` wins over the deprecated
-    /// `_meta["ui/resourceUri"]`; anything else malformed is no link.
+    /// `ui://` resource or says who may call it. `_meta.ui.resourceUri` wins over the
+    /// deprecated `_meta["ui/resourceUri"]`; a resource that is not `ui://…` is none.
     pub fn from_tool(tool: &Value) -> Option<Self> {
         let meta = tool.get("_meta")?;
         let ui = meta.get("ui").filter(|u| u.is_object());
-        let uri = ui
+        let resource_uri = ui
             .and_then(|u| u.get("resourceUri"))
             .and_then(Value::as_str)
             .or_else(|| meta.get("ui/resourceUri").and_then(Value::as_str))
-            .filter(|u| u.starts_with(UI_SCHEME) && u.len() > UI_SCHEME.len())?;
+            .filter(|u| u.starts_with(UI_SCHEME) && u.len() > UI_SCHEME.len())
+            .map(str::to_owned);
         let visibility = match ui.and_then(|u| u.get("visibility")) {
             Some(Value::Array(items)) => {
                 let has = |name: &str| items.iter().any(|i| i.as_str() == Some(name));
-                Visibility {
+                Some(Visibility {
                     model: has("model"),
                     app: has("app"),
-                }
+                })
             }
-            _ => Visibility::default(),
+            _ => None,
         };
+        if resource_uri.is_none() && visibility.is_none() {
+            return None;
+        }
         Some(Self {
-            resource_uri: uri.to_owned(),
-            visibility,
+            resource_uri,
+            visibility: visibility.unwrap_or_default(),
         })
     }
 
     /// Only an app may call it: it is never declared to a model.
     pub fn app_only(&self) -> bool {
         !self.visibility.model
+    }
+
+    /// Its UI resource, when it has one (the tool then has an app to open).
+    pub fn resource(&self) -> Option<&str> {
+        self.resource_uri.as_deref()
     }
 }
 
@@ -85,7 +103,7 @@ mod tests {
         let link = UiLink::from_tool(&json!({"name": "t",
             "_meta": {"ui": {"resourceUri": "ui://srv/clock.html"}}}))
         .unwrap();
-        assert_eq!(link.resource_uri, "ui://srv/clock.html");
+        assert_eq!(link.resource(), Some("ui://srv/clock.html"));
         assert_eq!(link.visibility, Visibility::default());
         assert!(!link.app_only());
     }
@@ -94,7 +112,7 @@ mod tests {
     fn deprecated_flat_key_is_read() {
         let link =
             UiLink::from_tool(&json!({"_meta": {"ui/resourceUri": "ui://srv/old.html"}})).unwrap();
-        assert_eq!(link.resource_uri, "ui://srv/old.html");
+        assert_eq!(link.resource(), Some("ui://srv/old.html"));
         assert!(link.visibility.model && link.visibility.app);
     }
 
@@ -103,7 +121,7 @@ mod tests {
         let link = UiLink::from_tool(&json!({"_meta": {
             "ui": {"resourceUri": "ui://srv/new.html"}, "ui/resourceUri": "ui://srv/old.html"}}))
         .unwrap();
-        assert_eq!(link.resource_uri, "ui://srv/new.html");
+        assert_eq!(link.resource(), Some("ui://srv/new.html"));
     }
 
     #[test]
@@ -149,6 +167,16 @@ mod tests {
         );
     }
 
+    /// server-system-monitor's `poll-system-stats`: `_meta.ui = {visibility: ["app"]}`
+    /// and no resource; it is app-only all the same.
+    #[test]
+    fn visibility_without_a_resource_is_kept() {
+        let link = UiLink::from_tool(&json!({"_meta": {"ui": {"visibility": ["app"]}}})).unwrap();
+        assert_eq!(link.resource(), None);
+        assert!(link.app_only());
+        assert!(link.visibility.app);
+    }
+
     #[test]
     fn garbage_is_no_link() {
         for tool in [
@@ -159,7 +187,7 @@ mod tests {
             json!({"_meta": {"ui": {"resourceUri": "https://example.com/x.html"}}}),
             json!({"_meta": {"ui": {"resourceUri": "ui://"}}}),
             json!({"_meta": {"ui/resourceUri": ["ui://a/b"]}}),
-            json!({"_meta": {"ui": {"visibility": ["app"]}}}),
+            json!({"_meta": {"ui": {"visibility": "app"}}}),
         ] {
             assert_eq!(UiLink::from_tool(&tool), None, "{tool}");
         }

@@ -11,11 +11,15 @@ use tokio_util::sync::CancellationToken;
 
 use super::client::ProgressRoute;
 use super::error::McpError;
+use super::limits::Limits;
 use super::listing::timed;
 use super::result::{PromptView, ResourceRead, call_tool_result, prompt_view, resource_read};
 use super::rounds::Round;
 use super::server::ServerHandle;
 use crate::tools::ToolResult;
+
+/// The most text an MCP App's page may have (16 Mi characters).
+pub const APP_MAX_CHARS: usize = 16 * 1024 * 1024;
 
 /// Who is calling (for progress events) and how they cancel.
 #[derive(Debug, Clone, Default)]
@@ -125,6 +129,19 @@ impl ServerHandle {
     }
 
     pub async fn read_resource(&self, uri: &str) -> Result<ResourceRead, McpError> {
+        self.read_within(uri, &self.limits).await
+    }
+
+    /// An MCP App's `ui://` page: HTML bundled into one file is often larger than a
+    /// result a model should read, and no model reads it, so it may be up to
+    /// [`APP_MAX_CHARS`] (the other limits hold).
+    pub async fn read_app_resource(&self, uri: &str) -> Result<ResourceRead, McpError> {
+        let mut limits = self.limits;
+        limits.max_result_chars = limits.max_result_chars.max(APP_MAX_CHARS);
+        self.read_within(uri, &limits).await
+    }
+
+    async fn read_within(&self, uri: &str, limits: &Limits) -> Result<ResourceRead, McpError> {
         let live = self.started().await?;
         let build = |round: Round| {
             let mut params = ReadResourceRequestParams::new(uri);
@@ -139,7 +156,7 @@ impl ServerHandle {
             return Err(self.unexpected("resources/read"));
         };
         let wire = serde_json::to_value(&result).unwrap_or(Value::Null);
-        resource_read(&self.name, &wire, &self.limits)
+        resource_read(&self.name, &wire, limits)
     }
 
     pub async fn get_prompt(

@@ -56,7 +56,7 @@ pub struct CatalogTool {
     /// How it may run as a task (2025-11-25 `execution.taskSupport`); none: never.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<TaskMode>,
-    /// Its MCP Apps UI (`_meta.ui`), if it names one.
+    /// Its MCP Apps facts (`_meta.ui`): its UI resource, who may call it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ui: Option<UiLink>,
 }
@@ -65,6 +65,16 @@ impl CatalogTool {
     /// Only its MCP App may call it: never declared to a model.
     pub fn app_only(&self) -> bool {
         self.ui.as_ref().is_some_and(super::apps::UiLink::app_only)
+    }
+
+    /// An MCP App may not call it (its visibility lacks `"app"`).
+    pub fn hidden_from_apps(&self) -> bool {
+        self.ui.as_ref().is_some_and(|ui| !ui.visibility.app)
+    }
+
+    /// Its MCP Apps UI resource (`ui://…`), when it has an app to open.
+    pub fn ui_resource(&self) -> Option<&str> {
+        self.ui.as_ref().and_then(super::apps::UiLink::resource)
     }
 
     /// `title`, else the annotations' title, else the name.

@@ -188,6 +188,9 @@ pub struct ClientSide {
     pub wire: Option<Arc<super::wire::WireLog>>,
     /// The tasks reading this connection's subscription streams (2026-07-28).
     pub streams: tokio_util::task::TaskTracker,
+    /// Whether MCP Apps can be opened: the `io.modelcontextprotocol/ui` extension is
+    /// declared only then.
+    pub apps: bool,
 }
 
 impl ClientSide {
@@ -225,6 +228,12 @@ impl ClientHandler for ClientSide {
         }
         // The tasks extension (SEP-2663): calls may become tasks we follow.
         capabilities["extensions"] = serde_json::json!({"io.modelcontextprotocol/tasks": {}});
+        if self.apps {
+            // MCP Apps (https://github.com/modelcontextprotocol/ext-apps,
+            // `specification/2026-01-26/apps.mdx`): the UI mime type this host renders.
+            capabilities["extensions"][crate::mcp::apps::EXTENSION] =
+                serde_json::json!({"mimeTypes": [crate::mcp::apps::MIME_TYPE]});
+        }
         let capabilities: ClientCapabilities =
             serde_json::from_value(capabilities).unwrap_or_default();
         ClientConfig::new(

@@ -52,6 +52,10 @@ pub struct HubOptions {
     /// Where the catalogs of servers that start on demand (or stop when idle) are
     /// cached; none: such a server shows no catalog until it has started.
     pub cache: Option<super::catalog_cache::CatalogCache>,
+    /// MCP Apps can be opened here (the TUI, `switchboard app`): the client declares
+    /// the `io.modelcontextprotocol/ui` extension. False: it is not declared, so
+    /// servers that offer text-only variants to hosts without UI keep doing so.
+    pub apps: bool,
 }
 
 /// Holds the servers' first connections until [`StartGate::open`]: the TUI opens it
@@ -82,6 +86,7 @@ impl std::fmt::Debug for HubOptions {
             .field("wire", &self.wire.is_some())
             .field("start", &self.start)
             .field("cache", &self.cache)
+            .field("apps", &self.apps)
             .finish()
     }
 }
@@ -154,6 +159,7 @@ impl McpHub {
                 refusals: super::param_headers::Refusals::default(),
                 task_support: super::task_support::TaskSupport::default(),
                 wire: options.wire.clone(),
+                apps: options.apps,
             };
             let mut limits = Limits::for_server(config);
             limits.max_input_rounds = options.mcp.max_input_rounds;
@@ -386,6 +392,15 @@ impl McpHub {
 
     pub async fn unsubscribe_resource(&self, server: &str, uri: &str) -> Result<(), McpError> {
         self.server(server)?.unsubscribe_resource(uri).await
+    }
+
+    /// An MCP App's page (see [`ServerHandle::read_app_resource`]).
+    pub async fn read_app_resource(
+        &self,
+        server: &str,
+        uri: &str,
+    ) -> Result<ResourceRead, McpError> {
+        self.server(server)?.read_app_resource(uri).await
     }
 
     pub async fn read_resource(&self, server: &str, uri: &str) -> Result<ResourceRead, McpError> {

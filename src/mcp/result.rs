@@ -248,6 +248,10 @@ fn finish(
 pub struct ResourceRead {
     /// Each item is an `EmbeddedResource` block (text or base64 blob).
     pub contents: Vec<ContentBlock>,
+    /// The first item's `_meta.ui` (MCP Apps: the UI's `csp`, `permissions`,
+    /// `prefersBorder`), when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ui_meta: Option<Value>,
 }
 
 /// A read's text, with a `/save` hint for each item that is binary.
@@ -295,7 +299,12 @@ pub fn resource_read(
         })
         .collect();
     check(server, limits, &contents)?;
-    Ok(ResourceRead { contents })
+    let ui_meta = items
+        .first()
+        .and_then(|r| r.get("_meta")?.get("ui"))
+        .filter(|ui| ui.is_object())
+        .cloned();
+    Ok(ResourceRead { contents, ui_meta })
 }
 
 /// One message of a prompt.

@@ -24,7 +24,8 @@ pub fn tool_spec(server: &str, tool: &CatalogTool, trust: AnnotationTrust) -> To
         .description(tool.description.clone())
         .input_schema(tool.input_schema.clone())
         .default_effect(effect_from_hints(hints.as_ref(), trust, None))
-        .app_only(tool.app_only());
+        .app_only(tool.app_only())
+        .hidden_from_apps(tool.hidden_from_apps());
     if let Some(title) = tool
         .title
         .as_ref()

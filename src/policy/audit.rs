@@ -49,6 +49,9 @@ pub struct AuditRecord {
     /// The sub-agent that made the call.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
+    /// The MCP App that made the call (origin `app`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app: Option<String>,
     pub tool: String,
     pub effect: ToolEffect,
     /// `allow` when the tool ran, `deny` when it did not.
@@ -75,7 +78,8 @@ pub struct AuditRecord {
 pub struct ServerRequestRecord {
     /// RFC 3339, UTC.
     pub time: String,
-    /// Always `server_request` (tells these lines from tool calls).
+    /// `server_request`, or `app` for what an MCP App asked (tells these lines from
+    /// tool calls).
     pub event: &'static str,
     pub server: String,
     /// `sampling` or `elicitation`.
@@ -98,6 +102,15 @@ impl ServerRequestRecord {
             request: request.to_owned(),
             outcome: outcome.to_owned(),
             model: None,
+        }
+    }
+
+    /// What an MCP App of `server` asked of the host (`ui/open-link`, `ui/message`,
+    /// …) and what came of it; its tool calls are ordinary call lines (origin `app`).
+    pub fn app(server: &str, request: &str, outcome: &str) -> Self {
+        Self {
+            event: "app",
+            ..Self::now(server, request, outcome)
         }
     }
 }

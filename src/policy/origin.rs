@@ -27,6 +27,9 @@ pub enum Origin {
     Serve,
     /// A sub-agent (`[agents.NAME]`) asked for it; `ToolContext::agent` names it.
     Agent,
+    /// An MCP App (a tool's `ui://` page, opened by `switchboard app` or the TUI)
+    /// asked for it; `ToolContext::app` names it.
+    App,
 }
 
 impl Origin {
@@ -37,6 +40,7 @@ impl Origin {
             Self::Cli => "cli",
             Self::Serve => "serve",
             Self::Agent => "agent",
+            Self::App => "app",
         }
     }
 }

@@ -9,13 +9,12 @@ use std::time::Duration;
 use rmcp::model::{CallToolResult, ProgressNotificationParam, ProgressToken};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::Gateway;
-use super::expose::block_wire;
 use crate::gate::CallId;
 use crate::mcp::McpEvent;
 use crate::policy::{Origin, RemoteClient};
@@ -86,7 +85,7 @@ pub(super) async fn call(
     if let CallOutcome::Failed(crate::tools::InvokeError::NotFound { .. }) = outcome {
         return Err(not_exposed(name));
     }
-    result_wire(outcome.into_result())
+    result_wire(&outcome.into_result())
 }
 
 /// MCP's answer to a call of a tool it does not list: invalid params (-32602).
@@ -95,13 +94,8 @@ fn not_exposed(name: &str) -> ErrorData {
 }
 
 /// A result as `CallToolResult` JSON: content blocks, structured content, isError.
-pub(super) fn result_wire(result: ToolResult) -> Result<CallToolResult, ErrorData> {
-    let content: Vec<Value> = result.content.iter().map(block_wire).collect();
-    let mut wire = json!({"content": content, "isError": result.is_error});
-    if let Some(structured) = result.structured {
-        wire["structuredContent"] = structured;
-    }
-    super::handler::wire(wire)
+pub(super) fn result_wire(result: &ToolResult) -> Result<CallToolResult, ErrorData> {
+    super::handler::wire(crate::tools::result_wire(result))
 }
 
 /// The task passing one call's progress on to its client.

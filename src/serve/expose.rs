@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::mcp::{HubSnapshot, QUALIFIER, ServerSnapshot, ServerStatus, ToolHints, qualified_name};
 use crate::policy::ToolEffect;
-use crate::tools::{ContentBlock, ToolSpec};
+use crate::tools::ToolSpec;
 
 /// `[serve] expose` names the built-in tools with this.
 pub const BUILTIN: &str = "builtin";
@@ -245,57 +245,8 @@ pub fn resource_server(snapshot: &HubSnapshot, expose: &Expose, uri: &str) -> Op
         .map(|(_, name)| name.clone())
 }
 
-fn optional(v: &mut Value, key: &str, value: Option<&String>) {
-    if let Some(value) = value {
-        v[key] = json!(value);
-    }
-}
-
-/// A content block as MCP sends it.
-pub fn block_wire(block: &ContentBlock) -> Value {
-    match block {
-        ContentBlock::Text { text } => json!({"type": "text", "text": text}),
-        ContentBlock::Image { mime, data } => {
-            json!({"type": "image", "mimeType": mime, "data": data})
-        }
-        ContentBlock::Audio { mime, data } => {
-            json!({"type": "audio", "mimeType": mime, "data": data})
-        }
-        ContentBlock::ResourceLink { uri, name, mime } => {
-            let mut v = json!({"type": "resource_link", "uri": uri, "name": name});
-            optional(&mut v, "mimeType", mime.as_ref());
-            v
-        }
-        ContentBlock::EmbeddedResource { .. } => {
-            json!({"type": "resource", "resource": resource_contents(block)})
-        }
-    }
-}
-
-/// An embedded resource's `contents` item (`uri`, `mimeType`, `text` or `blob`).
-pub fn resource_contents(block: &ContentBlock) -> Value {
-    match block {
-        ContentBlock::EmbeddedResource {
-            uri,
-            mime,
-            text,
-            blob,
-        } => {
-            let mut v = json!({"uri": uri});
-            optional(&mut v, "mimeType", mime.as_ref());
-            optional(&mut v, "blob", blob.as_ref());
-            match (text, blob) {
-                (Some(t), _) => v["text"] = json!(t),
-                (None, None) => v["text"] = json!(""),
-                (None, Some(_)) => {}
-            }
-            v
-        }
-        other => {
-            json!({"uri": "", "text": crate::tools::render_blocks(std::slice::from_ref(other))})
-        }
-    }
-}
+use crate::tools::optional;
+pub use crate::tools::{block_wire, resource_contents};
 
 #[cfg(test)]
 mod tests {

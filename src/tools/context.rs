@@ -35,6 +35,12 @@ pub struct ToolContext {
     pub depth: u32,
     /// A sub-agent's tool allowlist: the gate refuses other tools.
     pub allowlist: Option<Arc<ToolAllowlist>>,
+    /// The MCP App making the call (origin `app`): its UI resource, for the approval
+    /// pane and the audit log.
+    pub app: Option<String>,
+    /// The server whose UI the app is: the gate refuses an app's call to any other
+    /// server's tool.
+    pub app_server: Option<String>,
 }
 
 impl fmt::Debug for ToolContext {
@@ -47,6 +53,7 @@ impl fmt::Debug for ToolContext {
             .field("observed", &self.observer.is_some())
             .field("remote", &self.remote.as_ref().map(|r| r.name.as_str()))
             .field("agent", &self.agent)
+            .field("app", &self.app)
             .finish_non_exhaustive()
     }
 }
@@ -66,6 +73,8 @@ impl ToolContext {
             agent: None,
             depth: 0,
             allowlist: None,
+            app: None,
+            app_server: None,
         }
     }
 
@@ -75,9 +84,21 @@ impl ToolContext {
     }
 
     /// Who asked, by name: the serve client (`NAME (unverified)` when it only declared
-    /// the name) or the sub-agent.
+    /// the name), the sub-agent or the MCP App.
     pub fn asker(&self) -> Option<&str> {
-        (self.remote.as_ref().map(|r| r.shown())).or(self.agent.as_deref())
+        (self.remote.as_ref().map(|r| r.shown()))
+            .or(self.agent.as_deref())
+            .or(self.app.as_deref())
+    }
+
+    /// A call from an MCP App (origin `app`): `name` says which (its `ui://`
+    /// resource), `server` is the server it came from.
+    #[must_use]
+    pub fn with_app(mut self, name: impl Into<String>, server: impl Into<String>) -> Self {
+        self.origin = Origin::App;
+        self.app = Some(name.into());
+        self.app_server = Some(server.into());
+        self
     }
 
     /// A call made by the sub-agent `name`, `depth` agents deep.

@@ -95,6 +95,33 @@ fn app_only_refusal(call: &Call<'_>, lease: &Lease) -> Option<Gate> {
     ))
 }
 
+/// MCP Apps: an app may call only tools of the server it came from, and only those
+/// whose `_meta.ui.visibility` includes `"app"` (the spec's MUSTs for hosts).
+fn app_refusal(call: &Call<'_>, lease: &Lease) -> Option<Gate> {
+    if call.ctx.origin != Origin::App {
+        return None;
+    }
+    let server = super::server_of(&call.facts.tool);
+    let why = if call.ctx.app_server.as_deref() != Some(server) {
+        format!(
+            "an MCP App may call only the tools of its own server ({}), and {} is not one",
+            call.ctx.app_server.as_deref().unwrap_or("none"),
+            call.facts.tool
+        )
+    } else if lease.spec().hidden_from_apps {
+        format!(
+            "{} is not visible to apps (its MCP Apps visibility lacks \"app\")",
+            call.facts.tool
+        )
+    } else {
+        return None;
+    };
+    Some(Gate::Refuse(
+        Ruling::new(DecidedBy::Tool, "MCP Apps visibility"),
+        format!("Denied: {why}."),
+    ))
+}
+
 /// What the gate decided before running.
 pub(super) enum Gate {
     Run(Ruling),
@@ -267,6 +294,7 @@ impl Registry {
                 origin: call.ctx.origin,
                 client: call.ctx.client_name().map(str::to_owned),
                 agent: call.ctx.agent.clone(),
+                app: call.ctx.app.clone(),
                 tool: call.facts.tool.clone(),
                 effect: call.facts.effect,
                 decision: match end {
@@ -304,7 +332,7 @@ impl Registry {
         if let Some(message) = call.ctx.outside_allowlist(&call.facts.tool) {
             return Gate::Refuse(Ruling::new(DecidedBy::Scope, ALLOWLIST), message);
         }
-        if let Some(refusal) = app_only_refusal(call, lease) {
+        if let Some(refusal) = app_only_refusal(call, lease).or_else(|| app_refusal(call, lease)) {
             return refusal;
         }
         if call.ctx.scope == Scope::ReadOnly && call.facts.effect != ToolEffect::Read {

@@ -12,6 +12,7 @@ mod hints;
 mod hooked;
 mod invoke;
 mod lease;
+mod mcp_wire;
 mod preflight;
 mod qualified;
 mod registry;
@@ -30,6 +31,7 @@ pub use context::ToolContext;
 pub use describe::{STRUCTURED_HEADING, describe_result, structured_section};
 pub use hints::{AnnotationHints, effect_from_hints};
 pub use invoke::CallOutcome;
+pub use mcp_wire::{block_wire, optional, resource_contents, result_wire};
 pub use qualified::{QUALIFIER, qualified_name, server_of, split_qualified};
 pub use registry::{InvokeError, Registry};
 pub use result::{

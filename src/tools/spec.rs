@@ -39,6 +39,9 @@ pub struct ToolSpec {
     /// Only an MCP App may call it (MCP Apps `_meta.ui.visibility` without `"model"`):
     /// never declared to a model, and the gate refuses a model's or sub-agent's call.
     pub app_only: bool,
+    /// An MCP App may not call it (`_meta.ui.visibility` without `"app"`): the gate
+    /// refuses its calls from an app.
+    pub hidden_from_apps: bool,
     /// Lowercased selector value → effect; frozen at construction.
     effect_mapping: BTreeMap<String, ToolEffect>,
 }
@@ -57,6 +60,7 @@ impl ToolSpec {
                 effect_argument_default: None,
                 subject: Subject::None,
                 app_only: false,
+                hidden_from_apps: false,
                 effect_mapping: BTreeMap::new(),
             },
         }
@@ -203,6 +207,12 @@ impl ToolSpecBuilder {
     #[must_use]
     pub fn app_only(mut self, app_only: bool) -> Self {
         self.spec.app_only = app_only;
+        self
+    }
+
+    #[must_use]
+    pub fn hidden_from_apps(mut self, hidden: bool) -> Self {
+        self.spec.hidden_from_apps = hidden;
         self
     }
 

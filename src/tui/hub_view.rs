@@ -203,7 +203,11 @@ fn task_fact(mode: crate::mcp::TaskMode) -> &'static str {
 /// What the detail view says of a tool's MCP Apps UI: its resource, and who may
 /// call it when that is not everyone (`ui` and `app only` also mark the row).
 fn ui_facts(ui: &crate::mcp::apps::UiLink) -> Vec<(String, String)> {
-    let mut facts = vec![(UI_FACT.to_owned(), ui.resource_uri.clone())];
+    let mut facts: Vec<(String, String)> = ui
+        .resource()
+        .map(|uri| (UI_FACT.to_owned(), uri.to_owned()))
+        .into_iter()
+        .collect();
     if ui.app_only() {
         facts.push((
             APP_ONLY_FACT.to_owned(),

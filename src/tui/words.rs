@@ -53,6 +53,7 @@ pub fn asker(origin: Origin) -> &'static str {
         Origin::Cli => "switchboard call",
         Origin::Serve => "a serve client",
         Origin::Agent => "a sub-agent",
+        Origin::App => "an MCP App",
     }
 }
 
@@ -65,6 +66,9 @@ pub fn asked_by(origin: Origin, client: Option<&str>) -> String {
         }
         (Origin::Agent, Some(name)) => {
             format!("sub-agent {}", crate::sanitize::sanitize_line(name))
+        }
+        (Origin::App, Some(name)) => {
+            format!("the app {}", crate::sanitize::sanitize_line(name))
         }
         _ => asker(origin).to_owned(),
     }

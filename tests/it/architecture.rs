@@ -457,6 +457,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "agent", "agents", "config", "gate", "hooks", "mcp", "paths", "policy", "tools",
         ],
     ),
+    ("apps", &["gate", "mcp", "policy", "tools"]),
     (
         "serve",
         &[
@@ -502,6 +503,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "a2a",
             "agent",
             "agents",
+            "apps",
             "cases",
             "config",
             "config_write",

@@ -14,6 +14,7 @@ mod agent_store_wait;
 mod agents;
 mod agents_cli;
 mod agents_remote;
+mod apps_host;
 mod architecture;
 mod builtin_config;
 mod builtin_fs;

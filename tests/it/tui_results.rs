@@ -38,6 +38,7 @@ fn png_and_text() -> ResourceRead {
                 blob: None,
             },
         ],
+        ui_meta: None,
     }
 }
 

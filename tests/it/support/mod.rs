@@ -8,6 +8,7 @@ use std::path::Path;
 use switchboard::agent::AgentEvent;
 
 pub mod a2a_server;
+pub mod apps;
 pub mod builtin;
 pub mod cli;
 pub mod gate;

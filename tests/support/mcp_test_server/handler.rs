@@ -218,7 +218,11 @@ impl ServerHandler for TestServer {
         let probe = (&*self.misbehave == "probes")
             .then(|| crate::probes::run(&request))
             .flatten();
-        let probe = probe.or_else(|| self.apps.then(|| crate::apps::run(&request.name)).flatten());
+        let probe = probe.or_else(|| {
+            self.apps
+                .then(|| crate::apps::run(&request.name, crate::apps::ui_declared(&context)))
+                .flatten()
+        });
         let value = match probe {
             Some(value) => value,
             None => self.run_tool(&request, &context).await?,
