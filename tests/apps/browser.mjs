@@ -4,7 +4,8 @@
 // It loads URL, records the sandbox proxy's Content-Security-Policy header, waits
 // for the element SELECTOR (in any frame) to show something other than its
 // placeholder, and, with CLICK, clicks that element and waits for SELECTOR to change.
-// Packages are resolved from $SWITCHBOARD_APPS_MODULES (a node_modules' parent).
+// Packages are resolved from $SWITCHBOARD_APPS_MODULES (a node_modules' parent);
+// $SWITCHBOARD_APPS_WAIT_MS bounds the first wait (30 s by default).
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 
@@ -53,7 +54,8 @@ try {
     }
     return await text();
   };
-  const first = await waitFor((t) => t !== "" && !/^loading/i.test(t), 30000);
+  const wait = Number(process.env.SWITCHBOARD_APPS_WAIT_MS ?? 30000);
+  const first = await waitFor((t) => t !== "" && !/^loading/i.test(t), wait);
   seen.initial = first ? first.text : null;
   if (click && first) {
     await first.frame.click(click);

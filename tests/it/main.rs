@@ -15,6 +15,7 @@ mod agents;
 mod agents_cli;
 mod agents_remote;
 mod apps_host;
+mod apps_interop;
 mod architecture;
 mod builtin_config;
 mod builtin_fs;
