@@ -209,7 +209,11 @@ impl Site {
 
     async fn outcome(&self) -> Response<Body> {
         match self.session.outcome(OUTCOME_WAIT).await {
-            Some(notification) => json_response(&json!({"deliver": [notification]})),
+            Some(notification) => {
+                self.session
+                    .capture(crate::mcp::wire::Direction::Sent, &notification);
+                json_response(&json!({"deliver": [notification]}))
+            }
             None => status(StatusCode::NO_CONTENT),
         }
     }

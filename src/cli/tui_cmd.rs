@@ -243,11 +243,12 @@ async fn run_screen(
     } = prepared;
     // Servers' questions (elicitation, sampling) are answered on screen.
     let (asker, asks) = crate::mcp::ChannelAsker::new();
+    let asker: Arc<dyn crate::mcp::Asker> = Arc::new(asker);
     let start_gate = crate::mcp::StartGate::default();
     let options = WorkbenchOptions {
         interactive: true,
         always_file: Some(always_file),
-        asker: Some(Arc::new(asker)),
+        asker: Some(Arc::clone(&asker)),
         wire,
         start: Some(start_gate.clone()),
         // A tool's app opens from its result card (in `$BROWSER`, or its URL shown).
@@ -308,6 +309,7 @@ async fn run_screen(
         serve,
         wire: Some(Arc::clone(&workbench.wire)),
         start_gate: Some(start_gate),
+        app_asker: Some(asker),
     })
     .await;
     if let Some(stop) = serve_stop {

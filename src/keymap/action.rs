@@ -158,6 +158,7 @@ actions! {
     Reconnect => "reconnect", "reconnect the selected server (catalog: read the resource again)",
     ExpandCards => "expand_cards", "tool cards: show all / first lines",
     CopyEntry => "copy_entry", "chat: copy the newest message or result in view (OSC 52)",
+    OpenApp => "open_app", "chat: open the MCP App of the tool result in view, in the browser",
     SearchNext => "search_next", "chat: the next older match of the search",
     SearchPrev => "search_prev", "chat: the next newer match of the search",
     LogLevel => "log_level", "logs: lowest level shown",

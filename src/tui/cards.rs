@@ -75,6 +75,8 @@ pub struct ToolCard {
     pub decided: Option<String>,
     /// What the tool returned (or the refusal), in full.
     pub result: Option<String>,
+    /// The tool's `structuredContent`, when it gave one (an MCP App reads it).
+    pub structured: Option<serde_json::Value>,
     /// The model saw a shortened result.
     pub truncated: bool,
     /// `State::clock_ms` when the card opened (for the elapsed time while it runs).
@@ -102,6 +104,7 @@ impl ToolCard {
             status: CardStatus::Requested,
             decided: None,
             result: None,
+            structured: None,
             truncated: false,
             opened_ms: 0,
             duration_ms: None,

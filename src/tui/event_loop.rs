@@ -61,6 +61,9 @@ pub struct TuiOptions {
     pub wire: Option<Arc<crate::mcp::wire::WireLog>>,
     /// Opened once the first frame is drawn: the servers connect after it.
     pub start_gate: Option<crate::mcp::StartGate>,
+    /// Who asks the person when an MCP App wants a link opened (`None`: apps do not
+    /// open from this screen).
+    pub app_asker: Option<Arc<dyn crate::mcp::Asker>>,
 }
 
 /// What the loop waits on besides the terminal: the inbox (every background source,
@@ -125,6 +128,9 @@ fn wire_up(
         inbox.forward_watch(link.clients, |clients| {
             Msg::ServeClients(clients.iter().map(super::serve_view::client_line).collect())
         });
+    }
+    if let Some(asker) = options.app_asker {
+        rt = rt.with_apps(asker, options.wire.clone());
     }
     if let Some(log) = options.wire {
         inbox.forward_wire(log);

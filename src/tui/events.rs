@@ -170,6 +170,7 @@ fn on_card_event(state: &mut State, event: AgentEvent) {
             content,
             truncated,
             outcome,
+            structured,
             ..
         } => {
             if let Some(card) = card(state, &call_id) {
@@ -181,6 +182,7 @@ fn on_card_event(state: &mut State, event: AgentEvent) {
                     };
                 }
                 card.result = Some(content);
+                card.structured = structured;
                 card.truncated = truncated;
             }
         }
@@ -215,9 +217,14 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
             origin,
         } => {
             // A sub-agent's call (or a coordinator's step): its card opens under its
-            // parent's.
-            if card(state, &call_id).is_none() {
-                attach_nested(state, &call_id, &run_id, &tool, origin);
+            // parent's. An MCP App's call has no request before it: its card opens here.
+            if card(state, &call_id).is_none()
+                && !attach_nested(state, &call_id, &run_id, &tool, origin)
+                && origin == Origin::App
+            {
+                let mut card = ToolCard::new(call_id.clone(), run_id, CardKind::Tool, origin);
+                card.tool = tool;
+                open_card(state, card);
             }
             let now = state.clock_ms;
             if let Some(card) = card(state, &call_id) {
@@ -262,8 +269,11 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
                 card.duration_ms = Some(duration_ms);
                 card.decided = ruling.map(|r| r.describe());
                 card.progress = None;
-                // Nested cards get no ToolResult of their own: the gate's summary is it.
-                if super::state::nested::parent_of(&card.call_id).is_some() && card.result.is_none()
+                // Nested cards and an app's get no ToolResult of their own: the gate's
+                // summary is it.
+                if (card.origin == Origin::App
+                    || super::state::nested::parent_of(&card.call_id).is_some())
+                    && card.result.is_none()
                 {
                     card.result = Some(summary);
                 }

@@ -10,6 +10,7 @@
 
 pub mod agent_cards;
 pub mod approval;
+pub mod apps;
 pub mod ask;
 pub mod boot;
 pub mod cards;
@@ -63,8 +64,8 @@ pub use state::{frame_cache, nested, transcript};
 
 pub use event_loop::{TuiOptions, run_async};
 pub use msg::{
-    AskCmd, CallCmd, Cmd, FileCmd, GateCmd, LoginCmd, Msg, RegistryCmd, ServerCmd, SessionCmd,
-    UiCmd,
+    AppCmd, AppOpen, AskCmd, CallCmd, Cmd, FileCmd, GateCmd, LoginCmd, Msg, RegistryCmd, ServerCmd,
+    SessionCmd, UiCmd,
 };
 pub use state::State;
 pub use update::update;

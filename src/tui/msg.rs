@@ -143,6 +143,13 @@ pub enum Msg {
         id: super::state::AskId,
         result: Result<crate::mcp::SamplingReply, String>,
     },
+    /// An MCP App's host started (its page's address), or why it could not.
+    AppOpened {
+        app: String,
+        result: Result<String, String>,
+    },
+    /// What an open MCP App did that the person should see.
+    App(crate::apps::AppNote),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,6 +223,27 @@ pub enum Cmd {
     /// The OAuth login started from the TUI (`executor/login.rs`).
     Login(LoginCmd),
     Registry(RegistryCmd),
+    /// MCP Apps opened from result cards (`executor/apps.rs`).
+    App(AppCmd),
+}
+
+/// MCP Apps. Answers: `Open` → `Msg::AppOpened` once the host runs (or could not
+/// start), then `Msg::App` for what the app does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AppCmd {
+    /// Read the tool's `ui://` page and serve it, showing this call.
+    Open(Box<AppOpen>),
+}
+
+/// The call an app is opened for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppOpen {
+    pub server: String,
+    /// The server's name for the tool.
+    pub tool: String,
+    pub arguments: serde_json::Map<String, serde_json::Value>,
+    /// Its result as MCP sends it (`CallToolResult`), or why it has none.
+    pub result: Result<serde_json::Value, String>,
 }
 
 /// The terminal and the desktop. Answers: `LoadTheme` → `Msg::ThemeApplied`,
@@ -457,4 +485,5 @@ cmd_from! {
     AskCmd => Ask,
     LoginCmd => Login,
     RegistryCmd => Registry,
+    AppCmd => App,
 }

@@ -29,6 +29,8 @@ pub enum PaletteCommand {
     Wire,
     /// Search the MCP Registry and add a server to the person's config.
     AddServer,
+    /// Open the MCP App of a tool result in the browser.
+    OpenApp,
     Quit,
 }
 
@@ -78,6 +80,12 @@ pub fn all_items(state: &State) -> Vec<PaletteItem> {
         items.push(PaletteItem {
             label: "Add server… (MCP Registry)".into(),
             command: PaletteCommand::AddServer,
+        });
+    }
+    if super::apps::available(state) {
+        items.push(PaletteItem {
+            label: "Open app… (MCP App of a tool result, in the browser)".into(),
+            command: PaletteCommand::OpenApp,
         });
     }
     if !state.catalog.items.agents.is_empty() {
@@ -188,6 +196,7 @@ fn run_command(state: &mut State, command: PaletteCommand) -> Handled {
         PaletteCommand::Wire => return Handled::Unhandled(Action::ShowWire),
         PaletteCommand::ResumeSession => super::sessions::open(state),
         PaletteCommand::AddServer => super::registry::open(state),
+        PaletteCommand::OpenApp => super::apps::open(state),
         PaletteCommand::ClearChat => {
             state.chat.entries.clear();
             state.chat.follow();

@@ -28,6 +28,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
         Msg::Wire(entries) => super::wire::arrived(state, entries),
         Msg::WireExported(result) => super::wire::exported(state, result),
         Msg::HubChanged => vec![ServerCmd::Refresh.into()],
+        Msg::AppOpened { app, result } => super::apps::opened(state, &app, result),
         Msg::ThemeApplied { name, error } => match error {
             None => {
                 state.notice(NoticeLevel::Info, format!("theme: {name}"));
@@ -154,6 +155,7 @@ fn absorb_reports(state: &mut State, msg: Msg) {
         Msg::AgentCard { tool, card } => super::agent_cards::arrived(state, tool, card),
         Msg::AskGone(id) => super::ask::gone(state, id),
         Msg::Sampled { id, result } => super::ask::sampled(state, id, result),
+        Msg::App(note) => super::apps::note(state, note),
         // Taken by `update` and `absorb` before they get here; listed so a new
         // message cannot be forgotten silently.
         Msg::Key(_)
@@ -165,6 +167,7 @@ fn absorb_reports(state: &mut State, msg: Msg) {
         | Msg::Wire(_)
         | Msg::WireExported(_)
         | Msg::HubChanged
+        | Msg::AppOpened { .. }
         | Msg::ThemeApplied { .. }
         | Msg::Paste(_)
         | Msg::Resize(..)
@@ -372,6 +375,7 @@ fn normal_action(state: &mut State, action: Action) -> Vec<Cmd> {
             Vec::new()
         }
         Action::CopyEntry if state.focus == Pane::Chat => super::chat_copy::copy(state),
+        Action::OpenApp if state.focus == Pane::Chat => super::apps::open(state),
         Action::Filter if state.focus == Pane::Chat => {
             state.chat.search = super::state::ChatSearch {
                 editing: true,

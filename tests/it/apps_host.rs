@@ -164,7 +164,13 @@ async fn without_the_token_or_from_another_origin_nothing_is_answered() {
 #[tokio::test]
 async fn the_app_initialises_then_gets_the_tool_input_and_result() {
     let env = env();
-    let app = AppProcess::start(&env, &["w", "clock", "-a", "zone=UTC"]).await;
+    let trace = env.dir.path().join("trace.jsonl");
+    let trace_arg = trace.to_str().unwrap();
+    let app = AppProcess::start(
+        &env,
+        &["w", "clock", "-a", "zone=UTC", "--trace", trace_arg],
+    )
+    .await;
     let init = relay(
         &app,
         json!({"jsonrpc": "2.0", "id": 1, "method": "ui/initialize", "params": {
@@ -200,6 +206,28 @@ async fn the_app_initialises_then_gets_the_tool_input_and_result() {
     assert_eq!(note["method"], "ui/notifications/tool-result");
     assert_eq!(text(&note["params"]), "It is 12:00 UTC.");
     assert_eq!(note["params"]["structuredContent"]["hands"]["hour"], 12);
+    // Every message with the app is traced under the peer `app:w`, the result too.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    let traced = loop {
+        let text = std::fs::read_to_string(&trace).unwrap_or_default();
+        let done = text.contains("ui/notifications/tool-result");
+        if done || tokio::time::Instant::now() > deadline {
+            break text;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    for method in [
+        "ui/initialize",
+        "ui/notifications/tool-input",
+        "ui/notifications/tool-result",
+    ] {
+        assert!(
+            traced
+                .lines()
+                .any(|l| l.contains("\"app:w\"") && l.contains(method)),
+            "{method} not traced: {traced}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -477,6 +477,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "a2a",
             "agent",
             "agents",
+            "apps",
             "cases",
             "catalog_filter",
             "config",

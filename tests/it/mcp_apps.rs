@@ -232,3 +232,248 @@ async fn the_tui_catalog_marks_ui_tools_and_the_detail_names_the_resource() {
     );
     workbench.shutdown().await;
 }
+
+/// A TUI state with the test server's catalog and one finished call of `tool` in the
+/// transcript (its result text and `structuredContent`).
+fn tui_with_call(
+    workbench: &Workbench,
+    snapshot: &switchboard::mcp::HubSnapshot,
+    tool: &str,
+) -> switchboard::tui::State {
+    use switchboard::gate::CallId;
+    use switchboard::tui::state::Pane;
+    let mut state = crate::support::tui::booted();
+    state.chat.entries.clear();
+    state.catalog.items =
+        switchboard::tui::hub_view::catalog(&workbench.registry.specs(), snapshot);
+    crate::support::tui::ev(
+        &mut state,
+        AgentEvent::ToolCallRequested {
+            run_id: "r1".into(),
+            call_id: CallId::new("c1"),
+            tool: tool.into(),
+            args: serde_json::json!({"zone": "UTC"}),
+            origin: Origin::Model,
+        },
+    );
+    crate::support::tui::ev(
+        &mut state,
+        AgentEvent::ToolResult {
+            run_id: "r1".into(),
+            call_id: CallId::new("c1"),
+            tool: tool.into(),
+            is_error: false,
+            content: "12:00 UTC".into(),
+            truncated: false,
+            outcome: None,
+            structured: Some(serde_json::json!({"time": "12:00"})),
+        },
+    );
+    state.focus = Pane::Chat;
+    state
+}
+
+/// `o` in Chat opens the app of the result in view: the command carries the tool,
+/// the call's arguments and its result as MCP sends it.
+#[tokio::test]
+async fn o_on_a_ui_result_asks_the_executor_to_open_its_app() {
+    use switchboard::keymap::Key;
+    use switchboard::tui::{AppCmd, AppOpen, Cmd, Msg, update};
+    let dir = tempfile::tempdir().unwrap();
+    let (workbench, snapshot) = workbench(&dir).await;
+    let mut state = tui_with_call(&workbench, &snapshot, "apps__clock");
+    let status = crate::support::tui::shot(&state, 100, 24);
+    assert!(status.contains("o app"), "{status}");
+    let cmds = update(&mut state, Msg::Key(Key::char('o')));
+    let expected = AppOpen {
+        server: "apps".into(),
+        tool: "clock".into(),
+        arguments: serde_json::json!({"zone": "UTC"})
+            .as_object()
+            .unwrap()
+            .clone(),
+        result: Ok(serde_json::json!({
+            "content": [{"type": "text", "text": "12:00 UTC"}],
+            "isError": false,
+            "structuredContent": {"time": "12:00"},
+        })),
+    };
+    assert_eq!(cmds, vec![Cmd::App(AppCmd::Open(Box::new(expected)))]);
+    workbench.shutdown().await;
+}
+
+/// A result of a tool without a UI has no app: `o` says so, and the key is not
+/// offered in the status bar.
+#[tokio::test]
+async fn o_without_a_ui_result_says_there_is_none() {
+    use switchboard::keymap::Key;
+    use switchboard::tui::{Msg, update};
+    let dir = tempfile::tempdir().unwrap();
+    let (workbench, snapshot) = workbench(&dir).await;
+    let mut state = tui_with_call(&workbench, &snapshot, "apps__echo");
+    assert!(!crate::support::tui::shot(&state, 100, 24).contains("o app"));
+    assert!(update(&mut state, Msg::Key(Key::char('o'))).is_empty());
+    let screen = crate::support::tui::shot(&state, 100, 24);
+    assert!(
+        screen.contains("no tool result with an MCP App in the transcript"),
+        "{screen}"
+    );
+    workbench.shutdown().await;
+}
+
+/// The host's address goes to the browser and the transcript; what the app says is
+/// shown, sanitised, never sent; its log goes to the Logs pane.
+#[tokio::test]
+async fn an_opened_app_and_what_it_says_are_shown_in_the_transcript() {
+    use switchboard::apps::AppNote;
+    use switchboard::tui::{Cmd, Msg, UiCmd, update};
+    let dir = tempfile::tempdir().unwrap();
+    let (workbench, snapshot) = workbench(&dir).await;
+    let mut state = tui_with_call(&workbench, &snapshot, "apps__clock");
+    let url = "http://127.0.0.1:40215/s/0123abcd/".to_owned();
+    let cmds = update(
+        &mut state,
+        Msg::AppOpened {
+            app: "apps__clock".into(),
+            result: Ok(url.clone()),
+        },
+    );
+    assert_eq!(cmds, vec![Cmd::Ui(UiCmd::OpenUrl(url))]);
+    for note in [
+        AppNote::Message {
+            app: "ui://test/clock.html".into(),
+            text: "set an alarm\u{1b}]0;owned\u{7} at 7".into(),
+        },
+        AppNote::Context {
+            app: "ui://test/clock.html".into(),
+            text: "the person looks at UTC".into(),
+        },
+        AppNote::Link {
+            app: "ui://test/clock.html".into(),
+            url: "https://example.com/tz".into(),
+            opened: false,
+        },
+        AppNote::Log {
+            app: "ui://test/clock.html".into(),
+            level: "warning".into(),
+            text: "tick late".into(),
+        },
+    ] {
+        assert!(update(&mut state, Msg::App(note)).is_empty());
+    }
+    let log = state.logs.lines.back().unwrap();
+    assert_eq!(log.message, "tick late");
+    let texts: Vec<&str> = state.chat.entries.iter().map(|e| e.text.as_str()).collect();
+    assert!(texts.iter().all(|t| !t.contains('\u{1b}')), "{texts:?}");
+    crate::support::tui::zero_durations(&mut state);
+    insta::assert_snapshot!("apps_opened", crate::support::tui::shot(&state, 100, 24));
+    let failed = update(
+        &mut state,
+        Msg::AppOpened {
+            app: "apps__clock".into(),
+            result: Err("apps no longer lists clock".into()),
+        },
+    );
+    assert!(failed.is_empty());
+    assert_eq!(
+        state.chat.entries.last().unwrap().text,
+        "cannot open the app of apps__clock: apps no longer lists clock"
+    );
+    workbench.shutdown().await;
+}
+
+/// The executor reads the tool's page, starts its host and answers with the address,
+/// where the host page is served.
+#[tokio::test]
+async fn the_executor_opens_the_app_and_its_host_serves_the_page() {
+    use switchboard::agent::EventSink;
+    use switchboard::tui::executor::Executor;
+    use switchboard::tui::{AppCmd, AppOpen, Msg};
+    let dir = tempfile::tempdir().unwrap();
+    let (workbench, snapshot) = workbench(&dir).await;
+    let state = tui_with_call(&workbench, &snapshot, "apps__clock");
+    let (tx, _route) = tokio::sync::mpsc::unbounded_channel();
+    let (inbox, mut inbox_rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut exec = Executor::new(
+        state,
+        Arc::clone(&workbench.registry),
+        EventSink::new(tx, None),
+        inbox,
+    )
+    .with_hub(workbench.hub.clone());
+    let open = AppOpen {
+        server: "apps".into(),
+        tool: "clock".into(),
+        arguments: serde_json::Map::new(),
+        result: Ok(serde_json::json!({"content": [{"type": "text", "text": "12:00"}]})),
+    };
+    exec.execute(AppCmd::Open(Box::new(open)).into());
+    let url = loop {
+        if let Msg::AppOpened { app, result } =
+            crate::support::within(inbox_rx.recv()).await.unwrap()
+        {
+            assert_eq!(app, "apps__clock");
+            break result.unwrap();
+        }
+    };
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let page = reqwest::get(&url).await.unwrap();
+    assert_eq!(page.status(), 200);
+    // A tool without a UI cannot be opened, and says why.
+    let none = AppOpen {
+        server: "apps".into(),
+        tool: "echo".into(),
+        arguments: serde_json::Map::new(),
+        result: Err("the call has not finished".into()),
+    };
+    exec.execute(AppCmd::Open(Box::new(none)).into());
+    let why = loop {
+        if let Msg::AppOpened { result, .. } =
+            crate::support::within(inbox_rx.recv()).await.unwrap()
+        {
+            break result.unwrap_err();
+        }
+    };
+    assert_eq!(why, "echo has no MCP App");
+    workbench.shutdown().await;
+}
+
+/// A call an open app makes has no request before it: its card opens when it reaches
+/// the gate, marked as the app's, and ends with the gate's summary.
+#[test]
+fn an_apps_call_gets_a_card_of_its_own() {
+    use switchboard::gate::{CallEnd, CallId, GateEvent, Ruling};
+    use switchboard::policy::DecidedBy;
+    use switchboard::tools::ToolEffect;
+    let mut state = crate::support::tui::booted();
+    state.chat.entries.clear();
+    let id = CallId::new("app-call-1");
+    crate::support::tui::gate(
+        &mut state,
+        GateEvent::ToolCallStarted {
+            call_id: id.clone(),
+            run_id: "app-1".into(),
+            tool: "basic__get-time".into(),
+            effect: ToolEffect::Read,
+            origin: Origin::App,
+        },
+    );
+    crate::support::tui::gate(
+        &mut state,
+        GateEvent::ToolCallFinished {
+            call_id: id,
+            run_id: "app-1".into(),
+            tool: "basic__get-time".into(),
+            outcome: CallEnd::Ok,
+            ruling: Some(Ruling::new(DecidedBy::Policy, "allow basic__get-time")),
+            summary: "2026-12-06T01:14:10.273Z".into(),
+            duration_ms: 12,
+        },
+    );
+    let screen = crate::support::tui::shot(&state, 140, 24);
+    assert!(
+        screen.contains("app → basic__get-time · read · ok · 12 ms"),
+        "{screen}"
+    );
+    assert!(screen.contains("2026-12-06T01:14:10.273Z"), "{screen}");
+}

@@ -3,7 +3,7 @@
 //!
 //! One file per command group (`msg::Cmd`), each one exhaustive `match`: `ui.rs`,
 //! `files.rs`, `session.rs`, `gate.rs`, `calls.rs`, `servers.rs`, `ask.rs`,
-//! `login.rs`, `registry.rs`.
+//! `login.rs`, `registry.rs`, `apps.rs`.
 //!
 //! Calls the person makes go through `Registry::invoke` like the model's; their
 //! events are recorded on the session's sink, so they reach the UI on the session's
@@ -13,6 +13,7 @@ use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
+mod apps;
 mod ask;
 mod calls;
 mod files;
@@ -72,6 +73,8 @@ pub struct Executor {
     pub(super) login: Option<login::LoginTask>,
     /// The registry search waiting or running ("Add server…").
     pub(super) registry_search: Option<registry::SearchTask>,
+    /// The MCP Apps opened, their hosts running until switchboard exits.
+    pub(super) apps: apps::OpenApps,
 }
 
 impl Executor {
@@ -105,6 +108,7 @@ impl Executor {
             asks: ask::AskDesk::default(),
             login: None,
             registry_search: None,
+            apps: apps::OpenApps::default(),
         }
     }
 
@@ -161,6 +165,10 @@ impl Executor {
             Cmd::Ask(cmd) => self.execute_ask(cmd),
             Cmd::Login(cmd) => self.execute_login(cmd),
             Cmd::Registry(cmd) => self.execute_registry(cmd),
+            Cmd::App(cmd) => {
+                self.execute_app(cmd);
+                None
+            }
         }
     }
 

@@ -219,8 +219,10 @@ fn card_label_with(card: &ToolCard, clock_ms: u64, tool: &str) -> String {
         label.push(crate::tui::cards::spinner(clock_ms));
         label.push(' ');
     }
-    if card.origin == Origin::Manual {
-        label.push_str("you → ");
+    match card.origin {
+        Origin::Manual => label.push_str("you → "),
+        Origin::App => label.push_str("app → "),
+        _ => {}
     }
     label.push_str(tool);
     if let Some(effect) = card.effect {

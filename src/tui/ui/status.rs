@@ -37,6 +37,7 @@ fn hints(state: &State) -> Vec<(&str, String)> {
             Action::CopyCommand => wire_rows || state.wire.detail.is_some(),
             Action::NextTab => state.focus == Pane::Catalog,
             Action::CopyEntry => state.focus == Pane::Chat,
+            Action::OpenApp => state.focus == Pane::Chat && crate::tui::apps::available(state),
             // The servers' own keys where they are; `s` on a resource, `r` rereads it.
             Action::Login | Action::ToggleServer => state.focus == Pane::Servers,
             Action::Reconnect => state.focus == Pane::Servers || on_resources(state),
