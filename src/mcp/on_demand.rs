@@ -25,7 +25,13 @@ impl ServerHandle {
     pub(super) async fn started(&self) -> Result<Live, McpError> {
         self.client.in_flight.touch();
         if let Ok(live) = self.live() {
-            return Ok(live);
+            if !live.peer.is_transport_closed() {
+                return Ok(live);
+            }
+            // The process has just died (a call before this one saw it), and the
+            // task has not yet taken the connection down: wait for the reconnect
+            // rather than send into a closed transport.
+            return self.after_crash().await;
         }
         // A server refused before start has no task to start it.
         if self.commands.is_closed() {
@@ -81,6 +87,30 @@ impl ServerHandle {
             }
         }
         self.live()
+    }
+
+    /// The next connection once the task has seen the old one close, or why there
+    /// is none (the server failed, or did not come back in time).
+    async fn after_crash(&self) -> Result<Live, McpError> {
+        let mut hub = self.hub.subscribe();
+        let deadline = tokio::time::Instant::now() + self.start_allowance();
+        loop {
+            let reconnecting = matches!(
+                hub.borrow_and_update().server(&self.name).map(|s| &s.status),
+                Some(ServerStatus::Ready | ServerStatus::Connecting { .. })
+            );
+            match self.live() {
+                Ok(live) if !live.peer.is_transport_closed() => return Ok(live),
+                Err(error) if !reconnecting => return Err(error),
+                _ => {}
+            }
+            if !matches!(
+                tokio::time::timeout_at(deadline, hub.changed()).await,
+                Ok(Ok(()))
+            ) {
+                return self.live();
+            }
+        }
     }
 
     /// Asks the task to start the server, once for every caller until it begins.
