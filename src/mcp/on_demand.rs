@@ -96,7 +96,9 @@ impl ServerHandle {
         let deadline = tokio::time::Instant::now() + self.start_allowance();
         loop {
             let reconnecting = matches!(
-                hub.borrow_and_update().server(&self.name).map(|s| &s.status),
+                hub.borrow_and_update()
+                    .server(&self.name)
+                    .map(|s| &s.status),
                 Some(ServerStatus::Ready | ServerStatus::Connecting { .. })
             );
             match self.live() {

@@ -89,6 +89,9 @@ pub struct ToolCard {
     pub agent: Option<String>,
     /// Calls the sub-agent behind this card made, in order (see `nested`).
     pub children: Vec<ToolCard>,
+    /// An MCP App's calls of one tool in a row (a page that polls) share one card:
+    /// how many came before this one.
+    pub repeats: u32,
 }
 
 impl ToolCard {
@@ -111,6 +114,7 @@ impl ToolCard {
             progress: None,
             agent: None,
             children: Vec::new(),
+            repeats: 0,
         }
     }
 

@@ -224,7 +224,7 @@ fn on_gate_event(state: &mut State, event: GateEvent) -> Vec<Cmd> {
             {
                 let mut card = ToolCard::new(call_id.clone(), run_id, CardKind::Tool, origin);
                 card.tool = tool;
-                open_card(state, card);
+                open_app_card(state, card);
             }
             let now = state.clock_ms;
             if let Some(card) = card(state, &call_id) {
@@ -324,6 +324,22 @@ pub fn card<'s>(state: &'s mut State, call_id: &CallId) -> Option<&'s mut ToolCa
         .rev()
         .filter_map(|e| e.card.as_mut())
         .find_map(|c| c.find_mut(call_id))
+}
+
+/// An app's call: a page that polls calls one tool again and again, so a call of
+/// the same tool right after the last one's card ended takes that card over.
+fn open_app_card(state: &mut State, mut card: ToolCard) {
+    let last = state.chat.entries.last_mut().and_then(|e| e.card.as_mut());
+    match last {
+        Some(last)
+            if last.origin == Origin::App && last.tool == card.tool && !last.status.is_open() =>
+        {
+            card.repeats = last.repeats + 1;
+            card.opened_ms = state.clock_ms;
+            *last = card;
+        }
+        _ => open_card(state, card),
+    }
 }
 
 fn open_card(state: &mut State, mut card: ToolCard) {

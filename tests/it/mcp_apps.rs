@@ -447,33 +447,49 @@ fn an_apps_call_gets_a_card_of_its_own() {
     use switchboard::tools::ToolEffect;
     let mut state = crate::support::tui::booted();
     state.chat.entries.clear();
-    let id = CallId::new("app-call-1");
-    crate::support::tui::gate(
-        &mut state,
-        GateEvent::ToolCallStarted {
-            call_id: id.clone(),
-            run_id: "app-1".into(),
-            tool: "basic__get-time".into(),
-            effect: ToolEffect::Read,
-            origin: Origin::App,
-        },
-    );
-    crate::support::tui::gate(
-        &mut state,
-        GateEvent::ToolCallFinished {
-            call_id: id,
-            run_id: "app-1".into(),
-            tool: "basic__get-time".into(),
-            outcome: CallEnd::Ok,
-            ruling: Some(Ruling::new(DecidedBy::Policy, "allow basic__get-time")),
-            summary: "2026-12-06T01:14:10.273Z".into(),
-            duration_ms: 12,
-        },
-    );
+    let call = |state: &mut switchboard::tui::State, n: u32, summary: &str| {
+        let id = CallId::new(format!("app-call-{n}"));
+        crate::support::tui::gate(
+            state,
+            GateEvent::ToolCallStarted {
+                call_id: id.clone(),
+                run_id: format!("app-{n}"),
+                tool: "basic__get-time".into(),
+                effect: ToolEffect::Read,
+                origin: Origin::App,
+            },
+        );
+        crate::support::tui::gate(
+            state,
+            GateEvent::ToolCallFinished {
+                call_id: id,
+                run_id: format!("app-{n}"),
+                tool: "basic__get-time".into(),
+                outcome: CallEnd::Ok,
+                ruling: Some(Ruling::new(DecidedBy::Policy, "allow basic__get-time")),
+                summary: summary.into(),
+                duration_ms: 12,
+            },
+        );
+    };
+    call(&mut state, 1, "2026-12-06T01:14:10.273Z");
     let screen = crate::support::tui::shot(&state, 140, 24);
     assert!(
         screen.contains("app → basic__get-time · read · ok · 12 ms"),
         "{screen}"
     );
     assert!(screen.contains("2026-12-06T01:14:10.273Z"), "{screen}");
+    // A page that polls: the next calls of the tool take the card over.
+    call(&mut state, 2, "2026-12-06T01:14:12.273Z");
+    call(&mut state, 3, "2026-12-06T01:14:14.273Z");
+    assert_eq!(state.chat.entries.len(), 1);
+    let screen = crate::support::tui::shot(&state, 140, 24);
+    assert!(
+        screen.contains("app → basic__get-time · read · ok · call 3 · 12 ms"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("01:14:14.273Z") && !screen.contains("01:14:10"),
+        "{screen}"
+    );
 }

@@ -229,6 +229,9 @@ fn card_label_with(card: &ToolCard, clock_ms: u64, tool: &str) -> String {
         let _ = write!(label, " · {effect}");
     }
     let _ = write!(label, " · {}", card.status.label());
+    if card.repeats > 0 {
+        let _ = write!(label, " · call {}", card.repeats + 1);
+    }
     if let Some(ms) = card.duration_ms {
         let _ = write!(label, " · {}", crate::tui::cards::duration_text(ms));
     } else if card.status == CardStatus::Running {
