@@ -3,13 +3,13 @@
 
 #![allow(deprecated)] // logging is deprecated in 2026-07-28 but what servers in the wild use
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use rmcp::model::{
     ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
     ElicitRequestParams, ElicitResult, Implementation, LoggingMessageNotificationParam,
-    ProgressNotificationParam, ProgressToken, ProtocolVersion,
+    ProgressNotificationParam, ProtocolVersion,
 };
 use rmcp::service::NotificationContext;
 use rmcp::{ClientHandler, RoleClient};
@@ -42,71 +42,7 @@ pub enum Command {
     Idle,
 }
 
-/// Who to tell about progress on a token.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProgressRoute {
-    pub run_id: Option<String>,
-    pub step_id: Option<String>,
-    pub request: String,
-}
-
-/// How long a finished request's progress token still routes: rmcp hands each
-/// notification to its own task, so the last progress of a request can be handled
-/// after its response (tokens are never reused, so nothing else can match).
-const LATE_PROGRESS: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// One routed progress token: its caller, the beat each progress bumps (the call's
-/// timeout starts again on it), and when its request finished.
-#[derive(Debug)]
-struct Routed {
-    route: ProgressRoute,
-    beat: watch::Sender<u64>,
-    finished: Option<std::time::Instant>,
-}
-
-/// Progress tokens of calls in flight (or finished within [`LATE_PROGRESS`]) → their
-/// callers.
-#[derive(Debug, Default)]
-pub struct ProgressRoutes(Mutex<HashMap<ProgressToken, Routed>>);
-
-impl ProgressRoutes {
-    /// Routes `token` to `route`; the receiver sees each progress on it. Tokens
-    /// finished longer than [`LATE_PROGRESS`] ago are forgotten here, so no timer runs
-    /// per request.
-    pub fn insert(&self, token: &ProgressToken, route: ProgressRoute) -> watch::Receiver<u64> {
-        let (beat, beats) = watch::channel(0);
-        let mut routes = self.lock();
-        routes.retain(|_, r| r.finished.is_none_or(|at| at.elapsed() < LATE_PROGRESS));
-        routes.insert(
-            token.clone(),
-            Routed {
-                route,
-                beat,
-                finished: None,
-            },
-        );
-        beats
-    }
-
-    /// `token`'s request has finished: its late progress still routes for a while.
-    pub fn finish(&self, token: &ProgressToken) {
-        if let Some(routed) = self.lock().get_mut(token) {
-            routed.finished = Some(std::time::Instant::now());
-        }
-    }
-
-    /// The route of `token`, after counting a beat on it.
-    fn progressed(&self, token: &ProgressToken) -> Option<ProgressRoute> {
-        let routes = self.lock();
-        let routed = routes.get(token)?;
-        routed.beat.send_modify(|n| *n = n.wrapping_add(1));
-        Some(routed.route.clone())
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, Routed>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
+pub use super::progress_routes::{ProgressRoute, ProgressRoutes};
 
 /// A count of things open with one server, each held by a guard: the questions
 /// (elicitations, sampling requests) it has open with the person — while one is, its

@@ -29,6 +29,7 @@ pub mod listing;
 pub mod oauth;
 mod on_demand;
 pub mod param_headers;
+mod progress_routes;
 mod reauth;
 mod refusal_tap;
 mod rejoin;
