@@ -334,6 +334,8 @@ fn bench_echo(c: &mut Criterion) {
         || runtime.block_on(reference()),
     );
 
+    concurrency_ratios(&runtime, &workbench, &client, &args, &ctx);
+
     measure(c, &runtime, [&workbench, &wired], &client, &args, &ctx);
     assert!(
         wire.recorded() >= 2 * CALLS,
@@ -347,6 +349,56 @@ fn bench_echo(c: &mut Criterion) {
         workbench.shutdown().await;
         let _ = client.cancel().await;
     });
+}
+
+/// How the cost grows with callers: 1,000 calls made by 4 concurrent callers (250
+/// each) against the same 1,000 made by one, through the gate and bare. A ratio
+/// below 1 is calls overlapping (the server answers one while the next is on its
+/// way); the gate's ratio near the bare one says it serialises nothing of its own.
+fn concurrency_ratios(
+    runtime: &tokio::runtime::Runtime,
+    workbench: &Workbench,
+    client: &RunningService<RoleClient, ClientConfig>,
+    args: &Map<String, Value>,
+    ctx: &ToolContext,
+) {
+    const CALLERS: u64 = 4;
+    let gate_by = |callers: u64| async move {
+        let one = |_| async {
+            for _ in 0..CALLS / callers {
+                let result = workbench
+                    .registry
+                    .invoke("t__echo", args.clone(), ctx)
+                    .await;
+                assert!(matches!(result, CallOutcome::Ran(_)), "{result:?}");
+            }
+        };
+        futures::future::join_all((0..callers).map(one)).await;
+    };
+    let bare_by = |callers: u64| async move {
+        let one = |_| async {
+            for _ in 0..CALLS / callers {
+                let params = CallToolRequestParams::new("echo").with_arguments(args.clone());
+                let result = client.call_tool(params).await;
+                assert!(result.is_ok(), "{result:?}");
+            }
+        };
+        futures::future::join_all((0..callers).map(one)).await;
+    };
+    support::print_ratio(
+        "1,000 echo calls through Registry::invoke by 4 concurrent callers",
+        "the same by one caller",
+        11,
+        || runtime.block_on(gate_by(CALLERS)),
+        || runtime.block_on(gate_by(1)),
+    );
+    support::print_ratio(
+        "1,000 bare rmcp echo calls by 4 concurrent callers",
+        "the same by one caller",
+        11,
+        || runtime.block_on(bare_by(CALLERS)),
+        || runtime.block_on(bare_by(1)),
+    );
 }
 
 /// Rounds of 1,000 calls on each workbench in turn (so both see the same machine
