@@ -1,14 +1,17 @@
 //! The transcript's laid-out lines, kept per entry between frames. Laying out an
 //! answer parses its Markdown; a frame only needs the lines it shows, and most
-//! entries have not changed since the last frame. Each slot keeps a copy of the
-//! entry it was laid out from: an entry that differs (a streamed delta, a card that
-//! moved on) is laid out again, so no code that changes an entry has to remember to
-//! invalidate it. A new width or `e` (expand cards) lays out everything again; the
-//! theme is applied when the lines are drawn, so a theme change needs nothing here.
+//! entries have not changed since the last frame. Each slot keeps the stamp of the
+//! entry it was laid out from ([`ChatEntries`] stamps every entry it lets change): an
+//! entry whose stamp moved (a streamed delta, a card that moved on) is laid out
+//! again; so no code that changes an entry has to remember to invalidate it. A frame
+//! in which no entry changed looks at none of them. A new width or `e` (expand
+//! cards) lays out everything again; the theme is applied when the lines are drawn,
+//! so a theme change needs nothing here.
 
 use std::sync::{Mutex, PoisonError};
 
 use super::ChatEntry;
+use super::chat_entries::{ChatEntries, Stamp};
 use super::transcript::{TranscriptLine, entry_lines, layout_at};
 use crate::tui::cards::ToolCard;
 
@@ -25,11 +28,19 @@ pub struct TranscriptCache {
 struct Layout {
     width: u16,
     expanded: bool,
+    /// The entries' generation the slots were made for.
+    generation: Option<(u64, u64)>,
+    /// The clock the slots that show it were laid out at.
+    clock_ms: u64,
+    /// Slots whose lines show the clock.
+    clocked: usize,
+    /// Lines in the whole transcript.
+    total: usize,
     slots: Vec<Slot>,
 }
 
 struct Slot {
-    entry: ChatEntry,
+    stamp: Stamp,
     /// The clock the lines were laid out at, for entries whose lines show it.
     clock: Option<u64>,
     lines: Vec<TranscriptLine>,
@@ -57,7 +68,7 @@ impl TranscriptCache {
     /// transcript, laid out `width` wide.
     pub fn window(
         &self,
-        entries: &[ChatEntry],
+        entries: &ChatEntries,
         width: u16,
         expanded: bool,
         clock_ms: u64,
@@ -74,7 +85,7 @@ impl TranscriptCache {
         }
         let mut cache = self.layout.lock().unwrap_or_else(PoisonError::into_inner);
         cache.refresh(entries, width, expanded, clock_ms);
-        let total = cache.total();
+        let total = cache.total;
         let end = total.saturating_sub(scroll);
         let start = end.saturating_sub(height);
         Window {
@@ -87,7 +98,7 @@ impl TranscriptCache {
     /// entries); [`entry_at`] and [`entry_start`] read positions from it.
     pub fn line_counts(
         &self,
-        entries: &[ChatEntry],
+        entries: &ChatEntries,
         width: u16,
         expanded: bool,
         clock_ms: u64,
@@ -98,7 +109,7 @@ impl TranscriptCache {
     }
 
     /// Lines in the whole transcript laid out `width` wide.
-    pub fn total(&self, entries: &[ChatEntry], width: u16, expanded: bool, clock_ms: u64) -> usize {
+    pub fn total(&self, entries: &ChatEntries, width: u16, expanded: bool, clock_ms: u64) -> usize {
         self.window(entries, width, expanded, clock_ms, (0, 0))
             .total
     }
@@ -126,39 +137,41 @@ pub fn total(counts: &[usize]) -> usize {
 
 impl Layout {
     /// Lays out again what changed since the last frame.
-    fn refresh(&mut self, entries: &[ChatEntry], width: u16, expanded: bool, clock_ms: u64) {
-        if self.width != width || self.expanded != expanded {
+    fn refresh(&mut self, entries: &ChatEntries, width: u16, expanded: bool, clock_ms: u64) {
+        let generation = Some(entries.generation());
+        if self.width != width
+            || self.expanded != expanded
+            || self.generation.map(|g| g.0) != generation.map(|g| g.0)
+        {
             self.slots.clear();
             self.width = width;
             self.expanded = expanded;
+            self.generation = None;
+        }
+        if self.generation == generation && (self.clocked == 0 || self.clock_ms == clock_ms) {
+            return;
         }
         self.slots.truncate(entries.len());
+        let (mut clocked, mut total) = (0, 0);
         for (i, entry) in entries.iter().enumerate() {
-            let clock = shows_clock(entry).then_some(clock_ms);
-            if let Some(slot) = self.slots.get(i)
-                && slot.clock == clock
-                && slot.entry == *entry
-            {
-                continue;
-            }
-            let mut lines = Vec::new();
-            entry_lines(entry, width, expanded, clock_ms, &mut lines);
-            let slot = Slot {
-                entry: entry.clone(),
-                clock,
-                lines,
+            let Some(stamp) = entries.stamp(i) else {
+                break;
             };
-            if i < self.slots.len() {
-                self.slots[i] = slot;
-            } else {
-                self.slots.push(slot);
+            match self.slots.get_mut(i) {
+                Some(slot) => slot.update(entry, stamp, width, expanded, clock_ms),
+                None => self
+                    .slots
+                    .push(Slot::new(entry, stamp, width, expanded, clock_ms)),
+            }
+            if let Some(slot) = self.slots.get(i) {
+                clocked += usize::from(slot.clock.is_some());
+                total += slot.lines.len();
             }
         }
-    }
-
-    fn total(&self) -> usize {
-        let lines: usize = self.slots.iter().map(|s| s.lines.len()).sum();
-        lines + self.slots.len().saturating_sub(1)
+        self.generation = generation;
+        self.clock_ms = clock_ms;
+        self.clocked = clocked;
+        self.total = total + self.slots.len().saturating_sub(1);
     }
 
     /// Lines `start..end` of the whole transcript (a blank line between entries).
@@ -184,6 +197,34 @@ impl Layout {
             at += len;
         }
         out
+    }
+}
+
+impl Slot {
+    fn new(entry: &ChatEntry, stamp: Stamp, width: u16, expanded: bool, clock_ms: u64) -> Self {
+        let mut lines = Vec::new();
+        entry_lines(entry, width, expanded, clock_ms, &mut lines);
+        Self {
+            stamp,
+            clock: shows_clock(entry).then_some(clock_ms),
+            lines,
+        }
+    }
+
+    /// Brings the slot up to the entry: nothing if it has not changed (and shows no
+    /// clock that moved), else all of it.
+    fn update(
+        &mut self,
+        entry: &ChatEntry,
+        stamp: Stamp,
+        width: u16,
+        expanded: bool,
+        clock_ms: u64,
+    ) {
+        if self.stamp == stamp && self.clock.is_none_or(|c| c == clock_ms) {
+            return;
+        }
+        *self = Self::new(entry, stamp, width, expanded, clock_ms);
     }
 }
 
@@ -219,9 +260,12 @@ impl std::fmt::Debug for TranscriptCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gate::CallId;
+    use crate::policy::Origin;
+    use crate::tui::cards::{CardKind, CardStatus};
     use crate::tui::state::ChatKind;
 
-    fn entries(n: usize) -> Vec<ChatEntry> {
+    fn entries(n: usize) -> ChatEntries {
         (0..n)
             .map(|i| match i % 3 {
                 0 => ChatEntry::new(ChatKind::User, format!("question {i}")),
@@ -237,7 +281,7 @@ mod tests {
     /// The cached window equals the same slice of the full layout.
     fn check(
         cache: &TranscriptCache,
-        chat: &[ChatEntry],
+        chat: &ChatEntries,
         width: u16,
         scroll: usize,
         height: usize,
@@ -262,13 +306,89 @@ mod tests {
             check(&cache, &chat, 30, scroll, height);
         }
         // A streamed delta, an entry removed, a new width.
-        chat[11].text.push_str(" and more **text**");
+        chat.append_text(11, " and more **text**");
         check(&cache, &chat, 30, 0, 9);
         chat.remove(4);
         check(&cache, &chat, 30, 2, 9);
         check(&cache, &chat, 14, 0, 50);
         chat.clear();
         check(&cache, &chat, 14, 0, 50);
+    }
+
+    #[test]
+    fn a_changed_entry_is_laid_out_again_and_only_it() {
+        let cache = TranscriptCache::default();
+        let mut chat = entries(6);
+        let mut card = ToolCard::new(
+            CallId("call_1".into()),
+            "r".into(),
+            CardKind::Tool,
+            Origin::Model,
+        );
+        card.tool = "fs".into();
+        card.status = CardStatus::Running;
+        let mut entry = ChatEntry::new(ChatKind::Tool, "");
+        entry.card = Some(card);
+        chat.push(entry);
+        chat.push(ChatEntry::new(ChatKind::User, "after the card"));
+        check(&cache, &chat, 40, 0, usize::MAX);
+        let others = |cache: &TranscriptCache| {
+            let layout = cache.layout.lock().unwrap_or_else(PoisonError::into_inner);
+            layout.slots.iter().map(|s| s.stamp).collect::<Vec<_>>()
+        };
+        let before = others(&cache);
+        // The card moves on, as `events::card` would have it.
+        if let Some(card) = chat.get_mut(6).and_then(|e| e.card.as_mut()) {
+            card.status = CardStatus::Ok;
+            card.duration_ms = Some(12);
+            card.result = Some("done".into());
+        }
+        check(&cache, &chat, 40, 0, usize::MAX);
+        let after = others(&cache);
+        let changed: Vec<usize> = (0..after.len())
+            .filter(|&i| after[i] != before[i])
+            .collect();
+        assert_eq!(changed, vec![6]);
+        // Every entry, changed through `iter_mut`; and text replaced in an answer.
+        for entry in &mut chat {
+            entry.text.push_str(" edited");
+        }
+        check(&cache, &chat, 40, 0, usize::MAX);
+        if let Some(answer) = chat.get_mut(1) {
+            answer.text = "a new *answer*".into();
+        }
+        check(&cache, &chat, 40, 0, usize::MAX);
+        chat.append_text(1, " and more");
+        check(&cache, &chat, 40, 0, usize::MAX);
+    }
+
+    #[test]
+    fn a_running_card_follows_the_clock_and_a_clone_starts_afresh() {
+        let cache = TranscriptCache::default();
+        let mut chat = entries(2);
+        let mut card = ToolCard::new(
+            CallId("call_1".into()),
+            "r".into(),
+            CardKind::Tool,
+            Origin::Model,
+        );
+        card.tool = "fs".into();
+        card.status = CardStatus::Running;
+        let mut entry = ChatEntry::new(ChatKind::Tool, "");
+        entry.card = Some(card);
+        chat.push(entry);
+        for clock in [0, 0, 1_500, 1_500, 9_000] {
+            let full = layout_at(&chat, 40, false, clock);
+            let window = cache.window(&chat, 40, false, clock, (0, usize::MAX));
+            assert_eq!(window.lines, full, "at {clock}");
+        }
+        // A clone went its own way: its stamps say nothing about this cache's slots.
+        let mut other = chat.clone();
+        other.append_text(1, " elsewhere");
+        chat.append_text(1, " here");
+        check(&cache, &chat, 40, 0, usize::MAX);
+        check(&cache, &other, 40, 0, usize::MAX);
+        check(&cache, &chat, 40, 0, usize::MAX);
     }
 
     #[test]
