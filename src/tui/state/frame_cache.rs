@@ -2,9 +2,10 @@
 //! answer parses its Markdown; a frame only needs the lines it shows, and most
 //! entries have not changed since the last frame. Each slot keeps the stamp of the
 //! entry it was laid out from ([`ChatEntries`] stamps every entry it lets change): an
-//! entry whose stamp moved (a streamed delta, a card that moved on) is laid out
-//! again; so no code that changes an entry has to remember to invalidate it. A frame
-//! in which no entry changed looks at none of them. A new width or `e` (expand
+//! entry whose stamp moved (a card that moved on) is laid out again, and one whose
+//! text was only appended to (a streamed delta) keeps its settled lines and lays out
+//! the rest; so no code that changes an entry has to remember to invalidate it. A
+//! frame in which no entry changed looks at none of them. A new width or `e` (expand
 //! cards) lays out everything again; the theme is applied when the lines are drawn,
 //! so a theme change needs nothing here.
 
@@ -12,7 +13,7 @@ use std::sync::{Mutex, PoisonError};
 
 use super::ChatEntry;
 use super::chat_entries::{ChatEntries, Stamp};
-use super::transcript::{TranscriptLine, entry_lines, layout_at};
+use super::transcript::{AnswerCut, TranscriptLine, entry_lines, extend_answer, layout_at};
 use crate::tui::cards::ToolCard;
 
 /// Kept in `State`. Cloning gives an empty cache (of the same kind); it never makes
@@ -44,6 +45,8 @@ struct Slot {
     /// The clock the lines were laid out at, for entries whose lines show it.
     clock: Option<u64>,
     lines: Vec<TranscriptLine>,
+    /// An answer's: where text appended to it takes over.
+    cut: Option<AnswerCut>,
 }
 
 /// What a frame draws of the transcript.
@@ -203,16 +206,17 @@ impl Layout {
 impl Slot {
     fn new(entry: &ChatEntry, stamp: Stamp, width: u16, expanded: bool, clock_ms: u64) -> Self {
         let mut lines = Vec::new();
-        entry_lines(entry, width, expanded, clock_ms, &mut lines);
+        let cut = entry_lines(entry, width, expanded, clock_ms, &mut lines);
         Self {
             stamp,
             clock: shows_clock(entry).then_some(clock_ms),
             lines,
+            cut,
         }
     }
 
     /// Brings the slot up to the entry: nothing if it has not changed (and shows no
-    /// clock that moved), else all of it.
+    /// clock that moved), the new end of an answer that was appended to, else all.
     fn update(
         &mut self,
         entry: &ChatEntry,
@@ -222,6 +226,13 @@ impl Slot {
         clock_ms: u64,
     ) {
         if self.stamp == stamp && self.clock.is_none_or(|c| c == clock_ms) {
+            return;
+        }
+        if let Some(cut) = self.cut
+            && self.stamp.base == stamp.base
+        {
+            self.cut = Some(extend_answer(entry, width, cut, &mut self.lines));
+            self.stamp = stamp;
             return;
         }
         *self = Self::new(entry, stamp, width, expanded, clock_ms);
@@ -264,6 +275,7 @@ mod tests {
     use crate::policy::Origin;
     use crate::tui::cards::{CardKind, CardStatus};
     use crate::tui::state::ChatKind;
+    use crate::tui::state::transcript::Tone;
 
     fn entries(n: usize) -> ChatEntries {
         (0..n)
@@ -313,6 +325,181 @@ mod tests {
         check(&cache, &chat, 14, 0, 50);
         chat.clear();
         check(&cache, &chat, 14, 0, 50);
+    }
+
+    /// Answers with every kind of block, to stream in.
+    const ANSWERS: &[&str] = &[
+        "Intro with **bold text** that runs long enough to wrap.\n\n- one\n- two\n\n\
+         - three, after a blank\n\n  its second paragraph\n\nAfter the list.\n\n\
+         1. first\n\n2. second\n3) another delimiter\n\n* star\n\n+ plus\n\n\
+         - outer\n  - inner\n\n    - deeper\n\nThe end of it.\n",
+        "```rust\nfn main() {\n\n    let x = 1;\n}\n```\n\nText after the code.\n\n\
+         ~~~\nraw\n\n\n~~~\n\n    indented code\n\n    more of it\n\nEnd.\n\n```\nopen\n\nfence",
+        "Title\n=====\n\nSub\n---\n\n---\n\n# Heading\n\n> quoted line\n> more\n\n\
+         > again\n\nnot quoted\n\n<div>\nhtml\n</div>\n\nafter\n\n<!-- a comment\n\n\
+         still the comment -->\n\nlater\n\n***\n\nlast\n",
+        "*emphasis that\ncontinues* and `code\nspan` here\n\n\
+         supercalifragilisticexpialidocious_word_longer_than_the_width\n\n\
+         日本語のテキストがここにあります。日本語のテキスト\n\n\tTabbed line\r\n\r\n\
+         CRLF paragraph\r\n\r\nHard  \nbreak\n\n~~struck~~ out\n\nlast",
+        "See [the docs] and [x][ref].\n\nMore text here.\n\nAnd more.\n\n\
+         [ref]: https://example.com\n[the docs]: https://docs\n\nTail.\n",
+        "Red \u{1b}[31mtext\u{1b}[0m\n\nNext paragraph\n\n\u{1b}]0;title\n\nstill osc\u{7} \
+         after\n\nend\n\nmore after the end\n",
+    ];
+
+    /// The lines [`layout_at`] gave before answers were laid out in parts: the
+    /// header and the whole text's Markdown.
+    fn whole_answer(text: &str, width: u16) -> Vec<TranscriptLine> {
+        let width = usize::from(width).saturating_sub(super::super::transcript::INDENT);
+        let md = crate::tui::markdown::markdown_lines(&crate::sanitize::sanitize(text), width);
+        std::iter::once(TranscriptLine::Header(
+            ChatKind::Assistant,
+            None,
+            Tone::Normal,
+        ))
+        .chain(
+            md.into_iter()
+                .map(|l| TranscriptLine::Body(ChatKind::Assistant, l)),
+        )
+        .collect()
+    }
+
+    /// Streams `answer` in pieces of `step` bytes after a few entries, checking the
+    /// cached lines after every piece; the width changes now and then.
+    fn stream(answer: &str, step: usize) {
+        let cache = TranscriptCache::default();
+        let mut chat = entries(4);
+        chat.push(ChatEntry::new(ChatKind::Assistant, ""));
+        let last = chat.len() - 1;
+        let (mut at, mut n) = (0, 0);
+        while at < answer.len() {
+            let mut end = (at + step).min(answer.len());
+            while !answer.is_char_boundary(end) {
+                end += 1;
+            }
+            chat.append_text(last, &answer[at..end]);
+            at = end;
+            n += 1;
+            let width = if n % 40 < 30 { 32 } else { 21 };
+            check(&cache, &chat, width, 0, usize::MAX);
+            let counts = cache.line_counts(&chat, width, false, 0);
+            let lines = cache
+                .window(&chat, width, false, 0, (0, counts[last]))
+                .lines;
+            assert_eq!(
+                lines,
+                whole_answer(&chat[last].text, width),
+                "{:?}",
+                &answer[..at]
+            );
+        }
+    }
+
+    #[test]
+    fn a_streamed_answer_lays_out_as_the_whole_text_after_every_delta() {
+        for answer in ANSWERS {
+            for step in [1, 2, 5, 13, 64] {
+                stream(answer, step);
+            }
+        }
+    }
+
+    /// The bench's stream: words, and a paragraph break every 40 of them.
+    fn words(n: usize) -> String {
+        (0..n)
+            .map(|i| {
+                if i.is_multiple_of(40) {
+                    "\n\n".to_string()
+                } else {
+                    format!("word{i} ")
+                }
+            })
+            .collect()
+    }
+
+    /// Pieces of Markdown that open, continue and close blocks, to make answers of.
+    const TOKENS: &[&str] = &[
+        "word ",
+        "more words ",
+        "\n",
+        "\n\n",
+        "- ",
+        "* ",
+        "1. ",
+        "2) ",
+        "  ",
+        "    ",
+        "\t",
+        "> ",
+        "# ",
+        "```",
+        "~~~",
+        "---",
+        "===",
+        "***",
+        "*",
+        "_",
+        "`",
+        "~~",
+        "[a]",
+        "[a]: /u",
+        "<div>",
+        "<!--",
+        "-->",
+        "\u{1b}[1m",
+        "\u{1b}]0;",
+        "\u{7}",
+        "\r\n",
+        "日本語 ",
+        "a_long_word_that_wraps_more_than_once ",
+    ];
+
+    proptest::proptest! {
+        /// However an answer is made and cut into deltas, its cached lines are those of
+        /// its whole text.
+        #[test]
+        fn any_streamed_answer_lays_out_as_the_whole_text(
+            tokens in proptest::collection::vec(0..TOKENS.len(), 0..60),
+            pieces in proptest::collection::vec(1_usize..12, 1..8),
+            width in 8_u16..40,
+        ) {
+            let answer: String = tokens.iter().map(|&t| TOKENS[t]).collect();
+            let cache = TranscriptCache::default();
+            let mut chat = entries(2);
+            chat.push(ChatEntry::new(ChatKind::Assistant, ""));
+            let (mut at, mut n) = (0, 0);
+            while at < answer.len() {
+                let mut end = (at + pieces[n % pieces.len()]).min(answer.len());
+                while !answer.is_char_boundary(end) {
+                    end += 1;
+                }
+                chat.append_text(2, &answer[at..end]);
+                at = end;
+                n += 1;
+                let lines = cache.window(&chat, width, false, 0, (0, usize::MAX)).lines;
+                let whole = whole_answer(&chat[2].text, width);
+                proptest::prop_assert_eq!(&lines[lines.len() - whole.len()..], &whole[..]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_streamed_answer_keeps_its_settled_lines() {
+        let cache = TranscriptCache::default();
+        let mut chat = entries(3);
+        chat.push(ChatEntry::new(ChatKind::Assistant, "Streaming **now**:"));
+        let text = words(400);
+        for piece in text.split_inclusive(' ') {
+            chat.append_text(3, piece);
+            cache.window(&chat, 50, false, 0, (0, 20));
+        }
+        check(&cache, &chat, 50, 0, usize::MAX);
+        let layout = cache.layout.lock().unwrap_or_else(PoisonError::into_inner);
+        let cut = layout.slots.last().and_then(|s| s.cut);
+        // Laid out only from the start of the last paragraph.
+        let last_paragraph = chat[3].text.rfind("\n\n").map(|at| at + 2);
+        assert_eq!(cut.map(|c| c.text), last_paragraph);
     }
 
     #[test]
