@@ -34,6 +34,15 @@ pub fn sanitize(input: &str) -> Cow<'_, str> {
     out.finish_block()
 }
 
+/// `input` holds the start of an escape sequence or a control string, which
+/// [`sanitize`] drops whole, newlines and all. Without one, sanitising text cut after a
+/// newline gives what sanitising it whole gives, the two halves end to end.
+pub fn has_sequences(input: &str) -> bool {
+    input.contains([
+        '\u{1b}', '\u{9b}', '\u{90}', '\u{98}', '\u{9d}', '\u{9e}', '\u{9f}',
+    ])
+}
+
 /// Like [`sanitize`] but tabs are kept: for line-oriented output (the CLI's stdout),
 /// where a tab is ordinary text the reader's tools expect (`cut -f`, the memory tool's
 /// `{n:6}\t{line}` listing), not something a full-screen layout has to measure.

@@ -324,13 +324,12 @@ pub fn replay(state: &mut State, loaded: &crate::agent::LoadedSession) {
     state.approvals.clear();
     state.turn.step_pause = None;
     // Calls still open when the session ended never finished.
-    for card in state
-        .chat
-        .entries
-        .iter_mut()
-        .filter_map(|e| e.card.as_mut())
-    {
-        if card.status.is_open() {
+    let entries = &mut state.chat.entries;
+    for i in 0..entries.len() {
+        if !entries[i].card.as_ref().is_some_and(|c| c.status.is_open()) {
+            continue;
+        }
+        if let Some(card) = entries.get_mut(i).and_then(|e| e.card.as_mut()) {
             card.status = super::cards::CardStatus::Aborted;
         }
     }

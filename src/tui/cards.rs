@@ -119,6 +119,17 @@ impl ToolCard {
     }
 
     /// This card, or one nested under it, by id (the newest, should an id repeat).
+    pub fn find(&self, id: &CallId) -> Option<&ToolCard> {
+        if &self.call_id == id {
+            return Some(self);
+        }
+        if !id.0.starts_with(self.call_id.0.as_str()) {
+            return None;
+        }
+        self.children.iter().rev().find_map(|c| c.find(id))
+    }
+
+    /// This card, or one nested under it, by id (the newest, should an id repeat).
     pub fn find_mut(&mut self, id: &CallId) -> Option<&mut ToolCard> {
         if &self.call_id == id {
             return Some(self);

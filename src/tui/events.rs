@@ -43,16 +43,19 @@ pub fn on_agent_event(state: &mut State, event: AgentEvent) -> Vec<Cmd> {
             state.status.step_mode = step_mode;
         }
         AgentEvent::TurnStarted { run_id, .. } => state.turn.run = Some(run_id),
-        AgentEvent::TextDelta { run_id, text } => match state.chat.entries.last_mut() {
-            Some(entry) if entry.streaming.as_deref() == Some(run_id.as_str()) => {
-                entry.text.push_str(&text);
+        AgentEvent::TextDelta { run_id, text } => {
+            let entries = &mut state.chat.entries;
+            match entries.last() {
+                Some(entry) if entry.streaming.as_deref() == Some(run_id.as_str()) => {
+                    entries.append_text(entries.len() - 1, &text);
+                }
+                _ => {
+                    let mut entry = ChatEntry::new(ChatKind::Assistant, text);
+                    entry.streaming = Some(run_id);
+                    state.chat.push(entry);
+                }
             }
-            _ => {
-                let mut entry = ChatEntry::new(ChatKind::Assistant, text);
-                entry.streaming = Some(run_id);
-                state.chat.push(entry);
-            }
-        },
+        }
         AgentEvent::ModelResponse { run_id, text, .. } => finish_text(state, &run_id, text),
         event @ (AgentEvent::ToolCallRequested { .. }
         | AgentEvent::RequestStarted { .. }
@@ -317,13 +320,12 @@ fn attach_nested(
 
 /// The card of a call (the newest, should a provider reuse an id).
 pub fn card<'s>(state: &'s mut State, call_id: &CallId) -> Option<&'s mut ToolCard> {
-    state
-        .chat
-        .entries
-        .iter_mut()
-        .rev()
-        .filter_map(|e| e.card.as_mut())
-        .find_map(|c| c.find_mut(call_id))
+    let entries = &mut state.chat.entries;
+    // Found first, so only its entry counts as changed.
+    let index = entries
+        .iter()
+        .rposition(|e| e.card.as_ref().is_some_and(|c| c.find(call_id).is_some()))?;
+    entries.get_mut(index)?.card.as_mut()?.find_mut(call_id)
 }
 
 /// An app's call: a page that polls calls one tool again and again, so a call of
@@ -355,12 +357,11 @@ fn compact(args: &Value) -> String {
 
 /// The full answer of one request replaces what streamed in (it is authoritative).
 fn finish_text(state: &mut State, run_id: &str, text: String) {
-    if let Some(entry) = state
-        .chat
-        .entries
-        .iter_mut()
-        .rev()
-        .find(|e| e.streaming.as_deref() == Some(run_id))
+    let entries = &mut state.chat.entries;
+    if let Some(entry) = entries
+        .iter()
+        .rposition(|e| e.streaming.as_deref() == Some(run_id))
+        .and_then(|i| entries.get_mut(i))
     {
         entry.streaming = None;
         if !text.is_empty() {
@@ -372,16 +373,26 @@ fn finish_text(state: &mut State, run_id: &str, text: String) {
 }
 
 fn turn_done(state: &mut State, run_id: &str, reason: TurnEnd, steps: u32) {
-    for entry in &mut state.chat.entries {
-        if entry.streaming.as_deref() == Some(run_id) {
+    // Calls the model asked for that never reached the gate.
+    let requested = |e: &ChatEntry| {
+        e.card
+            .as_ref()
+            .is_some_and(|c| c.run_id == run_id && c.status == CardStatus::Requested)
+    };
+    let entries = &mut state.chat.entries;
+    for i in 0..entries.len() {
+        let streamed = entries[i].streaming.as_deref() == Some(run_id);
+        let abort = requested(&entries[i]);
+        if !streamed && !abort {
+            continue;
+        }
+        let Some(entry) = entries.get_mut(i) else {
+            continue;
+        };
+        if streamed {
             entry.streaming = None;
         }
-        // Calls the model asked for that never reached the gate.
-        if let Some(card) = entry
-            .card
-            .as_mut()
-            .filter(|c| c.run_id == run_id && c.status == CardStatus::Requested)
-        {
+        if let Some(card) = entry.card.as_mut().filter(|_| abort) {
             card.status = CardStatus::Aborted;
         }
     }

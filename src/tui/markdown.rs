@@ -35,6 +35,8 @@ struct Builder {
     lists: Vec<Option<u64>>,
     /// Indent for continuation lines of the current item.
     indent: usize,
+    /// Lines laid out before these, the last of them not blank.
+    after_text: bool,
 }
 
 impl Builder {
@@ -70,21 +72,112 @@ impl Builder {
 
     fn blank(&mut self) {
         self.flush();
-        if self.lines.last().is_some_and(|l| !l.is_empty()) {
+        if self.lines.last().map_or(self.after_text, |l| !l.is_empty()) {
             self.lines.push(Vec::new());
         }
     }
 }
 
 pub fn markdown_lines(text: &str, width: usize) -> Vec<MdLine> {
+    let mut lines = continue_lines(text, width, false, false).0;
+    while lines.last().is_some_and(Vec::is_empty) {
+        lines.pop();
+    }
+    lines
+}
+
+/// A point in a streamed answer that later text cannot move: the text before it was
+/// laid out as `lines` lines, and appending to the text changes none of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settled {
+    /// Byte offset in the text: the start of a block, after a blank line.
+    pub at: usize,
+    /// Lines laid out before it.
+    pub lines: usize,
+}
+
+/// The lines of `text` laid out after lines made before it (`after_text`: the last of
+/// those is not blank), with the blank lines at the end kept. With `settle`, also the
+/// last point after which appended text cannot change the lines before it; the caller
+/// asks only when `text` holds no link definition (`]:`), as one defined later changes
+/// how earlier references read.
+///
+/// Such a point starts a block at the top level, at the start of a line after a blank
+/// line, not indented, with nothing open in the builder. A blank line ends every block
+/// but a list and the open ones (a fenced code block, some HTML), which would have
+/// gone on over the point; an indented line or a list item of its kind continues a
+/// list, so after a list the block's first line must be whole (`2` may yet become
+/// `2.`). So the text before the point lays out as it would alone, and stays so.
+pub fn continue_lines(
+    text: &str,
+    width: usize,
+    after_text: bool,
+    settle: bool,
+) -> (Vec<MdLine>, Option<Settled>) {
     let mut b = Builder {
         width,
+        after_text,
         ..Builder::default()
     };
-    for event in Parser::new_ext(text, Options::ENABLE_STRIKETHROUGH) {
+    let last_newline = text.rfind('\n');
+    let mut depth = 0_usize;
+    // The last block that ended at the top level was a list.
+    let mut after_list = false;
+    let mut settled = None;
+    for (event, range) in Parser::new_ext(text, Options::ENABLE_STRIKETHROUGH).into_offset_iter() {
+        if settle
+            && depth == 0
+            && matches!(event, Event::Start(_) | Event::Rule)
+            && (!after_list || last_newline.is_some_and(|n| n > range.start))
+            && starts_line_after_blank(text, range.start)
+            && b.clean()
+        {
+            settled = Some(Settled {
+                at: range.start,
+                lines: b.lines.len(),
+            });
+        }
+        match &event {
+            Event::Start(_) => depth += 1,
+            Event::End(end) => {
+                depth = depth.saturating_sub(1);
+                after_list = depth == 0 && matches!(end, TagEnd::List(_));
+            }
+            _ => {}
+        }
+        b.event(event);
+    }
+    b.flush();
+    (b.lines, settled)
+}
+
+/// `at` starts a line, not indented, after an empty line.
+fn starts_line_after_blank(text: &str, at: usize) -> bool {
+    text.get(..at)
+        .is_some_and(|before| before.ends_with("\n\n"))
+        && text
+            .get(at..)
+            .is_some_and(|rest| !rest.starts_with([' ', '\t', '\n', '\r']))
+}
+
+impl Builder {
+    /// Nothing open: the next block starts as it would at the top of a text.
+    fn clean(&self) -> bool {
+        self.current.is_empty()
+            && self.strong == 0
+            && self.emphasis == 0
+            && !self.heading
+            && self.quote == 0
+            && !self.code_block
+            && self.lists.is_empty()
+            && self.indent == 0
+    }
+
+    fn event(&mut self, event: Event<'_>) {
+        let b = self;
         match event {
-            Event::Start(tag) => start(&mut b, &tag),
-            Event::End(end) => finish(&mut b, end),
+            Event::Start(tag) => start(b, &tag),
+            Event::End(end) => finish(b, end),
             Event::Text(t) if b.code_block => {
                 for (i, line) in t.split('\n').enumerate() {
                     if i > 0 {
@@ -104,7 +197,8 @@ pub fn markdown_lines(text: &str, width: usize) -> Vec<MdLine> {
             Event::HardBreak => b.flush(),
             Event::Rule => {
                 b.blank();
-                b.push(MdStyle::Marker, &"─".repeat(width.min(40)));
+                let rule = "─".repeat(b.width.min(40));
+                b.push(MdStyle::Marker, &rule);
                 b.flush();
             }
             Event::Html(h) | Event::InlineHtml(h) => b.push(MdStyle::Text, &h),
@@ -114,11 +208,6 @@ pub fn markdown_lines(text: &str, width: usize) -> Vec<MdLine> {
             Event::FootnoteReference(_) | Event::InlineMath(_) | Event::DisplayMath(_) => {}
         }
     }
-    b.flush();
-    while b.lines.last().is_some_and(Vec::is_empty) {
-        b.lines.pop();
-    }
-    b.lines
 }
 
 fn start(b: &mut Builder, tag: &Tag<'_>) {

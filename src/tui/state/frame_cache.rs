@@ -1,15 +1,19 @@
 //! The transcript's laid-out lines, kept per entry between frames. Laying out an
 //! answer parses its Markdown; a frame only needs the lines it shows, and most
-//! entries have not changed since the last frame. Each slot keeps a copy of the
-//! entry it was laid out from: an entry that differs (a streamed delta, a card that
-//! moved on) is laid out again, so no code that changes an entry has to remember to
-//! invalidate it. A new width or `e` (expand cards) lays out everything again; the
-//! theme is applied when the lines are drawn, so a theme change needs nothing here.
+//! entries have not changed since the last frame. Each slot keeps the stamp of the
+//! entry it was laid out from ([`ChatEntries`] stamps every entry it lets change): an
+//! entry whose stamp moved (a card that moved on) is laid out again, and one whose
+//! text was only appended to (a streamed delta) keeps its settled lines and lays out
+//! the rest; so no code that changes an entry has to remember to invalidate it. A
+//! frame in which no entry changed looks at none of them. A new width or `e` (expand
+//! cards) lays out everything again; the theme is applied when the lines are drawn,
+//! so a theme change needs nothing here.
 
 use std::sync::{Mutex, PoisonError};
 
 use super::ChatEntry;
-use super::transcript::{TranscriptLine, entry_lines, layout_at};
+use super::chat_entries::{ChatEntries, Stamp};
+use super::transcript::{AnswerCut, TranscriptLine, entry_lines, extend_answer, layout_at};
 use crate::tui::cards::ToolCard;
 
 /// Kept in `State`. Cloning gives an empty cache (of the same kind); it never makes
@@ -25,14 +29,24 @@ pub struct TranscriptCache {
 struct Layout {
     width: u16,
     expanded: bool,
+    /// The entries' generation the slots were made for.
+    generation: Option<(u64, u64)>,
+    /// The clock the slots that show it were laid out at.
+    clock_ms: u64,
+    /// Slots whose lines show the clock.
+    clocked: usize,
+    /// Lines in the whole transcript.
+    total: usize,
     slots: Vec<Slot>,
 }
 
 struct Slot {
-    entry: ChatEntry,
+    stamp: Stamp,
     /// The clock the lines were laid out at, for entries whose lines show it.
     clock: Option<u64>,
     lines: Vec<TranscriptLine>,
+    /// An answer's: where text appended to it takes over.
+    cut: Option<AnswerCut>,
 }
 
 /// What a frame draws of the transcript.
@@ -57,7 +71,7 @@ impl TranscriptCache {
     /// transcript, laid out `width` wide.
     pub fn window(
         &self,
-        entries: &[ChatEntry],
+        entries: &ChatEntries,
         width: u16,
         expanded: bool,
         clock_ms: u64,
@@ -74,7 +88,7 @@ impl TranscriptCache {
         }
         let mut cache = self.layout.lock().unwrap_or_else(PoisonError::into_inner);
         cache.refresh(entries, width, expanded, clock_ms);
-        let total = cache.total();
+        let total = cache.total;
         let end = total.saturating_sub(scroll);
         let start = end.saturating_sub(height);
         Window {
@@ -87,7 +101,7 @@ impl TranscriptCache {
     /// entries); [`entry_at`] and [`entry_start`] read positions from it.
     pub fn line_counts(
         &self,
-        entries: &[ChatEntry],
+        entries: &ChatEntries,
         width: u16,
         expanded: bool,
         clock_ms: u64,
@@ -98,7 +112,7 @@ impl TranscriptCache {
     }
 
     /// Lines in the whole transcript laid out `width` wide.
-    pub fn total(&self, entries: &[ChatEntry], width: u16, expanded: bool, clock_ms: u64) -> usize {
+    pub fn total(&self, entries: &ChatEntries, width: u16, expanded: bool, clock_ms: u64) -> usize {
         self.window(entries, width, expanded, clock_ms, (0, 0))
             .total
     }
@@ -126,39 +140,41 @@ pub fn total(counts: &[usize]) -> usize {
 
 impl Layout {
     /// Lays out again what changed since the last frame.
-    fn refresh(&mut self, entries: &[ChatEntry], width: u16, expanded: bool, clock_ms: u64) {
-        if self.width != width || self.expanded != expanded {
+    fn refresh(&mut self, entries: &ChatEntries, width: u16, expanded: bool, clock_ms: u64) {
+        let generation = Some(entries.generation());
+        if self.width != width
+            || self.expanded != expanded
+            || self.generation.map(|g| g.0) != generation.map(|g| g.0)
+        {
             self.slots.clear();
             self.width = width;
             self.expanded = expanded;
+            self.generation = None;
+        }
+        if self.generation == generation && (self.clocked == 0 || self.clock_ms == clock_ms) {
+            return;
         }
         self.slots.truncate(entries.len());
+        let (mut clocked, mut total) = (0, 0);
         for (i, entry) in entries.iter().enumerate() {
-            let clock = shows_clock(entry).then_some(clock_ms);
-            if let Some(slot) = self.slots.get(i)
-                && slot.clock == clock
-                && slot.entry == *entry
-            {
-                continue;
-            }
-            let mut lines = Vec::new();
-            entry_lines(entry, width, expanded, clock_ms, &mut lines);
-            let slot = Slot {
-                entry: entry.clone(),
-                clock,
-                lines,
+            let Some(stamp) = entries.stamp(i) else {
+                break;
             };
-            if i < self.slots.len() {
-                self.slots[i] = slot;
-            } else {
-                self.slots.push(slot);
+            match self.slots.get_mut(i) {
+                Some(slot) => slot.update(entry, stamp, width, expanded, clock_ms),
+                None => self
+                    .slots
+                    .push(Slot::new(entry, stamp, width, expanded, clock_ms)),
+            }
+            if let Some(slot) = self.slots.get(i) {
+                clocked += usize::from(slot.clock.is_some());
+                total += slot.lines.len();
             }
         }
-    }
-
-    fn total(&self) -> usize {
-        let lines: usize = self.slots.iter().map(|s| s.lines.len()).sum();
-        lines + self.slots.len().saturating_sub(1)
+        self.generation = generation;
+        self.clock_ms = clock_ms;
+        self.clocked = clocked;
+        self.total = total + self.slots.len().saturating_sub(1);
     }
 
     /// Lines `start..end` of the whole transcript (a blank line between entries).
@@ -184,6 +200,42 @@ impl Layout {
             at += len;
         }
         out
+    }
+}
+
+impl Slot {
+    fn new(entry: &ChatEntry, stamp: Stamp, width: u16, expanded: bool, clock_ms: u64) -> Self {
+        let mut lines = Vec::new();
+        let cut = entry_lines(entry, width, expanded, clock_ms, &mut lines);
+        Self {
+            stamp,
+            clock: shows_clock(entry).then_some(clock_ms),
+            lines,
+            cut,
+        }
+    }
+
+    /// Brings the slot up to the entry: nothing if it has not changed (and shows no
+    /// clock that moved), the new end of an answer that was appended to, else all.
+    fn update(
+        &mut self,
+        entry: &ChatEntry,
+        stamp: Stamp,
+        width: u16,
+        expanded: bool,
+        clock_ms: u64,
+    ) {
+        if self.stamp == stamp && self.clock.is_none_or(|c| c == clock_ms) {
+            return;
+        }
+        if let Some(cut) = self.cut
+            && self.stamp.base == stamp.base
+        {
+            self.cut = Some(extend_answer(entry, width, cut, &mut self.lines));
+            self.stamp = stamp;
+            return;
+        }
+        *self = Self::new(entry, stamp, width, expanded, clock_ms);
     }
 }
 
@@ -219,9 +271,13 @@ impl std::fmt::Debug for TranscriptCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gate::CallId;
+    use crate::policy::Origin;
+    use crate::tui::cards::{CardKind, CardStatus};
     use crate::tui::state::ChatKind;
+    use crate::tui::state::transcript::Tone;
 
-    fn entries(n: usize) -> Vec<ChatEntry> {
+    fn entries(n: usize) -> ChatEntries {
         (0..n)
             .map(|i| match i % 3 {
                 0 => ChatEntry::new(ChatKind::User, format!("question {i}")),
@@ -237,7 +293,7 @@ mod tests {
     /// The cached window equals the same slice of the full layout.
     fn check(
         cache: &TranscriptCache,
-        chat: &[ChatEntry],
+        chat: &ChatEntries,
         width: u16,
         scroll: usize,
         height: usize,
@@ -262,13 +318,264 @@ mod tests {
             check(&cache, &chat, 30, scroll, height);
         }
         // A streamed delta, an entry removed, a new width.
-        chat[11].text.push_str(" and more **text**");
+        chat.append_text(11, " and more **text**");
         check(&cache, &chat, 30, 0, 9);
         chat.remove(4);
         check(&cache, &chat, 30, 2, 9);
         check(&cache, &chat, 14, 0, 50);
         chat.clear();
         check(&cache, &chat, 14, 0, 50);
+    }
+
+    /// Answers with every kind of block, to stream in.
+    const ANSWERS: &[&str] = &[
+        "Intro with **bold text** that runs long enough to wrap.\n\n- one\n- two\n\n\
+         - three, after a blank\n\n  its second paragraph\n\nAfter the list.\n\n\
+         1. first\n\n2. second\n3) another delimiter\n\n* star\n\n+ plus\n\n\
+         - outer\n  - inner\n\n    - deeper\n\nThe end of it.\n",
+        "```rust\nfn main() {\n\n    let x = 1;\n}\n```\n\nText after the code.\n\n\
+         ~~~\nraw\n\n\n~~~\n\n    indented code\n\n    more of it\n\nEnd.\n\n```\nopen\n\nfence",
+        "Title\n=====\n\nSub\n---\n\n---\n\n# Heading\n\n> quoted line\n> more\n\n\
+         > again\n\nnot quoted\n\n<div>\nhtml\n</div>\n\nafter\n\n<!-- a comment\n\n\
+         still the comment -->\n\nlater\n\n***\n\nlast\n",
+        "*emphasis that\ncontinues* and `code\nspan` here\n\n\
+         supercalifragilisticexpialidocious_word_longer_than_the_width\n\n\
+         日本語のテキストがここにあります。日本語のテキスト\n\n\tTabbed line\r\n\r\n\
+         CRLF paragraph\r\n\r\nHard  \nbreak\n\n~~struck~~ out\n\nlast",
+        "See [the docs] and [x][ref].\n\nMore text here.\n\nAnd more.\n\n\
+         [ref]: https://example.com\n[the docs]: https://docs\n\nTail.\n",
+        "Red \u{1b}[31mtext\u{1b}[0m\n\nNext paragraph\n\n\u{1b}]0;title\n\nstill osc\u{7} \
+         after\n\nend\n\nmore after the end\n",
+    ];
+
+    /// The lines [`layout_at`] gave before answers were laid out in parts: the
+    /// header and the whole text's Markdown.
+    fn whole_answer(text: &str, width: u16) -> Vec<TranscriptLine> {
+        let width = usize::from(width).saturating_sub(super::super::transcript::INDENT);
+        let md = crate::tui::markdown::markdown_lines(&crate::sanitize::sanitize(text), width);
+        std::iter::once(TranscriptLine::Header(
+            ChatKind::Assistant,
+            None,
+            Tone::Normal,
+        ))
+        .chain(
+            md.into_iter()
+                .map(|l| TranscriptLine::Body(ChatKind::Assistant, l)),
+        )
+        .collect()
+    }
+
+    /// Streams `answer` in pieces of `step` bytes after a few entries, checking the
+    /// cached lines after every piece; the width changes now and then.
+    fn stream(answer: &str, step: usize) {
+        let cache = TranscriptCache::default();
+        let mut chat = entries(4);
+        chat.push(ChatEntry::new(ChatKind::Assistant, ""));
+        let last = chat.len() - 1;
+        let (mut at, mut n) = (0, 0);
+        while at < answer.len() {
+            let mut end = (at + step).min(answer.len());
+            while !answer.is_char_boundary(end) {
+                end += 1;
+            }
+            chat.append_text(last, &answer[at..end]);
+            at = end;
+            n += 1;
+            let width = if n % 40 < 30 { 32 } else { 21 };
+            check(&cache, &chat, width, 0, usize::MAX);
+            let counts = cache.line_counts(&chat, width, false, 0);
+            let lines = cache
+                .window(&chat, width, false, 0, (0, counts[last]))
+                .lines;
+            assert_eq!(
+                lines,
+                whole_answer(&chat[last].text, width),
+                "{:?}",
+                &answer[..at]
+            );
+        }
+    }
+
+    #[test]
+    fn a_streamed_answer_lays_out_as_the_whole_text_after_every_delta() {
+        for answer in ANSWERS {
+            for step in [1, 2, 5, 13, 64] {
+                stream(answer, step);
+            }
+        }
+    }
+
+    /// The bench's stream: words, and a paragraph break every 40 of them.
+    fn words(n: usize) -> String {
+        (0..n)
+            .map(|i| {
+                if i.is_multiple_of(40) {
+                    "\n\n".to_string()
+                } else {
+                    format!("word{i} ")
+                }
+            })
+            .collect()
+    }
+
+    /// Pieces of Markdown that open, continue and close blocks, to make answers of.
+    const TOKENS: &[&str] = &[
+        "word ",
+        "more words ",
+        "\n",
+        "\n\n",
+        "- ",
+        "* ",
+        "1. ",
+        "2) ",
+        "  ",
+        "    ",
+        "\t",
+        "> ",
+        "# ",
+        "```",
+        "~~~",
+        "---",
+        "===",
+        "***",
+        "*",
+        "_",
+        "`",
+        "~~",
+        "[a]",
+        "[a]: /u",
+        "<div>",
+        "<!--",
+        "-->",
+        "\u{1b}[1m",
+        "\u{1b}]0;",
+        "\u{7}",
+        "\r\n",
+        "日本語 ",
+        "a_long_word_that_wraps_more_than_once ",
+    ];
+
+    proptest::proptest! {
+        /// However an answer is made and cut into deltas, its cached lines are those of
+        /// its whole text.
+        #[test]
+        fn any_streamed_answer_lays_out_as_the_whole_text(
+            tokens in proptest::collection::vec(0..TOKENS.len(), 0..60),
+            pieces in proptest::collection::vec(1_usize..12, 1..8),
+            width in 8_u16..40,
+        ) {
+            let answer: String = tokens.iter().map(|&t| TOKENS[t]).collect();
+            let cache = TranscriptCache::default();
+            let mut chat = entries(2);
+            chat.push(ChatEntry::new(ChatKind::Assistant, ""));
+            let (mut at, mut n) = (0, 0);
+            while at < answer.len() {
+                let mut end = (at + pieces[n % pieces.len()]).min(answer.len());
+                while !answer.is_char_boundary(end) {
+                    end += 1;
+                }
+                chat.append_text(2, &answer[at..end]);
+                at = end;
+                n += 1;
+                let lines = cache.window(&chat, width, false, 0, (0, usize::MAX)).lines;
+                let whole = whole_answer(&chat[2].text, width);
+                proptest::prop_assert_eq!(&lines[lines.len() - whole.len()..], &whole[..]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_streamed_answer_keeps_its_settled_lines() {
+        let cache = TranscriptCache::default();
+        let mut chat = entries(3);
+        chat.push(ChatEntry::new(ChatKind::Assistant, "Streaming **now**:"));
+        let text = words(400);
+        for piece in text.split_inclusive(' ') {
+            chat.append_text(3, piece);
+            cache.window(&chat, 50, false, 0, (0, 20));
+        }
+        check(&cache, &chat, 50, 0, usize::MAX);
+        let layout = cache.layout.lock().unwrap_or_else(PoisonError::into_inner);
+        let cut = layout.slots.last().and_then(|s| s.cut);
+        // Laid out only from the start of the last paragraph.
+        let last_paragraph = chat[3].text.rfind("\n\n").map(|at| at + 2);
+        assert_eq!(cut.map(|c| c.text), last_paragraph);
+    }
+
+    #[test]
+    fn a_changed_entry_is_laid_out_again_and_only_it() {
+        let cache = TranscriptCache::default();
+        let mut chat = entries(6);
+        let mut card = ToolCard::new(
+            CallId("call_1".into()),
+            "r".into(),
+            CardKind::Tool,
+            Origin::Model,
+        );
+        card.tool = "fs".into();
+        card.status = CardStatus::Running;
+        let mut entry = ChatEntry::new(ChatKind::Tool, "");
+        entry.card = Some(card);
+        chat.push(entry);
+        chat.push(ChatEntry::new(ChatKind::User, "after the card"));
+        check(&cache, &chat, 40, 0, usize::MAX);
+        let others = |cache: &TranscriptCache| {
+            let layout = cache.layout.lock().unwrap_or_else(PoisonError::into_inner);
+            layout.slots.iter().map(|s| s.stamp).collect::<Vec<_>>()
+        };
+        let before = others(&cache);
+        // The card moves on, as `events::card` would have it.
+        if let Some(card) = chat.get_mut(6).and_then(|e| e.card.as_mut()) {
+            card.status = CardStatus::Ok;
+            card.duration_ms = Some(12);
+            card.result = Some("done".into());
+        }
+        check(&cache, &chat, 40, 0, usize::MAX);
+        let after = others(&cache);
+        let changed: Vec<usize> = (0..after.len())
+            .filter(|&i| after[i] != before[i])
+            .collect();
+        assert_eq!(changed, vec![6]);
+        // Every entry, changed through `iter_mut`; and text replaced in an answer.
+        for entry in &mut chat {
+            entry.text.push_str(" edited");
+        }
+        check(&cache, &chat, 40, 0, usize::MAX);
+        if let Some(answer) = chat.get_mut(1) {
+            answer.text = "a new *answer*".into();
+        }
+        check(&cache, &chat, 40, 0, usize::MAX);
+        chat.append_text(1, " and more");
+        check(&cache, &chat, 40, 0, usize::MAX);
+    }
+
+    #[test]
+    fn a_running_card_follows_the_clock_and_a_clone_starts_afresh() {
+        let cache = TranscriptCache::default();
+        let mut chat = entries(2);
+        let mut card = ToolCard::new(
+            CallId("call_1".into()),
+            "r".into(),
+            CardKind::Tool,
+            Origin::Model,
+        );
+        card.tool = "fs".into();
+        card.status = CardStatus::Running;
+        let mut entry = ChatEntry::new(ChatKind::Tool, "");
+        entry.card = Some(card);
+        chat.push(entry);
+        for clock in [0, 0, 1_500, 1_500, 9_000] {
+            let full = layout_at(&chat, 40, false, clock);
+            let window = cache.window(&chat, 40, false, clock, (0, usize::MAX));
+            assert_eq!(window.lines, full, "at {clock}");
+        }
+        // A clone went its own way: its stamps say nothing about this cache's slots.
+        let mut other = chat.clone();
+        other.append_text(1, " elsewhere");
+        chat.append_text(1, " here");
+        check(&cache, &chat, 40, 0, usize::MAX);
+        check(&cache, &other, 40, 0, usize::MAX);
+        check(&cache, &chat, 40, 0, usize::MAX);
     }
 
     #[test]

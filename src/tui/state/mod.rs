@@ -9,6 +9,7 @@ mod agent_cards;
 mod approval;
 mod ask;
 mod catalog;
+pub mod chat_entries;
 mod composer;
 pub mod elicit;
 mod form;
@@ -31,6 +32,7 @@ pub use agent_cards::RemoteCard;
 pub use approval::{ApprovalStage, PendingApproval};
 pub use ask::{AskId, AskView, PendingAsk, UrlAsk};
 pub use catalog::{Catalog, CatalogEntry, CatalogPane, CatalogTab, Filter, is_subsequence};
+pub use chat_entries::ChatEntries;
 pub use composer::Composer;
 pub use form::{FormField, FormState, FormTarget};
 pub use library::{BrowseKind, Library, SkillRow};
@@ -207,7 +209,8 @@ pub struct TailScroll(pub usize);
 /// scrolled back, and whether tool cards show whole.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ChatPane {
-    pub entries: Vec<ChatEntry>,
+    /// Changed only through its methods, which stamp what they change.
+    pub entries: ChatEntries,
     /// `entries` laid out, kept between frames.
     pub layout: frame_cache::TranscriptCache,
     pub scroll: TailScroll,

@@ -9,7 +9,7 @@ use super::{ChatEntry, ChatKind};
 use crate::policy::Origin;
 use crate::sanitize::sanitize;
 use crate::tui::cards::{ARG_LINES, CardStatus, RESULT_LINES, ToolCard};
-use crate::tui::markdown::{MdLine, MdStyle, markdown_lines};
+use crate::tui::markdown::{MdLine, MdStyle, continue_lines};
 
 /// The colour family of a header line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,27 +62,25 @@ pub fn layout_at(
 }
 
 /// The lines of one entry (without the blank line between entries), for a pane
-/// `width` wide.
+/// `width` wide. For an answer, also where text appended to it takes over
+/// ([`extend_answer`]).
 pub fn entry_lines(
     entry: &ChatEntry,
     width: u16,
     expanded: bool,
     clock_ms: u64,
     out: &mut Vec<TranscriptLine>,
-) {
-    let width = usize::from(width).saturating_sub(INDENT).max(1);
+) -> Option<AnswerCut> {
+    let width = body_width(width);
     if let Some(card) = &entry.card {
         card_lines(card, width, expanded, clock_ms, out);
-        return;
+        return None;
     }
     out.push(TranscriptLine::Header(entry.kind, None, Tone::Normal));
-    let text = sanitize(&entry.text);
     if entry.kind == ChatKind::Assistant {
-        for line in markdown_lines(&text, width) {
-            out.push(TranscriptLine::Body(entry.kind, line));
-        }
-        return;
+        return Some(answer_lines(&entry.text, width, AnswerCut::START, out));
     }
+    let text = sanitize(&entry.text);
     // Results of calls, reads and prompts the person started fold until `e`.
     let shown = if entry.kind == ChatKind::Tool && !expanded {
         RESULT_PREVIEW_LINES
@@ -109,6 +107,120 @@ pub fn entry_lines(
             )],
         ));
     }
+    None
+}
+
+fn body_width(width: u16) -> usize {
+    usize::from(width).saturating_sub(INDENT).max(1)
+}
+
+/// Where the settled part of an answer's layout ends: its lines up to there stay
+/// whatever is appended to its text (see [`crate::tui::markdown::continue_lines`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnswerCut {
+    /// Byte offset in the answer's text (as it came, before sanitising).
+    pub(super) text: usize,
+    /// Body lines laid out before it (the header not counted), blank lines at the end
+    /// left out...
+    lines: usize,
+    /// ... and how many there were: they are shown only if more lines follow.
+    blanks: usize,
+}
+
+impl AnswerCut {
+    const START: Self = Self {
+        text: 0,
+        lines: 0,
+        blanks: 0,
+    };
+}
+
+/// An answer's lines after text was appended to it: `lines` holds the lines
+/// [`entry_lines`] (or an earlier call) gave, at the same width; those before `cut`
+/// stay and only the text after it is laid out.
+pub fn extend_answer(
+    entry: &ChatEntry,
+    width: u16,
+    cut: AnswerCut,
+    lines: &mut Vec<TranscriptLine>,
+) -> AnswerCut {
+    lines.truncate(1 + cut.lines);
+    answer_lines(&entry.text, body_width(width), cut, lines)
+}
+
+/// Lays out `text` from `cut` on, after `out` (which ends with the lines before the
+/// cut), and returns the cut for the next time.
+fn answer_lines(
+    text: &str,
+    width: usize,
+    cut: AnswerCut,
+    out: &mut Vec<TranscriptLine>,
+) -> AnswerCut {
+    let raw = text.get(cut.text..).unwrap_or_default();
+    let rest = sanitize(raw);
+    // A link defined now can change how a reference before the cut reads.
+    let defines = rest.contains("]:");
+    if defines && cut != AnswerCut::START {
+        out.truncate(out.len().saturating_sub(cut.lines));
+        return answer_lines(text, width, AnswerCut::START, out);
+    }
+    // Cut only where sanitising the two halves gives the whole one's text.
+    let settle = !defines && !crate::sanitize::has_sequences(raw);
+    let after_text = cut.lines > 0 && cut.blanks == 0;
+    let (lines, settled) = continue_lines(&rest, width, after_text, settle);
+    let next = settled
+        .and_then(|s| {
+            let at = cut.text + raw_offset(raw, &rest, s.at)?;
+            Some(cut.after(at, lines.get(..s.lines)?))
+        })
+        .unwrap_or(cut);
+    let shown = lines.len() - trailing_blanks(&lines);
+    if shown > 0 {
+        let blank = || TranscriptLine::Body(ChatKind::Assistant, Vec::new());
+        out.extend(std::iter::repeat_with(blank).take(cut.blanks));
+        out.extend(
+            lines
+                .into_iter()
+                .take(shown)
+                .map(|line| TranscriptLine::Body(ChatKind::Assistant, line)),
+        );
+    }
+    next
+}
+
+impl AnswerCut {
+    /// The cut moved to byte `text`, past `lines` more lines.
+    fn after(self, text: usize, lines: &[MdLine]) -> Self {
+        let blanks = trailing_blanks(lines);
+        if blanks == lines.len() {
+            return Self {
+                text,
+                blanks: self.blanks + blanks,
+                ..self
+            };
+        }
+        Self {
+            text,
+            lines: self.lines + self.blanks + lines.len() - blanks,
+            blanks,
+        }
+    }
+}
+
+fn trailing_blanks(lines: &[MdLine]) -> usize {
+    lines.iter().rev().take_while(|l| l.is_empty()).count()
+}
+
+/// The byte in `raw` where byte `at` of its sanitised form `clean` came from; `at`
+/// follows a newline, and each newline of `clean` is one of `raw`.
+fn raw_offset(raw: &str, clean: &str, at: usize) -> Option<usize> {
+    if std::ptr::eq(raw, clean) {
+        return Some(at);
+    }
+    let newlines = clean.get(..at)?.matches('\n').count();
+    raw.match_indices('\n')
+        .nth(newlines.checked_sub(1)?)
+        .map(|(i, _)| i + 1)
 }
 
 /// Lines of a manual result shown before it folds.
