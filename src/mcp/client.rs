@@ -3,8 +3,9 @@
 
 #![allow(deprecated)] // logging is deprecated in 2026-07-28 but what servers in the wild use
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use rmcp::model::{
     ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
@@ -56,18 +57,41 @@ pub struct ProgressRoute {
 const LATE_PROGRESS: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// One routed progress token: its caller, the beat each progress bumps (the call's
-/// timeout starts again on it), and when its request finished.
+/// timeout starts again on it), and whether its request has finished.
 #[derive(Debug)]
 struct Routed {
     route: ProgressRoute,
     beat: watch::Sender<u64>,
-    finished: Option<std::time::Instant>,
+    finished: bool,
+}
+
+/// The routed tokens, and those finished in the order they finished (each stamped
+/// under the lock, so the oldest is first).
+#[derive(Debug, Default)]
+struct Routes {
+    live: HashMap<ProgressToken, Routed>,
+    finished: VecDeque<(Instant, ProgressToken)>,
+}
+
+impl Routes {
+    /// Forgets the tokens finished [`LATE_PROGRESS`] or longer before `now`: only
+    /// those are looked at, so a call costs the same however many came before it.
+    fn forget_finished(&mut self, now: Instant) {
+        while let Some((at, _)) = self.finished.front() {
+            if now.saturating_duration_since(*at) < LATE_PROGRESS {
+                return;
+            }
+            if let Some((_, token)) = self.finished.pop_front() {
+                self.live.remove(&token);
+            }
+        }
+    }
 }
 
 /// Progress tokens of calls in flight (or finished within [`LATE_PROGRESS`]) → their
 /// callers.
 #[derive(Debug, Default)]
-pub struct ProgressRoutes(Mutex<HashMap<ProgressToken, Routed>>);
+pub struct ProgressRoutes(Mutex<Routes>);
 
 impl ProgressRoutes {
     /// Routes `token` to `route`; the receiver sees each progress on it. Tokens
@@ -76,13 +100,13 @@ impl ProgressRoutes {
     pub fn insert(&self, token: &ProgressToken, route: ProgressRoute) -> watch::Receiver<u64> {
         let (beat, beats) = watch::channel(0);
         let mut routes = self.lock();
-        routes.retain(|_, r| r.finished.is_none_or(|at| at.elapsed() < LATE_PROGRESS));
-        routes.insert(
+        routes.forget_finished(Instant::now());
+        routes.live.insert(
             token.clone(),
             Routed {
                 route,
                 beat,
-                finished: None,
+                finished: false,
             },
         );
         beats
@@ -90,20 +114,25 @@ impl ProgressRoutes {
 
     /// `token`'s request has finished: its late progress still routes for a while.
     pub fn finish(&self, token: &ProgressToken) {
-        if let Some(routed) = self.lock().get_mut(token) {
-            routed.finished = Some(std::time::Instant::now());
+        let mut guard = self.lock();
+        let routes = &mut *guard;
+        if let Some(routed) = routes.live.get_mut(token)
+            && !routed.finished
+        {
+            routed.finished = true;
+            routes.finished.push_back((Instant::now(), token.clone()));
         }
     }
 
     /// The route of `token`, after counting a beat on it.
     fn progressed(&self, token: &ProgressToken) -> Option<ProgressRoute> {
         let routes = self.lock();
-        let routed = routes.get(token)?;
+        let routed = routes.live.get(token)?;
         routed.beat.send_modify(|n| *n = n.wrapping_add(1));
         Some(routed.route.clone())
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, Routed>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Routes> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -344,4 +373,55 @@ impl ClientHandler for ClientSide {
 /// The answer to a question nobody waits for any more.
 fn gone(why: &str) -> rmcp::ErrorData {
     rmcp::ErrorData::internal_error(format!("not answered: {why}"), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn route(request: &str) -> ProgressRoute {
+        ProgressRoute {
+            run_id: None,
+            step_id: None,
+            request: request.to_owned(),
+        }
+    }
+
+    fn token(n: i64) -> ProgressToken {
+        ProgressToken(rmcp::model::NumberOrString::Number(n))
+    }
+
+    /// A finished token still routes until [`LATE_PROGRESS`] has passed; a token in
+    /// flight routes however long it runs; each is forgotten once, oldest first.
+    #[test]
+    fn finished_tokens_route_for_a_while_then_are_forgotten_in_order() {
+        let routes = ProgressRoutes::default();
+        let _beats: Vec<_> = (0..3)
+            .map(|n| routes.insert(&token(n), route(&n.to_string())))
+            .collect();
+        routes.finish(&token(0));
+        routes.finish(&token(1));
+        routes.finish(&token(1));
+        assert_eq!(routes.progressed(&token(0)), Some(route("0")));
+        let mut inner = routes.lock();
+        assert_eq!(
+            inner.finished.len(),
+            2,
+            "a second finish is not queued again"
+        );
+        let (first, second) = (inner.finished[0].0, inner.finished[1].0);
+        let almost = LATE_PROGRESS
+            .checked_sub(std::time::Duration::from_nanos(1))
+            .unwrap();
+        inner.forget_finished(first + almost);
+        assert_eq!(inner.live.len(), 3);
+        inner.forget_finished(first + LATE_PROGRESS);
+        assert!(!inner.live.contains_key(&token(0)));
+        inner.forget_finished(second + LATE_PROGRESS);
+        assert_eq!(inner.live.keys().collect::<Vec<_>>(), vec![&token(2)]);
+        assert!(inner.finished.is_empty());
+        drop(inner);
+        assert_eq!(routes.progressed(&token(2)), Some(route("2")));
+        assert_eq!(routes.progressed(&token(1)), None);
+    }
 }
