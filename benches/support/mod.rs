@@ -1,6 +1,7 @@
 //! The ratio each bench prints: its subject against a reference measured in the same
 //! run, interleaved (reference, subject, reference, ...) so that a busy machine slows
-//! both alike, and reported as the ratio of the medians.
+//! both alike, and reported as the ratio of the medians (or of the sums, for rounds too
+//! short to stand alone).
 
 use std::time::{Duration, Instant};
 
@@ -22,6 +23,34 @@ pub fn print_ratio(
         s.push(time(&mut subject));
     }
     let (s, r) = (median(&mut s), median(&mut r));
+    let ratio = s.as_secs_f64() / r.as_secs_f64();
+    println!(
+        "RATIO {label}: {} vs {reference_name} {} → {ratio:.3}× the reference's time",
+        show(s),
+        show(r)
+    );
+    ratio
+}
+
+/// Times `rounds` rounds of `subject` and of `reference`, alternating (subject,
+/// reference, subject, ...), and prints `label: subject … vs reference … → ratio` with
+/// each side's rounds summed: for loops of many short calls, where one round is too
+/// short to stand alone. Returns subject / reference.
+#[allow(dead_code)] // not every bench uses every helper
+pub fn print_summed_ratio(
+    label: &str,
+    reference_name: &str,
+    rounds: usize,
+    mut subject: impl FnMut(),
+    mut reference: impl FnMut(),
+) -> f64 {
+    let (mut s, mut r) = (Duration::ZERO, Duration::ZERO);
+    subject();
+    reference();
+    for _ in 0..rounds {
+        s += time(&mut subject);
+        r += time(&mut reference);
+    }
     let ratio = s.as_secs_f64() / r.as_secs_f64();
     println!(
         "RATIO {label}: {} vs {reference_name} {} → {ratio:.3}× the reference's time",

@@ -11,14 +11,13 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer};
 use serde_json::{Map, Value};
 use tokio::sync::broadcast;
-use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::Gateway;
 use crate::gate::CallId;
 use crate::mcp::McpEvent;
 use crate::policy::{Origin, RemoteClient};
-use crate::tools::{CallOutcome, ToolContext, ToolResult};
+use crate::tools::{CallOutcome, ToolContext};
 
 /// What a call takes from its request: how it is cancelled, and where its progress
 /// goes. A call that becomes a task (see `tasks`) outlives its request, so it holds
@@ -75,17 +74,23 @@ pub(super) async fn call(
     if let Some(observer) = &gateway.observer {
         ctx = ctx.with_observer(Arc::clone(observer));
     }
-    let progress = request
-        .progress
-        .map(|(token, peer)| forward_progress(gateway, run_id, token, peer));
-    let outcome = gateway.registry.invoke(name, args, &ctx).await;
-    if let Some(progress) = progress {
-        progress.finish().await;
-    }
+    // Listening before the call starts, so no progress of it is missed.
+    let progress = request.progress.map(|(token, peer)| Progress {
+        events: gateway.hub.events(),
+        run_id,
+        token,
+        peer,
+        open: true,
+    });
+    let invoke = gateway.registry.invoke(name, args, &ctx);
+    let outcome = match progress {
+        Some(progress) => progress.around(invoke).await,
+        None => invoke.await,
+    };
     if let CallOutcome::Failed(crate::tools::InvokeError::NotFound { .. }) = outcome {
         return Err(not_exposed(name));
     }
-    result_wire(&outcome.into_result())
+    Ok(super::result::call_tool_result(outcome.into_result()))
 }
 
 /// MCP's answer to a call of a tool it does not list: invalid params (-32602).
@@ -93,73 +98,81 @@ fn not_exposed(name: &str) -> ErrorData {
     ErrorData::invalid_params(format!("unknown tool: {name}"), None)
 }
 
-/// A result as `CallToolResult` JSON: content blocks, structured content, isError.
-pub(super) fn result_wire(result: &ToolResult) -> Result<CallToolResult, ErrorData> {
-    super::handler::wire(crate::tools::result_wire(result))
-}
-
-/// The task passing one call's progress on to its client.
+/// One call's progress, passed on to its client while the call runs, in the call's
+/// own task (no task of its own, nothing spawned per call).
 struct Progress {
-    task: JoinHandle<()>,
-    done: CancellationToken,
+    events: broadcast::Receiver<McpEvent>,
+    run_id: String,
+    token: ProgressToken,
+    peer: Peer<RoleServer>,
+    /// Still passing progress on: the events go on and the client is there.
+    open: bool,
 }
 
 impl Progress {
-    /// Stops forwarding once what the server sent before its result is passed on:
-    /// rmcp handles each notification in a task of its own, so the last progress can
-    /// still be on its way when the result arrives, and none may follow the result.
-    async fn finish(mut self) {
-        self.done.cancel();
-        if tokio::time::timeout(PROGRESS_DRAIN, &mut self.task)
-            .await
-            .is_err()
-        {
-            self.task.abort();
+    /// Runs `call`, passing on its progress as it comes, then what the server sent
+    /// before its result: none may follow the result.
+    async fn around<F: Future>(mut self, call: F) -> F::Output {
+        let mut call = std::pin::pin!(call);
+        let output = loop {
+            tokio::select! {
+                biased;
+                output = &mut call => break output,
+                event = self.events.recv(), if self.open => match event {
+                    Ok(event) => self.open = self.pass_on(&event).await,
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => self.open = false,
+                },
+            }
+        };
+        if self.open {
+            self.drain().await;
         }
+        output
+    }
+
+    /// rmcp handles each notification in a task of its own, so the last progress can
+    /// still be on its way when the result arrives: those tasks run first, then what
+    /// they published is passed on (for [`PROGRESS_DRAIN`] at most).
+    async fn drain(&mut self) {
+        for _ in 0..4 {
+            tokio::task::yield_now().await;
+        }
+        let mut late = Vec::new();
+        loop {
+            match self.events.try_recv() {
+                Ok(event) if is_progress_of(&event, &self.run_id) => late.push(event),
+                Ok(_) | Err(broadcast::error::TryRecvError::Lagged(_)) => {}
+                Err(_) => break,
+            }
+        }
+        if late.is_empty() {
+            return;
+        }
+        let passed = tokio::time::timeout(PROGRESS_DRAIN, async {
+            for event in &late {
+                if !self.pass_on(event).await {
+                    return;
+                }
+            }
+        });
+        if passed.await.is_err() {
+            tracing::debug!("the last progress of {} was not passed on", self.run_id);
+        }
+    }
+
+    /// `false` once the client is gone.
+    async fn pass_on(&self, event: &McpEvent) -> bool {
+        forward(event, &self.run_id, &self.token, &self.peer).await
     }
 }
 
 /// How long a finished call waits, at most, for its last progress to be passed on.
 const PROGRESS_DRAIN: Duration = Duration::from_millis(200);
 
-/// Passes the upstream server's progress for this call on to the client.
-fn forward_progress(
-    gateway: &Gateway,
-    run_id: String,
-    token: ProgressToken,
-    peer: Peer<RoleServer>,
-) -> Progress {
-    let mut events = gateway.hub.events();
-    let done = CancellationToken::new();
-    let finished = done.clone();
-    let task = tokio::spawn(async move {
-        loop {
-            let event = tokio::select! {
-                event = events.recv() => match event {
-                    Ok(event) => event,
-                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                    Err(broadcast::error::RecvError::Closed) => break,
-                },
-                () = finished.cancelled() => {
-                    // Let the notification tasks queued before the result run, then
-                    // pass on what they published.
-                    for _ in 0..4 {
-                        tokio::task::yield_now().await;
-                    }
-                    while let Ok(event) = events.try_recv() {
-                        if !forward(&event, &run_id, &token, &peer).await {
-                            break;
-                        }
-                    }
-                    break;
-                }
-            };
-            if !forward(&event, &run_id, &token, &peer).await {
-                break;
-            }
-        }
-    });
-    Progress { task, done }
+/// Whether `event` is progress of the call `run_id`.
+fn is_progress_of(event: &McpEvent, run_id: &str) -> bool {
+    matches!(event, McpEvent::Progress { run_id: Some(of), .. } if of == run_id)
 }
 
 /// Sends `event` to the client when it is progress of `run_id`; `false` once the

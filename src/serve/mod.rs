@@ -21,6 +21,7 @@ mod identity;
 mod levels;
 mod notify;
 mod resource_subs;
+mod result;
 mod stdio;
 mod tasks;
 mod wire_tap;

@@ -12,8 +12,7 @@ use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{RoleServer, ServiceExt};
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, BufReader};
-use tokio::sync::mpsc;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
 
 use super::Gateway;
 use super::wire_tap::StdioWire;
@@ -54,7 +53,8 @@ pub async fn serve_stdio(
         .wire
         .clone()
         .map(|log| Arc::new(StdioWire::new(log)));
-    let running = handler.serve(transport).await.map_err(Box::new)?;
+    // Boxed: the handshake holds the transport and its first read.
+    let running = Box::pin(handler.serve(transport)).await.map_err(Box::new)?;
     running.waiting().await?;
     Ok(())
 }
@@ -66,27 +66,34 @@ enum Incoming {
     Reply(Box<ServerJsonRpcMessage>),
 }
 
-/// rmcp's line transport for writing; lines read and checked by a task of our own.
-pub struct GuardedTransport<W: AsyncWrite + Send + Unpin + 'static> {
-    incoming: mpsc::Receiver<Incoming>,
+/// rmcp's line transport for writing; lines read and checked here, in `receive`
+/// itself (no task or channel between the pipe and rmcp's loop).
+pub struct GuardedTransport<R, W: AsyncWrite + Send + Unpin + 'static> {
+    lines: Lines<R>,
     writer: AsyncRwTransport<RoleServer, tokio::io::Empty, W>,
     /// Where each message read and written is captured.
     wire: Option<Arc<StdioWire>>,
 }
 
-impl<W: AsyncWrite + Send + Unpin + 'static> GuardedTransport<W> {
-    pub fn new<R: AsyncRead + Send + Unpin + 'static>(read: R, write: W, max: usize) -> Self {
-        let (tx, incoming) = mpsc::channel(64);
-        tokio::spawn(read_lines(read, max, tx));
+impl<R, W> GuardedTransport<R, W>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    pub fn new(read: R, write: W, max: usize) -> Self {
         Self {
-            incoming,
+            lines: Lines::new(read, max),
             writer: AsyncRwTransport::new(tokio::io::empty(), write),
             wire: None,
         }
     }
 }
 
-impl<W: AsyncWrite + Send + Unpin + 'static> Transport<RoleServer> for GuardedTransport<W> {
+impl<R, W> Transport<RoleServer> for GuardedTransport<R, W>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
     type Error = std::io::Error;
 
     fn send(
@@ -99,9 +106,11 @@ impl<W: AsyncWrite + Send + Unpin + 'static> Transport<RoleServer> for GuardedTr
         self.writer.send(item)
     }
 
+    /// Cancel-safe, as rmcp's loop needs (it drops this future whenever another of
+    /// its branches is ready first): what was read of a line waits in `lines`.
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
-            match self.incoming.recv().await? {
+            match self.lines.next().await? {
                 Incoming::Message(message) => {
                     if let Some(wire) = &self.wire {
                         wire.received(&message);
@@ -124,47 +133,83 @@ impl<W: AsyncWrite + Send + Unpin + 'static> Transport<RoleServer> for GuardedTr
     }
 }
 
-/// Reads lines of at most `max` bytes until EOF and classifies each.
-async fn read_lines<R: AsyncRead + Unpin>(read: R, max: usize, tx: mpsc::Sender<Incoming>) {
-    let mut read = BufReader::new(read);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
-        match (&mut read).take(limit).read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
-        let incoming = if line.last() == Some(&b'\n') || line.len() <= max {
-            classify(&line)
-        } else {
-            // Over the cap: drop the rest of the line, answer once.
-            if skip_line(&mut read).await.is_err() {
-                return;
-            }
-            Some(reply(super::oversized(max), None))
-        };
-        if let Some(incoming) = incoming
-            && tx.send(incoming).await.is_err()
-        {
-            return;
-        }
-    }
+/// Lines of at most `max` bytes, each classified. Everything read is kept here
+/// between calls, so a `next` dropped at its await loses nothing.
+struct Lines<R> {
+    read: BufReader<R>,
+    max: usize,
+    /// The line read so far.
+    line: Vec<u8>,
+    /// Dropping the rest of a line over the cap (already answered).
+    skipping: bool,
 }
 
-async fn skip_line<R: AsyncRead + Unpin>(read: &mut BufReader<R>) -> std::io::Result<()> {
-    loop {
-        let buf = read.fill_buf().await?;
-        if buf.is_empty() {
-            return Ok(());
+/// What `read_line` found.
+enum Line {
+    /// A whole line is in `Lines::line` (with its newline, if it had one).
+    Whole,
+    /// A line over the cap: to be answered once.
+    Oversized,
+}
+
+impl<R: AsyncRead + Unpin> Lines<R> {
+    fn new(read: R, max: usize) -> Self {
+        Self {
+            read: BufReader::new(read),
+            max,
+            line: Vec::new(),
+            skipping: false,
         }
-        let (used, done) = match buf.iter().position(|b| *b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (buf.len(), false),
-        };
-        read.consume(used);
-        if done {
-            return Ok(());
+    }
+
+    /// The next message or error to answer; `None` at the end of the input (or when
+    /// it cannot be read).
+    async fn next(&mut self) -> Option<Incoming> {
+        loop {
+            let incoming = match self.read_line().await? {
+                Line::Whole => {
+                    let incoming = classify(&self.line);
+                    self.line.clear();
+                    incoming
+                }
+                Line::Oversized => Some(reply(super::oversized(self.max), None)),
+            };
+            if incoming.is_some() {
+                return incoming;
+            }
+        }
+    }
+
+    /// Reads on to the end of the line, past `max` bytes (its newline not counted) or
+    /// to the end of the input. Only `fill_buf` awaits, and what it gave is copied and
+    /// consumed with no await between, so a dropped call resumes where it stopped.
+    async fn read_line(&mut self) -> Option<Line> {
+        loop {
+            let buf = self.read.fill_buf().await.ok()?;
+            if buf.is_empty() {
+                // A last line without its newline is still read.
+                let last = !self.line.is_empty() && !self.skipping;
+                self.skipping = false;
+                return last.then_some(Line::Whole);
+            }
+            let newline = memchr::memchr(b'\n', buf);
+            let used = newline.map_or(buf.len(), |i| i + 1);
+            let found = if self.skipping {
+                self.skipping = newline.is_none();
+                None
+            } else if self.line.len() + newline.unwrap_or(buf.len()) > self.max {
+                // Over the cap: answered now, the rest of the line dropped unread.
+                self.line.clear();
+                self.skipping = newline.is_none();
+                Some(Line::Oversized)
+            } else {
+                self.line.extend_from_slice(&buf[..used]);
+                newline.map(|_| Line::Whole)
+            };
+            self.read.consume(used);
+            if found.is_some() {
+                return found;
+            }
         }
     }
 }
@@ -214,12 +259,12 @@ fn classify(line: &[u8]) -> Option<Incoming> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     async fn lines(input: &'static [u8], max: usize) -> Vec<Value> {
-        let (tx, mut rx) = mpsc::channel(16);
-        read_lines(input, max, tx).await;
+        let mut lines = Lines::new(input, max);
         let mut out = Vec::new();
-        while let Ok(incoming) = rx.try_recv() {
+        while let Some(incoming) = lines.next().await {
             out.push(match incoming {
                 Incoming::Message(m) => serde_json::to_value(*m).unwrap(),
                 Incoming::Reply(r) => serde_json::to_value(*r).unwrap(),
@@ -250,5 +295,77 @@ mod tests {
             (out[3]["method"].as_str(), &out[3]["id"]),
             (Some("ping"), &Value::from(2))
         );
+    }
+
+    /// A line that comes in pieces is read whole, even when the read is dropped
+    /// between pieces (rmcp's loop drops `receive` whenever it has something else to
+    /// do).
+    #[tokio::test]
+    async fn a_read_dropped_mid_line_loses_nothing() {
+        use futures::FutureExt as _;
+        use tokio::io::AsyncWriteExt as _;
+        let (mut tx, rx) = tokio::io::duplex(64);
+        let mut lines = Lines::new(rx, 1024);
+        let ping = br#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#;
+        let (head, tail) = ping.split_at(10);
+        tx.write_all(head).await.unwrap();
+        assert!(lines.next().now_or_never().is_none(), "half a line");
+        tx.write_all(&tail[..5]).await.unwrap();
+        assert!(lines.next().now_or_never().is_none(), "still no newline");
+        tx.write_all(&tail[5..]).await.unwrap();
+        tx.write_all(b"\n").await.unwrap();
+        let Some(Incoming::Message(message)) = lines.next().await else {
+            panic!("a message")
+        };
+        assert_eq!(serde_json::to_value(*message).unwrap()["id"], 3);
+    }
+
+    /// The cap counts a line's bytes without its newline: `max` bytes pass, one more
+    /// is refused (in one piece or many), and a last line without its newline is read
+    /// (the last one here, over the cap, is answered).
+    #[tokio::test]
+    async fn the_cap_is_exact_and_a_last_line_needs_no_newline() {
+        let ping = |pad: usize| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{pad},"method":"ping","params":{{"p":"{}"}}}}"#,
+                "x".repeat(pad)
+            )
+        };
+        let max = ping(10).len();
+        let (fits, over) = (ping(10), ping(11));
+        assert_eq!(over.len(), max + 1);
+        // A carriage return before the newline is part of the line.
+        let input = format!("{fits}\n{over}\n{}\r\n{over}", ping(9));
+        let input: &'static [u8] = Box::leak(input.into_bytes().into_boxed_slice());
+        let out = lines(input, max).await;
+        let codes: Vec<_> = out
+            .iter()
+            .map(|m| (m["id"].clone(), m["error"]["code"].clone()))
+            .collect();
+        assert_eq!(
+            codes,
+            vec![
+                (json!(10), Value::Null),
+                (Value::Null, json!(-32600)),
+                (json!(9), Value::Null),
+                (Value::Null, json!(-32600)),
+            ]
+        );
+        // One byte at a time: the same answers.
+        let (mut tx, rx) = tokio::io::duplex(1);
+        let writer = tokio::spawn(async move {
+            use tokio::io::AsyncWriteExt as _;
+            tx.write_all(input).await.unwrap();
+        });
+        let mut lines = Lines::new(rx, max);
+        let mut slow = Vec::new();
+        while let Some(incoming) = lines.next().await {
+            slow.push(match incoming {
+                Incoming::Message(m) => serde_json::to_value(*m).unwrap(),
+                Incoming::Reply(r) => serde_json::to_value(*r).unwrap(),
+            });
+        }
+        writer.await.unwrap();
+        assert_eq!(slow, out);
     }
 }

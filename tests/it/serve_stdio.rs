@@ -248,6 +248,11 @@ impl Raw {
 
     /// The next answer (notifications, such as list changes, are skipped).
     async fn next(&mut self) -> Value {
+        serde_json::from_str(&self.next_line().await).unwrap()
+    }
+
+    /// The next answer as it was written.
+    async fn next_line(&mut self) -> String {
         loop {
             let line = tokio::time::timeout(Duration::from_secs(60), self.lines.next_line())
                 .await
@@ -256,7 +261,7 @@ impl Raw {
                 .expect("a line");
             let message: Value = serde_json::from_str(&line).unwrap();
             if message.get("method").is_none() || message.get("id").is_some() {
-                return message;
+                return line;
             }
         }
     }
@@ -297,6 +302,65 @@ async fn garbage_oversized_and_unknown_methods_get_json_rpc_errors() {
     assert_eq!(ok["result"]["isError"], false, "{ok}");
     drop(raw.stdin);
     let _ = raw.child.wait().await;
+}
+
+/// What a client is sent for a result, byte for byte: every content kind, structured
+/// content, a tool's error, text that needs escaping and the gate's refusal. A result
+/// goes from rmcp's type to ours and back without a trip through JSON; these are the
+/// bytes the JSON path wrote.
+#[tokio::test]
+async fn results_reach_the_client_byte_for_byte() {
+    let env = Env::new("");
+    let mut raw = Raw::start(&env);
+    raw.initialize().await;
+    let calls = [
+        (
+            "t__mixed",
+            json!({}),
+            r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"hello"},{"type":"image","data":"aGVsbG8=","mimeType":"image/png"},{"type":"audio","data":"aGVsbG8=","mimeType":"audio/wav"},{"type":"resource_link","uri":"test://text/1","name":"text-1","mimeType":"text/plain"},{"type":"resource","resource":{"uri":"test://text/2","mimeType":"text/plain","text":"embedded"}}],"isError":false}}"#,
+        ),
+        (
+            "t__add",
+            json!({"a": 2, "b": 3}),
+            r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"{\"sum\":5}"}],"structuredContent":{"sum":5.0},"isError":false}}"#,
+        ),
+        (
+            "t__fail",
+            json!({}),
+            r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"the tool failed"}],"isError":true}}"#,
+        ),
+        (
+            "t__echo",
+            json!({"text": "hé \"q\""}),
+            r#"{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"hé \"q\""}],"isError":false}}"#,
+        ),
+        (
+            "t__write_thing",
+            json!({"id": "x"}),
+            r#"{"jsonrpc":"2.0","id":6,"result":{"content":[{"type":"text","text":"Denied: needs approval (mode ask: write calls need approval) but this run is non-interactive; to allow without asking add allow = [\"t__write_thing\"] under [policy]."}],"isError":true}}"#,
+        ),
+    ];
+    for (id, (name, arguments, expected)) in (2..).zip(calls) {
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}});
+        raw.send(&request.to_string()).await;
+        assert_eq!(raw.next_line().await, expected, "{name}");
+    }
+    drop(raw.stdin);
+    let _ = raw.child.wait().await;
+}
+
+/// The same result to a 2026-07-28 client carries `resultType: complete` as well.
+#[tokio::test]
+async fn a_2026_client_gets_the_result_marked_complete() {
+    let env = Env::new("");
+    let client = env.stdio_client_2026("modern").await;
+    let add = call(&client, "t__add", json!({"a": 2, "b": 3})).await;
+    assert_eq!(
+        serde_json::to_string(&add).unwrap(),
+        r#"{"resultType":"complete","content":[{"type":"text","text":"{\"sum\":5}"}],"structuredContent":{"sum":5.0},"isError":false}"#
+    );
+    client.cancel().await.unwrap();
 }
 
 #[tokio::test]
