@@ -1,11 +1,13 @@
 //! The TUI state machine under load: the catalog filter over 10,000 tools (per
 //! keystroke), a streamed answer of 20,000 small deltas (per event, and a frame
 //! drawn for it), and a frame with 10,000 catalog rows and a 5,000-entry transcript
-//! (against the same frame laid out without the transcript cache).
+//! (against the same frame laid out without the transcript cache), also while an
+//! answer streams in, a delta before each frame (against the frame with nothing
+//! streaming).
 
 mod support;
 
-use std::fmt::Write as _;
+use std::cell::{Cell, RefCell};
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -342,27 +344,98 @@ fn big_frame(c: &mut Criterion) {
         || draw(&mut cached_term, &s),
         || draw(&mut uncached_term, &uncached),
     );
-    // While an answer streams, only its entry is laid out again.
-    let mut streaming = s.clone();
-    streaming
-        .chat
-        .entries
-        .push(ChatEntry::new(ChatKind::Assistant, "Streaming **now**:"));
-    draw(&mut cached_term, &streaming);
-    let mut n = 0;
-    c.bench_function(
-        "frame 10k catalog rows + 5k-entry transcript, a delta each",
-        |b| {
-            b.iter(|| {
-                n += 1;
-                if let Some(last) = streaming.chat.entries.last_mut() {
-                    let _ = write!(last.text, " word{n}");
-                }
-                draw(&mut cached_term, &streaming);
-            });
-        },
-    );
     black_box(ratio);
+    streaming_frames(c, &s, &draw);
+}
+
+/// Delta `n` of a stream of answers: words, a paragraph break every 40 deltas when
+/// `paragraphs`, and a new answer every 2,000 deltas (so the answer streaming in is
+/// as long whatever number of frames criterion draws: at most ~16 KB).
+fn delta(n: usize, paragraphs: bool) -> Msg {
+    let text = if paragraphs && n.is_multiple_of(40) {
+        "\n\n".to_string()
+    } else {
+        format!("word{n} ")
+    };
+    Msg::Agent(Box::new(AgentEvent::TextDelta {
+        run_id: format!("r{}", n / 2_000),
+        text,
+    }))
+}
+
+/// A state in which an answer has streamed in for `deltas` deltas, drawn once.
+fn streamed(
+    s: &State,
+    deltas: usize,
+    paragraphs: bool,
+    term: &mut Terminal<TestBackend>,
+    draw: Draw,
+) -> State {
+    let mut streaming = s.clone();
+    for n in 0..deltas {
+        update(&mut streaming, delta(n, paragraphs));
+    }
+    draw(term, &streaming);
+    streaming
+}
+
+type Draw<'a> = &'a dyn Fn(&mut Terminal<TestBackend>, &State);
+
+/// The big frame while an answer streams in, a delta (through `update`) before each
+/// frame. Two references in the same run, 1,000 deltas (~8 KB) into an answer: the
+/// same frame drawn again without a delta (what the delta costs: `update` and the
+/// layout), and the frame with nothing streaming (whose transcript shows sparser
+/// lines, so it draws fewer cells).
+fn streaming_frames(c: &mut Criterion, s: &State, draw: Draw) {
+    let terminal = || Terminal::new(TestBackend::new(160, 50)).unwrap_or_else(|e| panic!("{e}"));
+    for (label, paragraphs) in [
+        ("a delta each", true),
+        ("a delta each, one paragraph", false),
+    ] {
+        let name = format!("frame 10k catalog rows + 5k-entry transcript, {label}");
+        let mut term = terminal();
+        let mut streaming = streamed(s, 1, paragraphs, &mut term, draw);
+        let mut n = 1;
+        c.bench_function(&name, |b| {
+            b.iter(|| {
+                update(&mut streaming, delta(n, paragraphs));
+                n += 1;
+                draw(&mut term, &streaming);
+            });
+        });
+        drop(streaming);
+        let (mut again_term, mut still_term) = (terminal(), terminal());
+        draw(&mut still_term, s);
+        let streaming = RefCell::new(streamed(s, 1_000, paragraphs, &mut term, draw));
+        draw(&mut again_term, &streaming.borrow());
+        let n = Cell::new(1_000);
+        let next = || {
+            update(&mut streaming.borrow_mut(), delta(n.get(), paragraphs));
+            n.set(n.get() + 1);
+        };
+        let ratio = support::print_ratio(
+            &name,
+            "the same frame drawn again without a delta",
+            15,
+            || {
+                next();
+                draw(&mut term, &streaming.borrow());
+            },
+            || draw(&mut again_term, &streaming.borrow()),
+        );
+        black_box(ratio);
+        let ratio = support::print_ratio(
+            &name,
+            "the frame with nothing streaming",
+            15,
+            || {
+                next();
+                draw(&mut term, &streaming.borrow());
+            },
+            || draw(&mut still_term, s),
+        );
+        black_box(ratio);
+    }
 }
 
 criterion_group!(benches, filter, after_change, streaming, big_frame);

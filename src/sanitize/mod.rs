@@ -29,18 +29,43 @@ const TAB_WIDTH: usize = 4;
 /// APC, two-character and charset escapes, their 8-bit forms) and the bidi controls
 /// U+202A–U+202E and U+2066–U+2069. Tabs are expanded to the next multiple-of-4 column.
 pub fn sanitize(input: &str) -> Cow<'_, str> {
+    if block_clean(input) {
+        return Cow::Borrowed(input);
+    }
     let mut out = Output::new(input, Mode::Block);
     scan(input, &mut out);
     out.finish_block()
 }
 
-/// `input` holds the start of an escape sequence or a control string, which
-/// [`sanitize`] drops whole, newlines and all. Without one, sanitising text cut after a
-/// newline gives what sanitising it whole gives, the two halves end to end.
+/// [`sanitize`] would change nothing: `input` holds no control but `\n` (C0 with the
+/// tab, DEL, C1) and no bidi control. One pass over the bytes, most of them ASCII
+/// text; the char-by-char scan is for text that needs it.
+fn block_clean(input: &str) -> bool {
+    let bytes = input.as_bytes();
+    bytes.iter().enumerate().all(|(i, &b)| match b {
+        b'\n' => true,
+        0..0x20 | 0x7f => false,
+        // U+0080–U+009F: C1 controls.
+        0xc2 => !matches!(bytes.get(i + 1), Some(0x80..=0x9f)),
+        // U+202A–U+202E and U+2066–U+2069.
+        0xe2 => !matches!(
+            (bytes.get(i + 1), bytes.get(i + 2)),
+            (Some(0x80), Some(0xaa..=0xae)) | (Some(0x81), Some(0xa6..=0xa9))
+        ),
+        _ => true,
+    })
+}
+
+/// `input` holds the start of an escape sequence or a control string (ESC, or the
+/// C1 CSI, DCS, SOS, OSC, PM, APC), which [`sanitize`] drops whole, newlines and all.
+/// Without one, sanitising text cut after a newline gives what sanitising it whole
+/// gives, the two halves end to end.
 pub fn has_sequences(input: &str) -> bool {
-    input.contains([
-        '\u{1b}', '\u{9b}', '\u{90}', '\u{98}', '\u{9d}', '\u{9e}', '\u{9f}',
-    ])
+    let bytes = input.as_bytes();
+    memchr::memchr2_iter(0x1b, 0xc2, bytes).any(|i| {
+        bytes.get(i) == Some(&0x1b)
+            || matches!(bytes.get(i + 1), Some(0x90 | 0x98 | 0x9b | 0x9d..=0x9f))
+    })
 }
 
 /// Like [`sanitize`] but tabs are kept: for line-oriented output (the CLI's stdout),
@@ -205,6 +230,37 @@ impl<'a> Output<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `sanitize` gives without its fast path.
+    fn scanned(input: &str) -> Cow<'_, str> {
+        let mut out = Output::new(input, Mode::Block);
+        scan(input, &mut out);
+        out.finish_block()
+    }
+
+    fn hostile() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::strategy::Strategy as _;
+        let pieces = proptest::sample::select(vec![
+            "a", " ", "\n", "\t", "\r", "\u{0}", "\u{1b}", "[31m", "]0;", "\u{7}", "\u{7f}",
+            "\u{80}", "\u{85}", "\u{90}", "\u{9b}", "\u{9c}", "\u{9f}", "\u{a0}", "é", "\u{2029}",
+            "\u{202a}", "\u{202e}", "\u{202f}", "\u{2066}", "\u{2069}", "\u{206a}", "\u{2065}",
+            "日本", "—",
+        ]);
+        proptest::collection::vec(pieces, 0..24).prop_map(|p| p.concat())
+    }
+
+    proptest::proptest! {
+        /// The fast path answers exactly when the scan would change nothing, and
+        /// `has_sequences` finds what the scan would skip as a sequence.
+        #[test]
+        fn the_byte_checks_agree_with_the_scan(input in hostile()) {
+            let scan = scanned(&input);
+            proptest::prop_assert_eq!(block_clean(&input), matches!(scan, Cow::Borrowed(_)));
+            proptest::prop_assert_eq!(sanitize(&input), scan);
+            let introducers = ['\u{1b}', '\u{9b}', '\u{90}', '\u{98}', '\u{9d}', '\u{9e}', '\u{9f}'];
+            proptest::prop_assert_eq!(has_sequences(&input), input.contains(introducers));
+        }
+    }
 
     #[test]
     fn plain_text_is_borrowed() {

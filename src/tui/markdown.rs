@@ -300,6 +300,16 @@ fn wrap_spans(line: &[(MdStyle, String)], width: usize, indent: usize) -> Vec<Md
     let mut cur_w = 0;
     for (style, text) in line {
         for word in text.split_inclusive(' ') {
+            // A word that fits whole, spaces and all: nothing below would break it.
+            let whole: usize = word.chars().map(|c| c.width().unwrap_or(0)).sum();
+            if cur_w + whole <= width {
+                match cur.last_mut() {
+                    Some((s, t)) if s == style => t.push_str(word),
+                    _ => cur.push((*style, word.to_string())),
+                }
+                cur_w += whole;
+                continue;
+            }
             let w: usize = word
                 .trim_end()
                 .chars()
@@ -385,6 +395,70 @@ mod tests {
         );
         assert_eq!(lines[0][0].0, MdStyle::Heading);
         assert_eq!(lines[11][0].0, MdStyle::CodeBlock);
+    }
+
+    /// `wrap_spans` as it was, a char at a time.
+    fn wrap_by_char(line: &[(MdStyle, String)], width: usize, indent: usize) -> Vec<MdLine> {
+        let mut out: Vec<MdLine> = Vec::new();
+        let mut cur: MdLine = Vec::new();
+        let mut cur_w = 0;
+        for (style, text) in line {
+            for word in text.split_inclusive(' ') {
+                let w: usize = word
+                    .trim_end()
+                    .chars()
+                    .map(|c| c.width().unwrap_or(0))
+                    .sum();
+                if cur_w > indent && cur_w + w > width {
+                    trim_end(&mut cur);
+                    out.push(std::mem::take(&mut cur));
+                    cur.push((MdStyle::Text, " ".repeat(indent)));
+                    cur_w = indent;
+                }
+                for c in word.chars() {
+                    let cw = c.width().unwrap_or(0);
+                    if cur_w + cw > width && cur_w > indent {
+                        if c == ' ' {
+                            continue;
+                        }
+                        out.push(std::mem::take(&mut cur));
+                        cur.push((MdStyle::Text, " ".repeat(indent)));
+                        cur_w = indent;
+                    }
+                    match cur.last_mut() {
+                        Some((s, t)) if s == style => t.push(c),
+                        _ => cur.push((*style, c.to_string())),
+                    }
+                    cur_w += cw;
+                }
+            }
+        }
+        trim_end(&mut cur);
+        if !cur.is_empty() {
+            out.push(cur);
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// Whole words that fit are placed at once, with the same lines as before.
+        #[test]
+        fn words_placed_whole_wrap_as_char_by_char(
+            spans in proptest::collection::vec(
+                (0_usize..3, "([a-z]{1,12}| {1,3}|日本|\u{301}|\t){0,8}"),
+                0..8,
+            ),
+            width in 1_usize..30,
+            indent in 0_usize..6,
+        ) {
+            let styles = [MdStyle::Text, MdStyle::Strong, MdStyle::Code];
+            let line: MdLine = spans.into_iter().map(|(s, t)| (styles[s], t)).collect();
+            let width = width.max(indent + 1);
+            proptest::prop_assert_eq!(
+                wrap_spans(&line, width, indent),
+                wrap_by_char(&line, width, indent)
+            );
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The chat transcript laid out as lines for a given width (shared by render and the
 //! scroll limits in update).
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use unicode_width::UnicodeWidthChar;
@@ -165,12 +166,18 @@ fn answer_lines(
         return answer_lines(text, width, AnswerCut::START, out);
     }
     // Cut only where sanitising the two halves gives the whole one's text.
-    let settle = !defines && !crate::sanitize::has_sequences(raw);
+    let plain = matches!(rest, Cow::Borrowed(_));
+    let settle = !defines && (plain || !crate::sanitize::has_sequences(raw));
     let after_text = cut.lines > 0 && cut.blanks == 0;
     let (lines, settled) = continue_lines(&rest, width, after_text, settle);
     let next = settled
         .and_then(|s| {
-            let at = cut.text + raw_offset(raw, &rest, s.at)?;
+            let at = cut.text
+                + if plain {
+                    s.at
+                } else {
+                    raw_offset(raw, &rest, s.at)?
+                };
             Some(cut.after(at, lines.get(..s.lines)?))
         })
         .unwrap_or(cut);
@@ -214,9 +221,6 @@ fn trailing_blanks(lines: &[MdLine]) -> usize {
 /// The byte in `raw` where byte `at` of its sanitised form `clean` came from; `at`
 /// follows a newline, and each newline of `clean` is one of `raw`.
 fn raw_offset(raw: &str, clean: &str, at: usize) -> Option<usize> {
-    if std::ptr::eq(raw, clean) {
-        return Some(at);
-    }
     let newlines = clean.get(..at)?.matches('\n').count();
     raw.match_indices('\n')
         .nth(newlines.checked_sub(1)?)
