@@ -175,7 +175,7 @@ impl Site {
         let session = &self.session;
         let title = format!("{} · {}", session.server, session.tool.display_title());
         let page = HOST_PAGE
-            .replace("{{TITLE}}", &escape_html(&title))
+            .replace("{{TITLE}}", &crate::sanitize::escape_markup(&title))
             .replace(
                 "{{SANDBOX_URL}}",
                 &format!("{}/p/{}", self.sandbox_origin, self.frame),
@@ -309,22 +309,6 @@ fn allow_attribute(permissions: Option<&Value>) -> String {
     .join("; ")
 }
 
-fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 fn status(code: StatusCode) -> Response<Body> {
     let mut response = Response::new(Full::new(Bytes::new()));
     *response.status_mut() = code;
@@ -385,8 +369,8 @@ mod tests {
     #[test]
     fn titles_cannot_break_out_of_the_page() {
         assert_eq!(
-            escape_html("<script>\"x'&\u{1b}"),
-            "&lt;script&gt;&quot;x&#39;&amp;"
+            crate::sanitize::escape_markup("<script>\"x'&\u{1b}"),
+            "&lt;script&gt;&quot;x&#39;&amp;\u{fffd}"
         );
     }
 

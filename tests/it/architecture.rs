@@ -457,7 +457,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "agent", "agents", "config", "gate", "hooks", "mcp", "paths", "policy", "tools",
         ],
     ),
-    ("apps", &["gate", "mcp", "policy", "tools"]),
+    ("apps", &["gate", "mcp", "policy", "sanitize", "tools"]),
     (
         "serve",
         &[

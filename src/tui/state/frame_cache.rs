@@ -502,10 +502,8 @@ mod tests {
         assert_eq!(cut.map(|c| c.text), last_paragraph);
     }
 
-    #[test]
-    fn a_changed_entry_is_laid_out_again_and_only_it() {
-        let cache = TranscriptCache::default();
-        let mut chat = entries(6);
+    /// A running tool card's entry (`fs`, called by the model).
+    fn running_card() -> ChatEntry {
         let mut card = ToolCard::new(
             CallId("call_1".into()),
             "r".into(),
@@ -516,7 +514,14 @@ mod tests {
         card.status = CardStatus::Running;
         let mut entry = ChatEntry::new(ChatKind::Tool, "");
         entry.card = Some(card);
-        chat.push(entry);
+        entry
+    }
+
+    #[test]
+    fn a_changed_entry_is_laid_out_again_and_only_it() {
+        let cache = TranscriptCache::default();
+        let mut chat = entries(6);
+        chat.push(running_card());
         chat.push(ChatEntry::new(ChatKind::User, "after the card"));
         check(&cache, &chat, 40, 0, usize::MAX);
         let others = |cache: &TranscriptCache| {
@@ -553,17 +558,7 @@ mod tests {
     fn a_running_card_follows_the_clock_and_a_clone_starts_afresh() {
         let cache = TranscriptCache::default();
         let mut chat = entries(2);
-        let mut card = ToolCard::new(
-            CallId("call_1".into()),
-            "r".into(),
-            CardKind::Tool,
-            Origin::Model,
-        );
-        card.tool = "fs".into();
-        card.status = CardStatus::Running;
-        let mut entry = ChatEntry::new(ChatKind::Tool, "");
-        entry.card = Some(card);
-        chat.push(entry);
+        chat.push(running_card());
         for clock in [0, 0, 1_500, 1_500, 9_000] {
             let full = layout_at(&chat, 40, false, clock);
             let window = cache.window(&chat, 40, false, clock, (0, usize::MAX));
