@@ -23,13 +23,7 @@ pub fn print_ratio(
         s.push(time(&mut subject));
     }
     let (s, r) = (median(&mut s), median(&mut r));
-    let ratio = s.as_secs_f64() / r.as_secs_f64();
-    println!(
-        "RATIO {label}: {} vs {reference_name} {} → {ratio:.3}× the reference's time",
-        show(s),
-        show(r)
-    );
-    ratio
+    report(label, reference_name, s, r)
 }
 
 /// Times `rounds` rounds of `subject` and of `reference`, alternating (subject,
@@ -51,11 +45,16 @@ pub fn print_summed_ratio(
         s += time(&mut subject);
         r += time(&mut reference);
     }
-    let ratio = s.as_secs_f64() / r.as_secs_f64();
+    report(label, reference_name, s, r)
+}
+
+/// Prints the `RATIO` line of `subject` against `reference`; returns the ratio.
+fn report(label: &str, reference_name: &str, subject: Duration, reference: Duration) -> f64 {
+    let ratio = subject.as_secs_f64() / reference.as_secs_f64();
     println!(
         "RATIO {label}: {} vs {reference_name} {} → {ratio:.3}× the reference's time",
-        show(s),
-        show(r)
+        show(subject),
+        show(reference)
     );
     ratio
 }

@@ -9,9 +9,8 @@
 use serde_json::{Map, Value, json};
 
 use super::cards::{CardKind, CardStatus, ToolCard};
-use super::layout::Areas;
 use super::msg::{AppCmd, AppOpen, Cmd, UiCmd};
-use super::state::{ChatEntry, ChatKind, LogLevel, LogLine, NoticeLevel, State, frame_cache};
+use super::state::{ChatEntry, ChatKind, LogLevel, LogLine, NoticeLevel, State};
 use crate::apps::AppNote;
 use crate::sanitize::sanitize_line;
 
@@ -40,25 +39,22 @@ pub fn open(state: &mut State) -> Vec<Cmd> {
     vec![AppCmd::Open(Box::new(open)).into()]
 }
 
-/// Whether `o` has a card to open (the status bar shows the key only then).
+/// Whether `o` has a card to open (the status bar shows the key only then; it asks on
+/// every frame, so with no app in the catalog it looks at no entry).
 pub fn available(state: &State) -> bool {
-    state
-        .chat
-        .entries
-        .iter()
-        .filter_map(|e| e.card.as_ref())
-        .any(|card| has_app(state, card))
+    !state.catalog.items.apps.is_empty()
+        && state
+            .chat
+            .entries
+            .iter()
+            .filter_map(|e| e.card.as_ref())
+            .any(|card| has_app(state, card))
 }
 
 /// The card in view when it has an app, else the newest card that has one.
 fn target(state: &State) -> Option<&ToolCard> {
     let chat = &state.chat;
-    let width = Areas::of(state).chat.width.saturating_sub(2);
-    let counts = chat
-        .layout
-        .line_counts(&chat.entries, width, chat.cards_expanded, state.clock_ms);
-    let bottom = frame_cache::total(&counts).saturating_sub(chat.scroll.0 + 1);
-    let in_view = frame_cache::entry_at(&counts, bottom)
+    let in_view = super::chat_copy::entry_in_view(state)
         .and_then(|i| chat.entries.get(i))
         .and_then(|e| e.card.as_ref())
         .filter(|card| has_app(state, card));
@@ -73,14 +69,7 @@ fn target(state: &State) -> Option<&ToolCard> {
 
 /// A tool call (not a read) of a catalog tool that names a UI resource.
 fn has_app(state: &State, card: &ToolCard) -> bool {
-    card.kind == CardKind::Tool
-        && state.catalog.items.tools.iter().any(|entry| {
-            entry.name == card.tool
-                && entry
-                    .facts
-                    .iter()
-                    .any(|(k, _)| k == super::hub_view::UI_FACT)
-        })
+    card.kind == CardKind::Tool && state.catalog.items.apps.contains(&card.tool)
 }
 
 /// The card's arguments (compact JSON) as an object; anything else is none.

@@ -12,16 +12,20 @@ use super::state::{ChatEntry, NoticeLevel, State};
 /// them (xterm at 100,000 bytes by default), so more would be dropped whole.
 pub const MAX_COPY: usize = 70_000;
 
-pub fn copy(state: &mut State) -> Vec<Cmd> {
-    let rect = Areas::of(state).chat;
-    let width = rect.width.saturating_sub(2);
+/// The index of the entry at the bottom of the Chat pane (the newest in view).
+pub fn entry_in_view(state: &State) -> Option<usize> {
+    let width = Areas::of(state).chat.width.saturating_sub(2);
     let chat = &state.chat;
     let counts = chat
         .layout
         .line_counts(&chat.entries, width, chat.cards_expanded, state.clock_ms);
     let bottom = frame_cache::total(&counts).saturating_sub(chat.scroll.0 + 1);
-    let at = frame_cache::entry_at(&counts, bottom);
-    let Some((what, text)) = at.and_then(|i| chat.entries.get(i)).map(text_of) else {
+    frame_cache::entry_at(&counts, bottom)
+}
+
+pub fn copy(state: &mut State) -> Vec<Cmd> {
+    let at = entry_in_view(state);
+    let Some((what, text)) = at.and_then(|i| state.chat.entries.get(i)).map(text_of) else {
         state.notice(NoticeLevel::Warn, "nothing to copy");
         return Vec::new();
     };

@@ -263,8 +263,14 @@ pub fn catalog(specs: &[ToolSpec], snapshot: &HubSnapshot) -> Catalog {
             &b.name,
         ))
     });
+    let apps = tools
+        .iter()
+        .filter(|e| e.facts.iter().any(|(k, _)| k == UI_FACT))
+        .map(|e| e.name.clone())
+        .collect();
     let mut catalog = Catalog {
         tools,
+        apps,
         ..Catalog::default()
     };
     // A disabled server leaves the catalog entirely; it comes back when enabled.

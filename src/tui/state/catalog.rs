@@ -147,6 +147,9 @@ pub struct Catalog {
     pub agents: Vec<CatalogEntry>,
     /// Remote agents' cards, by agent tool name.
     pub cards: BTreeMap<String, super::RemoteCard>,
+    /// The tools with an MCP App (qualified names; usually few): the status bar asks
+    /// on every frame whether a result card has one to open.
+    pub apps: Vec<String>,
 }
 
 impl Catalog {
