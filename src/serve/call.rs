@@ -82,9 +82,9 @@ pub(super) async fn call(
         peer,
         open: true,
     });
-    let invoke = gateway.registry.invoke(name, args, &ctx);
+    let mut invoke = std::pin::pin!(gateway.registry.invoke(name, args, &ctx));
     let outcome = match progress {
-        Some(progress) => progress.around(invoke).await,
+        Some(progress) => progress.around(invoke.as_mut()).await,
         None => invoke.await,
     };
     if let CallOutcome::Failed(crate::tools::InvokeError::NotFound { .. }) = outcome {
@@ -112,12 +112,11 @@ struct Progress {
 impl Progress {
     /// Runs `call`, passing on its progress as it comes, then what the server sent
     /// before its result: none may follow the result.
-    async fn around<F: Future>(mut self, call: F) -> F::Output {
-        let mut call = std::pin::pin!(call);
+    async fn around<F: Future>(mut self, mut call: std::pin::Pin<&mut F>) -> F::Output {
         let output = loop {
             tokio::select! {
                 biased;
-                output = &mut call => break output,
+                output = call.as_mut() => break output,
                 event = self.events.recv(), if self.open => match event {
                     Ok(event) => self.open = self.pass_on(&event).await,
                     Err(broadcast::error::RecvError::Lagged(_)) => {}
