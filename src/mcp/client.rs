@@ -56,12 +56,19 @@ pub struct ProgressRoute {
 /// after its response (tokens are never reused, so nothing else can match).
 const LATE_PROGRESS: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// One routed progress token: its caller, the beat each progress bumps (the call's
-/// timeout starts again on it), and whether its request has finished.
+/// How long a request's answer waits, at most, for the progress that came before it
+/// to be handled (see [`ProgressRoutes::settled`]).
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// One routed progress token: its caller, the beat each progress bumps once its event
+/// is out (the call's timeout starts again on it: the beat counts the progress
+/// handled), the progress the transport has received on it, and whether its request
+/// has finished.
 #[derive(Debug)]
 struct Routed {
     route: ProgressRoute,
     beat: watch::Sender<u64>,
+    received: u64,
     finished: bool,
 }
 
@@ -106,6 +113,7 @@ impl ProgressRoutes {
             Routed {
                 route,
                 beat,
+                received: 0,
                 finished: false,
             },
         );
@@ -124,12 +132,45 @@ impl ProgressRoutes {
         }
     }
 
-    /// The route of `token`, after counting a beat on it.
-    fn progressed(&self, token: &ProgressToken) -> Option<ProgressRoute> {
-        let routes = self.lock();
-        let routed = routes.live.get(token)?;
-        routed.beat.send_modify(|n| *n = n.wrapping_add(1));
-        Some(routed.route.clone())
+    /// The transport has received a progress notification on `token` (before rmcp
+    /// hands it to a task of its own, and so before the answer that follows it).
+    pub fn received(&self, token: &ProgressToken) {
+        if let Some(routed) = self.lock().live.get_mut(token) {
+            routed.received += 1;
+        }
+    }
+
+    /// Where progress on `token` goes.
+    fn route(&self, token: &ProgressToken) -> Option<ProgressRoute> {
+        self.lock().live.get(token).map(|r| r.route.clone())
+    }
+
+    /// One progress on `token` has been handled (its event is out): a beat.
+    fn handled(&self, token: &ProgressToken) {
+        if let Some(routed) = self.lock().live.get(token) {
+            routed.beat.send_modify(|n| *n += 1);
+        }
+    }
+
+    /// Waits until every progress the transport received on `token` has been handled,
+    /// for at most [`SETTLE`]: rmcp handles each notification in a task of its own,
+    /// so a request's answer can arrive before the progress sent ahead of it is out.
+    /// Nothing to wait for (the usual case) costs one look.
+    pub async fn settled(&self, token: &ProgressToken) {
+        let (mut beats, received) = {
+            let routes = self.lock();
+            let Some(routed) = routes.live.get(token) else {
+                return;
+            };
+            if *routed.beat.borrow() >= routed.received {
+                return;
+            }
+            (routed.beat.subscribe(), routed.received)
+        };
+        let handled = beats.wait_for(|n| *n >= received);
+        if tokio::time::timeout(SETTLE, handled).await.is_err() {
+            tracing::debug!("progress on {token:?} not handled within {SETTLE:?}");
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Routes> {
@@ -332,8 +373,8 @@ impl ClientHandler for ClientSide {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        let route = self.routes.progressed(&params.progress_token);
-        let Some(route) = route else {
+        let token = params.progress_token;
+        let Some(route) = self.routes.route(&token) else {
             tracing::debug!(server = %self.server, "progress for an unknown token");
             return;
         };
@@ -346,6 +387,8 @@ impl ClientHandler for ClientSide {
             total: params.total,
             message: params.message,
         });
+        // Counted once the event is out: an answer waiting on it follows its progress.
+        self.routes.handled(&token);
     }
 
     async fn on_resource_updated(
@@ -402,7 +445,7 @@ mod tests {
         routes.finish(&token(0));
         routes.finish(&token(1));
         routes.finish(&token(1));
-        assert_eq!(routes.progressed(&token(0)), Some(route("0")));
+        assert_eq!(routes.route(&token(0)), Some(route("0")));
         let mut inner = routes.lock();
         assert_eq!(
             inner.finished.len(),
@@ -421,7 +464,38 @@ mod tests {
         assert_eq!(inner.live.keys().collect::<Vec<_>>(), vec![&token(2)]);
         assert!(inner.finished.is_empty());
         drop(inner);
-        assert_eq!(routes.progressed(&token(2)), Some(route("2")));
-        assert_eq!(routes.progressed(&token(1)), None);
+        assert_eq!(routes.route(&token(2)), Some(route("2")));
+        assert_eq!(routes.route(&token(1)), None);
+    }
+
+    /// An answer waits for the progress received ahead of it to be handled, and
+    /// only then; with none outstanding it does not wait at all.
+    #[tokio::test]
+    async fn settled_waits_for_the_progress_received_before_the_answer() {
+        use futures::FutureExt as _;
+        let routes = Arc::new(ProgressRoutes::default());
+        let mut beats = routes.insert(&token(1), route("1"));
+        assert!(
+            routes.settled(&token(1)).now_or_never().is_some(),
+            "none received"
+        );
+        routes.received(&token(1));
+        routes.received(&token(1));
+        routes.received(&token(9)); // not routed: not counted
+        routes.handled(&token(1));
+        let waiting = {
+            let routes = Arc::clone(&routes);
+            tokio::spawn(async move { routes.settled(&token(1)).await })
+        };
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished(), "one of two handled");
+        routes.handled(&token(1));
+        waiting.await.unwrap();
+        assert_eq!(
+            *beats.borrow_and_update(),
+            2,
+            "each handled progress is a beat"
+        );
+        assert!(routes.settled(&token(1)).now_or_never().is_some());
     }
 }

@@ -130,13 +130,11 @@ impl Progress {
         output
     }
 
-    /// rmcp handles each notification in a task of its own, so the last progress can
-    /// still be on its way when the result arrives: those tasks run first, then what
-    /// they published is passed on (for [`PROGRESS_DRAIN`] at most).
+    /// The progress published but not passed on yet when the result came (for
+    /// [`PROGRESS_DRAIN`] at most). The hub returns a result only once the progress
+    /// its server sent ahead of it is published (`ProgressRoutes::settled`), so
+    /// this finds all of it without waiting.
     async fn drain(&mut self) {
-        for _ in 0..4 {
-            tokio::task::yield_now().await;
-        }
         let mut late = Vec::new();
         loop {
             match self.events.try_recv() {
