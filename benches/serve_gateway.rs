@@ -1,34 +1,41 @@
 //! 1,000 sequential `tools/call` of `echo` over stdio, two ways: through `switchboard
 //! serve --stdio` (the gateway: rmcp server, the gate with policy and audit log, the
 //! MCP hub, the test server behind it) and straight to `switchboard-test-mcp-server`.
-//! Both connections are made once, outside the timed loops.
+//! Every connection is made once, outside the timed loops.
 //!
-//! The `RATIO` line comes first: 20 rounds of 50 calls each way, a gateway round then
+//! The `RATIO` lines come first: 60 rounds of 50 calls each way, a gateway round then
 //! a direct one, each side's rounds summed, so a busy machine slows both alike (target:
-//! at most 2.2×; two process hops put the floor near 2×). Then criterion measures each
-//! on its own.
+//! at most 2.2×; two process hops put the floor near 2×). Each compares like with like:
+//! one protocol generation on every hop (2025-11-25: `initialize`, the gateway's
+//! server pinned with `protocol = "2025-11-25"`; 2026-07-28: `server/discover` and the
+//! gateway's `auto`). A third line is the mix this bench measured before: a 2025-11-25
+//! client, the gateway speaking 2026-07-28 to its server (every upstream request then
+//! carries the client's info and capabilities in `_meta`, which the direct call does
+//! not). Then criterion measures the 2025-11-25 pair, each on its own.
 //!
 //! `cargo bench --bench serve_gateway`.
 #![allow(clippy::expect_used)] // set-up failures should abort the benchmark
 
 mod support;
 
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rmcp::RoleClient;
-use rmcp::ServiceExt as _;
-use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
-use rmcp::service::RunningService;
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt as _, RunningService};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use serde_json::{Map, Value, json};
 
 const SWITCHBOARD: &str = env!("CARGO_BIN_EXE_switchboard");
 const SERVER_BIN: &str = env!("CARGO_BIN_EXE_switchboard-test-mcp-server");
 const CALLS: u32 = 1_000;
-/// The interleaved rounds: `ROUNDS` × `ROUND_CALLS` = `CALLS` each way.
-const ROUNDS: usize = 20;
+/// The interleaved rounds: `ROUNDS` × `ROUND_CALLS` = 3 × `CALLS` each way.
+const ROUNDS: usize = 60;
 const ROUND_CALLS: u32 = 50;
 
 type Client = RunningService<RoleClient, ClientConfig>;
@@ -40,17 +47,59 @@ fn echo_args() -> Map<String, Value> {
     args
 }
 
-async fn connect(command: tokio::process::Command) -> Client {
+/// A client of `generation` (`initialize` for 2025-11-25, `server/discover` for
+/// 2026-07-28) on the process `command` starts.
+async fn connect(command: tokio::process::Command, generation: ProtocolVersion) -> Client {
     let (transport, _) = TokioChildProcess::builder(command)
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    let info = ClientConfig::new(
+    let mode = if generation == ProtocolVersion::V_2026_07_28 {
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![generation.clone()],
+        }
+    } else {
+        ClientLifecycleMode::Initialize
+    };
+    let client = ClientConfig::new(
         ClientCapabilities::default(),
         Implementation::new("bench", "1"),
     )
-    .with_protocol_version(rmcp::model::ProtocolVersion::LATEST_WITH_INITIALIZE);
-    info.serve(transport).await.expect("connect")
+    .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    .serve_with_lifecycle(transport, mode)
+    .await
+    .expect("connect");
+    let spoken = client.peer_info().map(|i| i.protocol_version.clone());
+    assert_eq!(
+        spoken,
+        Some(generation),
+        "the client speaks another generation"
+    );
+    client
+}
+
+/// `switchboard serve --stdio` in front of the test server, its config in `home`
+/// (`protocol`: the `[servers.t] protocol` line, if any), its tools listed.
+async fn gateway(home: &Path, protocol: &str, generation: ProtocolVersion) -> Client {
+    // The person's own config: a folder's would first have to be trusted.
+    std::fs::create_dir_all(home.join("config/switchboard")).expect("config dir");
+    std::fs::write(
+        home.join("config/switchboard/config.toml"),
+        format!("[servers.t]\ncommand = {SERVER_BIN:?}\n{protocol}"),
+    )
+    .expect("write config");
+    let command = tokio::process::Command::new(SWITCHBOARD).configure(|c| {
+        c.args(["serve", "--stdio"])
+            .current_dir(home)
+            .env("HOME", home)
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env_remove("XDG_STATE_HOME");
+    });
+    let client = connect(command, generation).await;
+    // The first call waits for the server behind the gateway.
+    let listed = client.list_all_tools().await.expect("tools");
+    assert!(listed.iter().any(|t| t.name == "t__echo"), "{listed:?}");
+    client
 }
 
 /// `n` calls of `tool`, one after another.
@@ -65,63 +114,68 @@ async fn calls(client: &Client, tool: &str, args: &Map<String, Value>, n: u32) {
     }
 }
 
+/// The interleaved rounds of one pair and its `RATIO` line.
+fn ratio(runtime: &tokio::runtime::Runtime, label: &str, [through, direct]: [&Client; 2]) {
+    let args = echo_args();
+    support::print_summed_ratio(
+        &format!("3,000 sequential echo calls through serve --stdio, {label}"),
+        "direct to the server",
+        ROUNDS,
+        || runtime.block_on(calls(through, "t__echo", &args, ROUND_CALLS)),
+        || runtime.block_on(calls(direct, "echo", &args, ROUND_CALLS)),
+    );
+}
+
 fn bench_gateway(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("runtime");
-    let args = echo_args();
-    let dir = tempfile::tempdir().expect("tempdir");
-    // The person's own config: a folder's would first have to be trusted.
-    std::fs::create_dir_all(dir.path().join("config/switchboard")).expect("config dir");
-    std::fs::write(
-        dir.path().join("config/switchboard/config.toml"),
-        format!("[servers.t]\ncommand = {SERVER_BIN:?}\n"),
-    )
-    .expect("write config");
-    let (gateway, direct) = runtime.block_on(async {
-        let gateway = connect(tokio::process::Command::new(SWITCHBOARD).configure(|c| {
-            c.args(["serve", "--stdio"])
-                .current_dir(dir.path())
-                .env("HOME", dir.path())
-                .env("XDG_CONFIG_HOME", dir.path().join("config"))
-                .env_remove("XDG_STATE_HOME");
-        }))
-        .await;
-        // The first call waits for the server behind the gateway.
-        let listed = gateway.list_all_tools().await.expect("tools");
-        assert!(listed.iter().any(|t| t.name == "t__echo"), "{listed:?}");
-        (
-            gateway,
-            connect(tokio::process::Command::new(SERVER_BIN)).await,
-        )
+    let (old, new) = (
+        ProtocolVersion::LATEST_WITH_INITIALIZE,
+        ProtocolVersion::V_2026_07_28,
+    );
+    let homes: Vec<_> = (0..3)
+        .map(|_| tempfile::tempdir().expect("tempdir"))
+        .collect();
+    let pinned = "protocol = \"2025-11-25\"\n";
+    let clients = runtime.block_on(async {
+        [
+            gateway(homes[0].path(), pinned, old.clone()).await,
+            connect(tokio::process::Command::new(SERVER_BIN), old.clone()).await,
+            gateway(homes[1].path(), "", new.clone()).await,
+            connect(tokio::process::Command::new(SERVER_BIN), new.clone()).await,
+            gateway(homes[2].path(), "", old.clone()).await,
+        ]
     });
-
-    support::print_summed_ratio(
-        "1,000 sequential echo calls through serve --stdio",
-        "direct to the server",
-        ROUNDS,
-        || runtime.block_on(calls(&gateway, "t__echo", &args, ROUND_CALLS)),
-        || runtime.block_on(calls(&direct, "echo", &args, ROUND_CALLS)),
+    let [through_old, direct_old, through_new, direct_new, mixed] = &clients;
+    ratio(&runtime, "2025-11-25", [through_old, direct_old]);
+    ratio(&runtime, "2026-07-28", [through_new, direct_new]);
+    ratio(
+        &runtime,
+        "a 2025-11-25 client, 2026-07-28 upstream",
+        [mixed, direct_old],
     );
 
+    let args = echo_args();
     let mut group = c.benchmark_group("serve_1000_calls");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
     group.throughput(Throughput::Elements(u64::from(CALLS)));
     group.bench_function("through_serve_stdio", |b| {
         b.to_async(&runtime)
-            .iter(|| calls(&gateway, "t__echo", &args, CALLS));
+            .iter(|| calls(through_old, "t__echo", &args, CALLS));
     });
     group.bench_function("direct_to_server", |b| {
         b.to_async(&runtime)
-            .iter(|| calls(&direct, "echo", &args, CALLS));
+            .iter(|| calls(direct_old, "echo", &args, CALLS));
     });
     group.finish();
     runtime.block_on(async {
-        let _ = gateway.cancel().await;
-        let _ = direct.cancel().await;
+        for client in clients {
+            let _ = client.cancel().await;
+        }
     });
 }
 

@@ -239,8 +239,8 @@ impl ClientHandler for ClientSide {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        let route = self.routes.progressed(&params.progress_token);
-        let Some(route) = route else {
+        let token = params.progress_token;
+        let Some(route) = self.routes.route(&token) else {
             tracing::debug!(server = %self.server, "progress for an unknown token");
             return;
         };
@@ -253,6 +253,8 @@ impl ClientHandler for ClientSide {
             total: params.total,
             message: params.message,
         });
+        // Counted once the event is out: an answer waiting on it follows its progress.
+        self.routes.handled(&token);
     }
 
     async fn on_resource_updated(

@@ -258,8 +258,9 @@ async fn connect_stdio(
         input_closed: Arc::new(tokio::sync::Notify::new()),
     };
     let transport = InputClosed::new(transport, Arc::clone(&child.input_closed));
+    let routes = Arc::clone(&client.routes);
     match client
-        .serve_with_lifecycle(Erased::new(tap(transport, wire)), mode)
+        .serve_with_lifecycle(Erased::new(tap(transport, wire), routes), mode)
         .await
     {
         Ok(service) => Ok(Connected {
@@ -320,8 +321,9 @@ async fn connect_remote(
         let transport = super::sse::connect(&server, url, headers, limits.max_message_bytes())
             .await
             .map_err(|e| handshake(&server, untrusted(&e.to_string(), 300)))?;
+        let routes = Arc::clone(&client.routes);
         return client
-            .serve_with_lifecycle(Erased::new(tap(transport, wire)), mode)
+            .serve_with_lifecycle(Erased::new(tap(transport, wire), routes), mode)
             .await
             .map(|service| Connected {
                 service,
@@ -345,11 +347,12 @@ async fn connect_remote(
     let http = super::http_client::streamable_http_client()
         .map_err(|e| handshake(&server, untrusted(&e.to_string(), 300)))?;
     let (refusals, tasks) = (client.refusals.clone(), client.task_support.clone());
+    let routes = Arc::clone(&client.routes);
     let served = if static_token {
         let http = RefusalTap::new(http, refusals, tasks, wire);
         let transport = StreamableHttpClientTransport::with_client(http, config);
         client
-            .serve_with_lifecycle(Erased::new(transport), mode)
+            .serve_with_lifecycle(Erased::new(transport, routes), mode)
             .await
     } else {
         let auth = super::oauth::authorized_client(&server, url, remote.oauth, http)
@@ -358,7 +361,7 @@ async fn connect_remote(
         let auth = RefusalTap::new(auth, refusals, tasks, wire);
         let transport = StreamableHttpClientTransport::with_client(auth, config);
         client
-            .serve_with_lifecycle(Erased::new(transport), mode)
+            .serve_with_lifecycle(Erased::new(transport, routes), mode)
             .await
     };
     match served {

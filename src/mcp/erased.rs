@@ -7,10 +7,14 @@
 use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use rmcp::RoleClient;
+use rmcp::model::{JsonRpcMessage, ServerNotification};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::{DynamicTransportError, Transport};
+
+use super::client::ProgressRoutes;
 
 type Boxed<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -49,15 +53,23 @@ impl<T: Transport<RoleClient> + 'static> ObjectTransport for T {
     }
 }
 
-/// Any client transport, as one type.
+/// Any client transport, as one type. It counts the progress notifications it
+/// receives on their tokens ([`ProgressRoutes::received`]), before rmcp hands each to
+/// a task of its own, so that a request's answer can wait for the progress sent
+/// ahead of it to be out ([`ProgressRoutes::settled`]).
 pub struct Erased {
     inner: Box<dyn ObjectTransport>,
+    routes: Arc<ProgressRoutes>,
 }
 
 impl Erased {
-    pub fn new<T: Transport<RoleClient> + 'static>(transport: T) -> Self {
+    pub fn new<T: Transport<RoleClient> + 'static>(
+        transport: T,
+        routes: Arc<ProgressRoutes>,
+    ) -> Self {
         Self {
             inner: Box::new(transport),
+            routes,
         }
     }
 }
@@ -77,7 +89,18 @@ impl Transport<RoleClient> for Erased {
     }
 
     fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
-        self.inner.receive()
+        let Self { inner, routes } = self;
+        let received = inner.receive();
+        async move {
+            let message = received.await;
+            if let Some(JsonRpcMessage::Notification(notification)) = &message
+                && let ServerNotification::ProgressNotification(progress) =
+                    &notification.notification
+            {
+                routes.received(&progress.params.progress_token);
+            }
+            message
+        }
     }
 
     fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {

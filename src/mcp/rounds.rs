@@ -161,6 +161,8 @@ impl ServerHandle {
                 });
             }
         };
+        // The progress the server sent before its answer is out before the answer.
+        self.routes.settled(&in_flight.token).await;
         // A timeout leaves the request armed: the server hears it was cancelled.
         in_flight.armed = matches!(response, Err(rmcp::service::ServiceError::Timeout { .. }));
         drop(in_flight);

@@ -22,6 +22,8 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
 
+use super::fast_reply::Calls;
+use super::relay::{Lines, Relay, Step};
 use super::task_support::TaskSupport;
 
 /// How long each step of the shutdown waits for the child to exit.
@@ -35,7 +37,14 @@ const KEEP_BUFFER: usize = 1 << 20;
 
 pub struct ChildTransport {
     child: Option<Child>,
-    transport: AsyncRwTransport<RoleClient, LineTap<ChildStdout>, ChildStdin>,
+    /// The child's stdout, each line shown to [`TaskSupport`] as it passes.
+    lines: Lines<LineTap<ChildStdout>>,
+    /// The answers to the calls sent, read here (`fast_reply.rs`).
+    calls: Calls,
+    /// rmcp's line transport: it writes to the child's stdin and reads the lines
+    /// handed on through `relay`.
+    transport: AsyncRwTransport<RoleClient, Relay, ChildStdin>,
+    relay: Relay,
 }
 
 impl ChildTransport {
@@ -56,11 +65,14 @@ impl ChildTransport {
             ));
         };
         let stderr = child.stderr.take();
-        let read = LineTap::new(stdout, support);
+        let relay = Relay::default();
         Ok((
             Self {
                 child: Some(child),
-                transport: AsyncRwTransport::new_client(read, stdin),
+                lines: Lines::new(LineTap::new(stdout, support)),
+                calls: Calls::default(),
+                transport: AsyncRwTransport::new_client(relay.clone(), stdin),
+                relay,
             },
             stderr,
         ))
@@ -115,11 +127,41 @@ impl Transport<RoleClient> for ChildTransport {
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.calls.sent(&item);
         self.transport.send(item)
     }
 
-    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
-        self.transport.receive()
+    /// Reads the next line: an answer to a call is read here, any other line is
+    /// handed on to rmcp's reader, which is polled first each time round, so it has
+    /// taken each line handed on (and answered it, or dropped it) before the next is
+    /// read. Cancel-safe: the line being read waits in `lines`, a line handed on in
+    /// the relay, and rmcp's reader is cancel-safe itself.
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        loop {
+            tokio::select! {
+                biased;
+                message = self.transport.receive() => return message,
+                step = self.lines.next(&self.relay), if !self.relay.is_closed() => match step {
+                    Some(Step::Whole) => {
+                        let line = &self.lines.line;
+                        let text = line.strip_suffix(b"\n").unwrap_or(line);
+                        let answer = self.calls.answer(text);
+                        if answer.is_none() {
+                            self.relay.push(line);
+                        }
+                        self.lines.line.clear();
+                        if self.lines.line.capacity() > KEEP_BUFFER {
+                            self.lines.line = Vec::new();
+                        }
+                        if answer.is_some() {
+                            return answer;
+                        }
+                    }
+                    Some(Step::HandedOn) => {}
+                    None => self.relay.close(),
+                },
+            }
+        }
     }
 
     fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {

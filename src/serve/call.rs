@@ -82,9 +82,9 @@ pub(super) async fn call(
         peer,
         open: true,
     });
-    let invoke = gateway.registry.invoke(name, args, &ctx);
+    let mut invoke = std::pin::pin!(gateway.registry.invoke(name, args, &ctx));
     let outcome = match progress {
-        Some(progress) => progress.around(invoke).await,
+        Some(progress) => progress.around(invoke.as_mut()).await,
         None => invoke.await,
     };
     if let CallOutcome::Failed(crate::tools::InvokeError::NotFound { .. }) = outcome {
@@ -112,12 +112,11 @@ struct Progress {
 impl Progress {
     /// Runs `call`, passing on its progress as it comes, then what the server sent
     /// before its result: none may follow the result.
-    async fn around<F: Future>(mut self, call: F) -> F::Output {
-        let mut call = std::pin::pin!(call);
+    async fn around<F: Future>(mut self, mut call: std::pin::Pin<&mut F>) -> F::Output {
         let output = loop {
             tokio::select! {
                 biased;
-                output = &mut call => break output,
+                output = call.as_mut() => break output,
                 event = self.events.recv(), if self.open => match event {
                     Ok(event) => self.open = self.pass_on(&event).await,
                     Err(broadcast::error::RecvError::Lagged(_)) => {}
@@ -131,13 +130,11 @@ impl Progress {
         output
     }
 
-    /// rmcp handles each notification in a task of its own, so the last progress can
-    /// still be on its way when the result arrives: those tasks run first, then what
-    /// they published is passed on (for [`PROGRESS_DRAIN`] at most).
+    /// The progress published but not passed on yet when the result came (for
+    /// [`PROGRESS_DRAIN`] at most). The hub returns a result only once the progress
+    /// its server sent ahead of it is published (`ProgressRoutes::settled`), so
+    /// this finds all of it without waiting.
     async fn drain(&mut self) {
-        for _ in 0..4 {
-            tokio::task::yield_now().await;
-        }
         let mut late = Vec::new();
         loop {
             match self.events.try_recv() {

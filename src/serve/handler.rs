@@ -387,8 +387,10 @@ impl ServerHandler for GatewayHandler {
             .await;
         }
         let request_io = super::call::Request::of(&context);
-        let result =
-            super::call::call(self.gateway(), &request.name, args, client, request_io).await?;
+        // Boxed, as the reads and prompts below: rmcp spawns every request's future
+        // (moving it whole), which is as large as the largest method's.
+        let call = super::call::call(self.gateway(), &request.name, args, client, request_io);
+        let result = Box::pin(call).await?;
         Ok(CallToolResponse::Complete(result))
     }
 
@@ -465,9 +467,7 @@ impl ServerHandler for GatewayHandler {
                 &request.uri,
             ));
         };
-        let read = gateway
-            .hub
-            .read_resource(&server, &request.uri)
+        let read = Box::pin(gateway.hub.read_resource(&server, &request.uri))
             .await
             .map_err(|e| match e {
                 // The upstream server's own not-found stays one, with the URI
@@ -515,11 +515,10 @@ impl ServerHandler for GatewayHandler {
                 None,
             ));
         };
-        let view = gateway
+        let asked = gateway
             .hub
-            .get_prompt(server, &prompt, request.arguments.unwrap_or_default())
-            .await
-            .map_err(|e| upstream(&e))?;
+            .get_prompt(server, &prompt, request.arguments.unwrap_or_default());
+        let view = Box::pin(asked).await.map_err(|e| upstream(&e))?;
         let messages: Vec<Value> = view
             .messages
             .iter()

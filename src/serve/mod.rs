@@ -20,6 +20,7 @@ mod http_cancel;
 mod identity;
 mod levels;
 mod notify;
+mod read_call;
 mod resource_subs;
 mod result;
 mod stdio;

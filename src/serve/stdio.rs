@@ -227,6 +227,10 @@ fn classify(line: &[u8]) -> Option<Incoming> {
     if line.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
+    // A call, the most of what comes, read straight into its type (`read_call.rs`).
+    if let Some(message) = super::read_call::tools_call(line) {
+        return Some(Incoming::Message(Box::new(message)));
+    }
     // Parsed once, straight into a message; only a line that is not one is read again.
     if let Ok(message) = serde_json::from_slice::<ClientJsonRpcMessage>(line) {
         return Some(Incoming::Message(Box::new(message)));

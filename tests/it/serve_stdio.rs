@@ -254,16 +254,21 @@ impl Raw {
     /// The next answer as it was written.
     async fn next_line(&mut self) -> String {
         loop {
-            let line = tokio::time::timeout(Duration::from_secs(60), self.lines.next_line())
-                .await
-                .expect("an answer")
-                .unwrap()
-                .expect("a line");
+            let line = self.any_line().await;
             let message: Value = serde_json::from_str(&line).unwrap();
             if message.get("method").is_none() || message.get("id").is_some() {
                 return line;
             }
         }
+    }
+
+    /// The next line, notifications included.
+    async fn any_line(&mut self) -> String {
+        tokio::time::timeout(Duration::from_secs(60), self.lines.next_line())
+            .await
+            .expect("an answer")
+            .unwrap()
+            .expect("a line")
     }
 
     async fn initialize(&mut self) {
@@ -345,6 +350,40 @@ async fn results_reach_the_client_byte_for_byte() {
             "params": {"name": name, "arguments": arguments}});
         raw.send(&request.to_string()).await;
         assert_eq!(raw.next_line().await, expected, "{name}");
+    }
+    drop(raw.stdin);
+    let _ = raw.child.wait().await;
+}
+
+/// The progress a server sends just before its result reaches the client before
+/// that result, call after call: the hub returns a result only once the progress
+/// received ahead of it is out, and the gateway passes on what is out before it
+/// answers.
+#[tokio::test]
+async fn progress_sent_just_before_a_result_reaches_the_client_before_it() {
+    let env = Env::new("");
+    let mut raw = Raw::start(&env);
+    raw.initialize().await;
+    for id in 10..30 {
+        let token = format!("p{id}");
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "t__slow", "arguments": {"millis": 50},
+                "_meta": {"progressToken": token}}});
+        raw.send(&request.to_string()).await;
+        let mut progress = 0;
+        loop {
+            let message: Value = serde_json::from_str(&raw.any_line().await).unwrap();
+            if message["method"] == "notifications/progress"
+                && message["params"]["progressToken"] == token.as_str()
+            {
+                progress += 1;
+            }
+            if message["id"] == id {
+                assert_eq!(message["result"]["isError"], false, "{message}");
+                break;
+            }
+        }
+        assert_eq!(progress, 1, "call {id}: its one progress before its result");
     }
     drop(raw.stdin);
     let _ = raw.child.wait().await;
