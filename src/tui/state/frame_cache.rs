@@ -178,26 +178,36 @@ impl Layout {
     }
 
     /// Lines `start..end` of the whole transcript (a blank line between entries).
+    /// Walked from the bottom, where a frame looks far more often than at the top.
     fn lines_between(&self, start: usize, end: usize) -> Vec<TranscriptLine> {
-        let mut out = Vec::with_capacity(end.saturating_sub(start));
-        let mut at = 0;
-        for (i, slot) in self.slots.iter().enumerate() {
-            if at >= end {
+        const BLANK: &[TranscriptLine] = &[TranscriptLine::Blank];
+        let mut parts: Vec<&[TranscriptLine]> = Vec::new();
+        // One past the last line of the slot at hand.
+        let mut stop = self.total;
+        for (i, slot) in self.slots.iter().enumerate().rev() {
+            if stop <= start {
                 break;
             }
+            let first = stop.saturating_sub(slot.lines.len());
+            let (from, to) = (start.max(first), end.min(stop));
+            if let Some(part) = slot
+                .lines
+                .get(from.saturating_sub(first)..to.saturating_sub(first))
+                && from < to
+            {
+                parts.push(part);
+            }
             if i > 0 {
-                if at >= start {
-                    out.push(TranscriptLine::Blank);
+                let blank = first.saturating_sub(1);
+                if (start..end).contains(&blank) {
+                    parts.push(BLANK);
                 }
-                at += 1;
+                stop = blank;
             }
-            let len = slot.lines.len();
-            if at + len > start && at < end {
-                let from = start.saturating_sub(at);
-                let to = (end - at).min(len);
-                out.extend_from_slice(&slot.lines[from..to]);
-            }
-            at += len;
+        }
+        let mut out = Vec::with_capacity(end.saturating_sub(start));
+        for part in parts.into_iter().rev() {
+            out.extend_from_slice(part);
         }
         out
     }
@@ -316,6 +326,13 @@ mod tests {
         let mut chat = entries(12);
         for (scroll, height) in [(0, 5), (0, 1000), (3, 7), (17, 4), (1000, 5), (0, 0)] {
             check(&cache, &chat, 30, scroll, height);
+        }
+        // Every window, on blank lines and entries' edges alike.
+        let total = cache.total(&chat, 30, false, 0);
+        for scroll in 0..total + 2 {
+            for height in [1, 2, 3, 8, total] {
+                check(&cache, &chat, 30, scroll, height);
+            }
         }
         // A streamed delta, an entry removed, a new width.
         chat.append_text(11, " and more **text**");
