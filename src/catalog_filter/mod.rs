@@ -49,40 +49,47 @@ const SEAM: char = '\0';
 
 impl Haystack {
     pub fn new(name: &str, title: &str, server: &str, description: &str) -> Self {
-        let [name, title, server, description] =
-            [name, title, server, description].map(str::to_lowercase);
+        // One allocation: each part lower-cased straight into the text (a catalog
+        // change makes a haystack per new entry on the UI thread's next keystroke).
+        let parts = [name, title, server, description];
+        let mut text = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+        let mut ends = [0; 3];
+        for (i, part) in parts.into_iter().enumerate() {
+            if i > 0 {
+                text.push(SEAM);
+            }
+            push_lowercase(&mut text, part);
+            if let Some(end) = ends.get_mut(i) {
+                *end = offset(text.len());
+            }
+        }
+        let mut haystack = Self {
+            text: text.into_boxed_str(),
+            ends,
+            ..Self::default()
+        };
+        let (name, title) = (haystack.name(), haystack.title());
         let tool = name.find("__").map(|at| {
             let start = at + 2;
             let end = name[start..].find("__").map_or(name.len(), |n| start + n);
             (offset(start), offset(end))
         });
-        let wide = (!name.is_ascii() || !title.is_ascii()).then(|| {
-            Box::new([
-                Utf32String::from(name.as_str()),
-                Utf32String::from(title.as_str()),
-            ])
-        });
-        let bags = [bag(&name), bag(&title), bag(&server) | bag(&description)];
-        let ends = [
-            offset(name.len()),
-            offset(name.len() + 1 + title.len()),
-            offset(name.len() + 1 + title.len() + 1 + server.len()),
+        let wide = (!name.is_ascii() || !title.is_ascii())
+            .then(|| Box::new([Utf32String::from(name), Utf32String::from(title)]));
+        let bags = [
+            bag(name),
+            bag(title),
+            bag(haystack.server()) | bag(haystack.description()),
         ];
         let heads = [
-            Head::of(&name),
+            Head::of(name),
             Head::of(tool.map_or("", |(start, end)| &name[start as usize..end as usize])),
         ];
-        let seam = SEAM.to_string();
-        Self {
-            heads,
-            text: [name, title, server, description]
-                .join(&seam)
-                .into_boxed_str(),
-            ends,
-            tool,
-            bags,
-            wide,
-        }
+        haystack.tool = tool;
+        haystack.wide = wide;
+        haystack.bags = bags;
+        haystack.heads = heads;
+        haystack
     }
 
     fn slice(&self, start: u32, end: Option<u32>) -> &str {
@@ -155,6 +162,15 @@ impl Head {
             return Some(false);
         }
         self.bytes.get(..q.len()).map(|head| head == q)
+    }
+}
+
+/// Appends `part` lower-cased as `str::to_lowercase` does (ASCII without a detour).
+fn push_lowercase(text: &mut String, part: &str) {
+    if part.is_ascii() {
+        text.extend(part.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+    } else {
+        text.push_str(&part.to_lowercase());
     }
 }
 

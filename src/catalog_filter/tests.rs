@@ -150,3 +150,30 @@ fn one_character_is_decided_by_the_bags_alone() {
     assert_eq!(run(&Narrowing::default(), &hays, "é"), [3]);
     assert_eq!(run(&Narrowing::default(), &hays, "x"), Vec::<usize>::new());
 }
+
+/// Each part is lower-cased as `str::to_lowercase` does it, in its own place, also
+/// when lower-casing changes its length (İ becomes two chars) or is not ASCII.
+#[test]
+fn a_haystack_holds_each_part_lower_cased_in_place() {
+    let parts = [
+        [
+            "GitHub__Create_Issue",
+            "Create An Issue",
+            "GitHub",
+            "Opens AN issue.",
+        ],
+        ["İstanbul__Hava", "Ὀδυσσεύς ΣΟΦΟΣ", "Sunucu", "ÇOK güzel"],
+        ["", "", "", ""],
+    ];
+    for [name, title, server, description] in parts {
+        let h = Haystack::new(name, title, server, description);
+        assert_eq!(h.name(), name.to_lowercase());
+        assert_eq!(h.title(), title.to_lowercase());
+        assert_eq!(h.server(), server.to_lowercase());
+        assert_eq!(h.description(), description.to_lowercase());
+        assert_eq!(h.tool().is_some(), name.contains("__"));
+        assert_eq!(h.wide.is_some(), !name.is_ascii() || !title.is_ascii());
+    }
+    let h = Haystack::new("İstanbul__Hava", "", "", "");
+    assert_eq!(h.tool(), Some("hava"));
+}
