@@ -6,10 +6,12 @@
 //! remember to invalidate it. Text appended to an entry (a streamed delta) keeps the
 //! entry's `base`, so the cache lays out only what came after the part it had.
 
+use std::collections::VecDeque;
 use std::ops::Deref;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::ChatEntry;
+use crate::tui::cards::ToolCard;
 
 /// When an entry last changed: `rev` on every change, `base` on every change other
 /// than text appended at its end. Stamps count up within one [`ChatEntries`] value.
@@ -28,7 +30,21 @@ pub struct ChatEntries {
     lineage: u64,
     /// The last stamp handed out (also on a removal): the whole list's generation.
     last: u64,
+    /// The latest changes, newest last: a stamp and the lowest index it changed (an
+    /// added entry, one changed, where a removal shifted the rest), so the frame
+    /// cache compares stamps only from the first change on.
+    changes: VecDeque<(u64, usize)>,
+    /// The newest stamp dropped from `changes`: a look further back cannot tell.
+    forgotten: u64,
+    /// No entry before this index held an open card when [`Self::open_cards`] last
+    /// looked (lowered by every change at or before it), so a frame's look for
+    /// running calls starts near the end however long the session.
+    settled: AtomicUsize,
 }
+
+/// How many changes [`ChatEntries`] remembers: a frame comes after a few (a delta, a
+/// card's progress); after more it compares every stamp, as it would anyway.
+const CHANGES_KEPT: usize = 64;
 
 fn new_lineage() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -46,6 +62,32 @@ impl ChatEntries {
         Stamp { rev, base: rev }
     }
 
+    /// Notes that stamp `rev` changed entries from `index` on.
+    fn log(&mut self, rev: u64, index: usize) {
+        if self.changes.len() == CHANGES_KEPT
+            && let Some((old, _)) = self.changes.pop_front()
+        {
+            self.forgotten = old;
+        }
+        self.changes.push_back((rev, index));
+    }
+
+    /// The lowest index of an entry that may differ from what it was at generation
+    /// `since` (a `generation().1` of this value): changed, added, or moved by a
+    /// removal; the length when none does, 0 when `since` is too long ago to tell.
+    pub fn first_changed_since(&self, since: u64) -> usize {
+        if self.forgotten > since {
+            return 0;
+        }
+        self.changes
+            .iter()
+            .rev()
+            .take_while(|(rev, _)| *rev > since)
+            .map(|(_, index)| *index)
+            .min()
+            .unwrap_or(self.entries.len())
+    }
+
     /// Changes with every change to any entry, and with entries added or removed.
     pub fn generation(&self) -> (u64, u64) {
         (self.lineage, self.last)
@@ -58,6 +100,7 @@ impl ChatEntries {
 
     pub fn push(&mut self, entry: ChatEntry) {
         let stamp = self.fresh();
+        self.log(stamp.rev, self.entries.len());
         self.entries.push(entry);
         self.stamps.push(stamp);
     }
@@ -66,20 +109,26 @@ impl ChatEntries {
         if index >= self.entries.len() {
             return None;
         }
+        self.unsettle(index);
         self.stamps.remove(index);
-        self.next();
+        let rev = self.next();
+        self.log(rev, index);
         Some(self.entries.remove(index))
     }
 
     pub fn clear(&mut self) {
+        self.unsettle(0);
         self.entries.clear();
         self.stamps.clear();
-        self.next();
+        let rev = self.next();
+        self.log(rev, 0);
     }
 
     /// Entry `index`, to change (it counts as changed).
     pub fn get_mut(&mut self, index: usize) -> Option<&mut ChatEntry> {
         let fresh = self.fresh();
+        self.log(fresh.rev, index);
+        self.unsettle(index);
         let stamp = self.stamps.get_mut(index)?;
         *stamp = fresh;
         self.entries.get_mut(index)
@@ -94,6 +143,7 @@ impl ChatEntries {
     /// Every entry, to change: all of them count as changed (to change a few, find
     /// them through the slice and use [`Self::get_mut`]).
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, ChatEntry> {
+        self.unsettle(0);
         let mut last = self.last;
         for stamp in &mut self.stamps {
             last += 1;
@@ -103,13 +153,39 @@ impl ChatEntries {
             };
         }
         self.last = last + 1;
+        self.log(self.last, 0);
         self.entries.iter_mut()
+    }
+
+    /// Entry `index` may have changed: an open card may be there.
+    fn unsettle(&mut self, index: usize) {
+        let settled = self.settled.get_mut();
+        *settled = (*settled).min(index);
+    }
+
+    /// The cards not ended yet (asked, waiting on approval, running), oldest first.
+    /// Reads only the entries after the last that held none when it last looked.
+    pub fn open_cards(&self) -> impl Iterator<Item = &ToolCard> {
+        let from = self.settled.load(Ordering::Relaxed).min(self.entries.len());
+        let rest = self.entries.get(from..).unwrap_or_default();
+        let first = rest
+            .iter()
+            .position(|e| e.card.as_ref().is_some_and(|c| c.status.is_open()))
+            .map_or(self.entries.len(), |at| from + at);
+        self.settled.store(first, Ordering::Relaxed);
+        self.entries
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|e| e.card.as_ref())
+            .filter(|c| c.status.is_open())
     }
 
     /// Appends `text` to entry `index`'s text (a streamed delta): the entry changes
     /// only at its end, so its layout can be extended rather than made again.
     pub fn append_text(&mut self, index: usize, text: &str) {
         let rev = self.next();
+        self.log(rev, index);
         if let (Some(entry), Some(stamp)) =
             (self.entries.get_mut(index), self.stamps.get_mut(index))
         {
@@ -126,6 +202,9 @@ impl Default for ChatEntries {
             stamps: Vec::new(),
             lineage: new_lineage(),
             last: 0,
+            changes: VecDeque::with_capacity(CHANGES_KEPT),
+            forgotten: 0,
+            settled: AtomicUsize::new(0),
         }
     }
 }
@@ -181,6 +260,9 @@ impl Clone for ChatEntries {
             stamps: self.stamps.clone(),
             lineage: new_lineage(),
             last: self.last,
+            changes: self.changes.clone(),
+            forgotten: self.forgotten,
+            settled: AtomicUsize::new(self.settled.load(Ordering::Relaxed)),
         }
     }
 }
@@ -252,5 +334,50 @@ mod tests {
         assert_eq!(copy, vec![note("a")]);
         assert_ne!(copy.generation().0, entries.generation().0);
         assert_eq!(format!("{copy:?}"), format!("{:?}", vec![note("a")]));
+    }
+
+    fn card(status: crate::tui::cards::CardStatus) -> ChatEntry {
+        use crate::tui::cards::{CardKind, ToolCard};
+        let mut card = ToolCard::new(
+            crate::gate::CallId(format!("{status:?}")),
+            "r".into(),
+            CardKind::Tool,
+            crate::policy::Origin::Manual,
+        );
+        card.status = status;
+        let mut entry = note("");
+        entry.card = Some(card);
+        entry
+    }
+
+    /// A look for open cards skips what held none last time, and sees every card a
+    /// change may have opened, wherever it is.
+    #[test]
+    fn open_cards_are_found_however_they_came() {
+        use crate::tui::cards::CardStatus::{Ok, Running};
+        let ids = |e: &ChatEntries| -> Vec<String> {
+            e.open_cards().map(|c| c.call_id.0.clone()).collect()
+        };
+        let mut entries: ChatEntries = vec![card(Ok), note("a"), card(Running), note("b")].into();
+        assert_eq!(ids(&entries), ["Running"]);
+        assert_eq!(entries.settled.load(Ordering::Relaxed), 2);
+        // A pushed card, and an old one opened again through `get_mut`.
+        entries.push(card(Running));
+        if let Some(c) = entries.get_mut(0).and_then(|e| e.card.as_mut()) {
+            c.status = Running;
+        }
+        assert_eq!(ids(&entries).len(), 3);
+        // All ended: the next look starts at the end.
+        for e in &mut entries {
+            if let Some(c) = e.card.as_mut() {
+                c.status = Ok;
+            }
+        }
+        assert!(ids(&entries).is_empty());
+        assert_eq!(entries.settled.load(Ordering::Relaxed), entries.len());
+        // A removal before the mark lowers it; a clone keeps it.
+        entries.remove(1);
+        assert_eq!(entries.settled.load(Ordering::Relaxed), 1);
+        assert_eq!(entries.clone().settled.load(Ordering::Relaxed), 1);
     }
 }

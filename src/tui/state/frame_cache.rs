@@ -33,9 +33,11 @@ struct Layout {
     generation: Option<(u64, u64)>,
     /// The clock the slots that show it were laid out at.
     clock_ms: u64,
-    /// Slots whose lines show the clock.
+    /// Slots whose lines show the clock, and the first of them (or `usize::MAX`).
     clocked: usize,
-    /// Lines in the whole transcript.
+    first_clocked: usize,
+    /// Lines in the slots, and in the whole transcript (with a blank between two).
+    lines: usize,
     total: usize,
     slots: Vec<Slot>,
 }
@@ -139,24 +141,35 @@ pub fn total(counts: &[usize]) -> usize {
 }
 
 impl Layout {
-    /// Lays out again what changed since the last frame.
+    /// Lays out again what changed since the last frame, looking only at the slots
+    /// from the first entry that changed (and the first that shows a moved clock).
     fn refresh(&mut self, entries: &ChatEntries, width: u16, expanded: bool, clock_ms: u64) {
-        let generation = Some(entries.generation());
+        let generation = entries.generation();
         if self.width != width
             || self.expanded != expanded
-            || self.generation.map(|g| g.0) != generation.map(|g| g.0)
+            || self.generation.map(|g| g.0) != Some(generation.0)
         {
-            self.slots.clear();
-            self.width = width;
-            self.expanded = expanded;
-            self.generation = None;
+            *self = Self {
+                width,
+                expanded,
+                first_clocked: usize::MAX,
+                ..Self::default()
+            };
         }
-        if self.generation == generation && (self.clocked == 0 || self.clock_ms == clock_ms) {
+        let ticked = self.clocked > 0 && self.clock_ms != clock_ms;
+        if self.generation == Some(generation) && !ticked {
             return;
         }
+        let mut from = self
+            .generation
+            .map_or(0, |(_, seen)| entries.first_changed_since(seen));
+        if ticked {
+            from = from.min(self.first_clocked);
+        }
+        let from = from.min(self.slots.len()).min(entries.len());
+        self.forget_from(from);
         self.slots.truncate(entries.len());
-        let (mut clocked, mut total) = (0, 0);
-        for (i, entry) in entries.iter().enumerate() {
+        for (i, entry) in entries.iter().enumerate().skip(from) {
             let Some(stamp) = entries.stamp(i) else {
                 break;
             };
@@ -167,14 +180,30 @@ impl Layout {
                     .push(Slot::new(entry, stamp, width, expanded, clock_ms)),
             }
             if let Some(slot) = self.slots.get(i) {
-                clocked += usize::from(slot.clock.is_some());
-                total += slot.lines.len();
+                if slot.clock.is_some() {
+                    self.clocked += 1;
+                    self.first_clocked = self.first_clocked.min(i);
+                }
+                self.lines += slot.lines.len();
             }
         }
-        self.generation = generation;
+        self.generation = Some(generation);
         self.clock_ms = clock_ms;
-        self.clocked = clocked;
-        self.total = total + self.slots.len().saturating_sub(1);
+        self.total = self.lines + self.slots.len().saturating_sub(1);
+    }
+
+    /// Takes what the slots from `from` on count out of the totals (they are
+    /// looked at again).
+    fn forget_from(&mut self, from: usize) {
+        for slot in self.slots.get(from..).unwrap_or_default() {
+            self.lines = self.lines.saturating_sub(slot.lines.len());
+            self.clocked = self
+                .clocked
+                .saturating_sub(usize::from(slot.clock.is_some()));
+        }
+        if self.first_clocked >= from {
+            self.first_clocked = usize::MAX;
+        }
     }
 
     /// Lines `start..end` of the whole transcript (a blank line between entries).
@@ -602,5 +631,44 @@ mod tests {
             );
         }
         assert!(uncached.uncached);
+    }
+
+    proptest::proptest! {
+        /// Whatever changes come between two frames (more than the entries remember
+        /// among them), the window is the full layout's.
+        #[test]
+        fn any_changes_between_frames_give_the_full_layout(
+            ops in proptest::collection::vec((0_u8..6, 0_usize..40, 1_usize..90), 1..12),
+        ) {
+            let cache = TranscriptCache::default();
+            let mut chat = entries(20);
+            check(&cache, &chat, 30, 0, 25);
+            for (op, at, repeat) in ops {
+                for n in 0..repeat {
+                    let i = (at + n) % chat.len().max(1);
+                    match op {
+                        0 => chat.push(ChatEntry::new(ChatKind::Note, format!("new {n}"))),
+                        1 => {
+                            if let Some(e) = chat.get_mut(i) {
+                                e.text = format!("changed {n}\nover two lines");
+                            }
+                        }
+                        2 => chat.append_text(chat.len().saturating_sub(1), " more"),
+                        3 if chat.len() > 1 => {
+                            chat.remove(i);
+                        }
+                        4 if n == 0 => {
+                            for e in &mut chat {
+                                e.text.push('.');
+                            }
+                        }
+                        5 if n == 0 && at % 7 == 0 => chat.clear(),
+                        _ => chat.push(ChatEntry::new(ChatKind::User, "q")),
+                    }
+                }
+                check(&cache, &chat, 30, 0, 25);
+                check(&cache, &chat, 30, at, 1000);
+            }
+        }
     }
 }

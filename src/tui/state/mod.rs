@@ -447,23 +447,15 @@ impl State {
     pub fn open_manual_calls(&self) -> Vec<crate::gate::CallId> {
         self.chat
             .entries
-            .iter()
-            .filter_map(|e| e.card.as_ref())
-            .filter(|c| c.origin == crate::policy::Origin::Manual && c.status.is_open())
+            .open_cards()
+            .filter(|c| c.origin == crate::policy::Origin::Manual)
             .map(|c| c.call_id.clone())
             .collect()
     }
 
     /// Something is running (a turn or a call): the clock should tick.
     pub fn busy(&self) -> bool {
-        self.turn.running()
-            || self
-                .chat
-                .entries
-                .iter()
-                .rev()
-                .filter_map(|e| e.card.as_ref())
-                .any(|c| c.status.is_open())
+        self.turn.running() || self.chat.entries.open_cards().next().is_some()
     }
 
     pub fn notice(&mut self, level: NoticeLevel, text: impl Into<String>) {
