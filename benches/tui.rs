@@ -5,6 +5,8 @@
 //! answer streams in, a delta before each frame (against the frame with nothing
 //! streaming).
 
+#[path = "tui/growth.rs"]
+mod growth;
 mod support;
 
 use std::cell::{Cell, RefCell};
@@ -37,9 +39,14 @@ fn state() -> State {
 }
 
 fn catalog_state() -> State {
+    catalog_state_of(10_000)
+}
+
+/// A Catalog-focused state with `tools` tools over 50 servers, haystacks made.
+fn catalog_state_of(tools: usize) -> State {
     let mut s = state();
     s.focus = Pane::Catalog;
-    s.catalog.items.tools = (0..10_000)
+    s.catalog.items.tools = (0..tools)
         .map(|i| CatalogEntry {
             server: format!("server{}", i % 50),
             name: format!("server{}__tool_{i}", i % 50),
@@ -279,7 +286,12 @@ fn streaming(c: &mut Criterion) {
 
 /// A long session: 5,000 entries of questions, Markdown answers and finished cards.
 fn long_transcript(s: &mut State) {
-    s.chat.entries = (0..5_000)
+    long_transcript_of(s, 5_000);
+}
+
+/// A session of `entries` entries, as [`long_transcript`].
+fn long_transcript_of(s: &mut State, entries: usize) {
+    s.chat.entries = (0..entries)
         .map(|i| match i % 4 {
             0 => ChatEntry::new(
                 ChatKind::User,
@@ -438,5 +450,12 @@ fn streaming_frames(c: &mut Criterion, s: &State, draw: Draw) {
     }
 }
 
-criterion_group!(benches, filter, after_change, streaming, big_frame);
+criterion_group!(
+    benches,
+    filter,
+    after_change,
+    streaming,
+    big_frame,
+    growth::growth
+);
 criterion_main!(benches);

@@ -49,7 +49,8 @@ pub fn print_summed_ratio(
 }
 
 /// Prints the `RATIO` line of `subject` against `reference`; returns the ratio.
-fn report(label: &str, reference_name: &str, subject: Duration, reference: Duration) -> f64 {
+#[allow(dead_code)] // not every bench uses every helper
+pub fn report(label: &str, reference_name: &str, subject: Duration, reference: Duration) -> f64 {
     let ratio = subject.as_secs_f64() / reference.as_secs_f64();
     println!(
         "RATIO {label}: {} vs {reference_name} {} → {ratio:.3}× the reference's time",
