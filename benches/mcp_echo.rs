@@ -18,6 +18,12 @@
 //!
 //! Cargo builds the server binary for benches (`CARGO_BIN_EXE_*`), so
 //! `cargo bench --bench mcp_echo` is enough.
+//!
+//! Instruction counts per call: `MCP_ECHO_ONLY=PATH MCP_ECHO_CALLS=N` runs only N
+//! calls of one path (`invoke`, `hub` or `bare`, each with `-2025` for 2025-11-25),
+//! nothing else. Run the executable under `valgrind --tool=callgrind` at two N;
+//! the difference of the totals over the difference of N is the client side's
+//! instructions per call (set-up and shutdown cancel out).
 #![allow(clippy::expect_used)] // set-up failures should abort the benchmark
 
 mod support;
@@ -50,6 +56,14 @@ use switchboard::workbench::{Workbench, WorkbenchOptions};
 const SERVER_BIN: &str = env!("CARGO_BIN_EXE_switchboard-test-mcp-server");
 const CALLS: u64 = 1_000;
 
+/// Calls per loop: [`CALLS`], or `MCP_ECHO_CALLS` for instruction counts.
+fn calls() -> u64 {
+    std::env::var("MCP_ECHO_CALLS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(CALLS)
+}
+
 fn echo_args() -> Map<String, Value> {
     let Value::Object(args) = json!({"text": "hello"}) else {
         unreachable!("a JSON object literal")
@@ -75,7 +89,7 @@ fn like_switchboard() -> ClientConfig {
 
 /// 1,000 calls of `t__echo` through the workbench's gate.
 async fn invoke_loop(workbench: &Workbench, args: &Map<String, Value>, ctx: &ToolContext) {
-    for _ in 0..CALLS {
+    for _ in 0..calls() {
         let result = workbench
             .registry
             .invoke("t__echo", args.clone(), ctx)
@@ -89,7 +103,7 @@ async fn invoke_loop(workbench: &Workbench, args: &Map<String, Value>, ctx: &Too
 
 /// 1,000 calls of `echo` through a bare rmcp client.
 async fn bare_loop(client: &RunningService<RoleClient, ClientConfig>, args: &Map<String, Value>) {
-    for _ in 0..CALLS {
+    for _ in 0..calls() {
         let params = CallToolRequestParams::new("echo").with_arguments(args.clone());
         let result = client.call_tool(params).await;
         assert!(
@@ -201,6 +215,52 @@ fn legacy_ratio(
     });
 }
 
+/// One loop of one path, nothing else (see the module's note on instruction counts).
+fn only(
+    path: &str,
+    runtime: &tokio::runtime::Runtime,
+    dirs: &Dirs,
+    args: &Map<String, Value>,
+    ctx: &ToolContext,
+) {
+    let (path, protocol) = match path.strip_suffix("-2025") {
+        Some(path) => (path, "2025-11-25"),
+        None => (path, "2026-07-28"),
+    };
+    if path == "bare" {
+        let mode = if protocol == "2025-11-25" {
+            ClientLifecycleMode::Initialize
+        } else {
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            }
+        };
+        let client = bare_client(runtime, mode);
+        runtime.block_on(bare_loop(&client, args));
+        runtime.block_on(async {
+            let _ = client.cancel().await;
+        });
+        return;
+    }
+    let workbench = start_workbench(runtime, dirs, protocol, None);
+    runtime.block_on(async {
+        match path {
+            "invoke" => invoke_loop(&workbench, args, ctx).await,
+            "hub" => {
+                for _ in 0..calls() {
+                    let result = workbench
+                        .hub
+                        .call_tool("t", "echo", args.clone(), None, CallContext::default())
+                        .await;
+                    assert!(matches!(result, Ok(ref r) if !r.is_error), "{result:?}");
+                }
+            }
+            other => panic!("MCP_ECHO_ONLY: no path {other:?} (invoke, hub, bare)"),
+        }
+        workbench.shutdown().await;
+    });
+}
+
 /// 1,000 bare rmcp calls with a request timeout that progress resets, as the hub
 /// asks of rmcp (`[limits]`); rmcp keeps a progress watcher and a timer per request.
 async fn timed_calls(client: &RunningService<RoleClient, ClientConfig>, args: &Map<String, Value>) {
@@ -263,6 +323,10 @@ fn bench_echo(c: &mut Criterion) {
         dir.path().join("data"),
     );
     let ctx = ToolContext::new("bench", Origin::Cli);
+    if let Ok(path) = std::env::var("MCP_ECHO_ONLY") {
+        only(&path, &runtime, &dirs, &args, &ctx);
+        return;
+    }
     // The older generation first: its own workbench and bare client.
     legacy_ratio(&runtime, &dirs, &args, &ctx);
 
