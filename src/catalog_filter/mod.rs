@@ -203,13 +203,16 @@ fn bit(c: char) -> u64 {
     1 << n
 }
 
-/// An entry's [`Haystack`], made on first use and shared by clones of the entry.
-/// Derived data: it never makes two entries unequal. An entry must not be edited
-/// after it was filtered (build a new one).
+/// An entry's [`Haystack`], made on first use and shared by clones of the entry (a
+/// clone shares the cell itself, so a clone handed to a worker thread can make it
+/// for the entry in the catalog). Derived data: it never makes two entries unequal.
+/// An entry must not be edited after it was filtered (build a new one).
 #[derive(Clone, Default)]
-pub struct HaystackCell(OnceLock<Arc<Haystack>>);
+pub struct HaystackCell(Arc<OnceLock<Arc<Haystack>>>);
 
 impl HaystackCell {
+    /// The haystack, made now if no one has (if another thread is making it, this
+    /// waits for that one).
     pub fn get_or_init(&self, make: impl FnOnce() -> Haystack) -> &Arc<Haystack> {
         self.0.get_or_init(|| Arc::new(make()))
     }
@@ -221,7 +224,7 @@ impl HaystackCell {
 
     /// A cell holding a haystack made before (for an entry whose text is unchanged).
     pub fn made(haystack: Arc<Haystack>) -> Self {
-        Self(OnceLock::from(haystack))
+        Self(Arc::new(OnceLock::from(haystack)))
     }
 }
 
@@ -234,6 +237,24 @@ impl PartialEq for HaystackCell {
 impl fmt::Debug for HaystackCell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("HaystackCell")
+    }
+}
+
+/// An entry whose haystack is not made yet: its cell (shared with the entry) and its
+/// text, for a worker thread to make it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Unmade {
+    pub cell: HaystackCell,
+    /// Name, title, server and description.
+    pub parts: [String; 4],
+}
+
+impl Unmade {
+    /// Makes the haystack, unless it was made meanwhile.
+    pub fn make(&self) {
+        let [name, title, server, description] = &self.parts;
+        self.cell
+            .get_or_init(|| Haystack::new(name, title, server, description));
     }
 }
 

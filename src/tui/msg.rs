@@ -266,6 +266,8 @@ pub enum UiCmd {
     OpenUrl(String),
     /// Put text on the terminal's clipboard (OSC 52).
     CopyText(String),
+    /// Make the filter's haystacks of new catalog entries on a worker thread.
+    MakeHaystacks(Vec<crate::catalog_filter::Unmade>),
 }
 
 /// Local files. Answers: `SaveContents` and `SaveCase` → `Msg::Saved`, `ExportWire` →

@@ -28,6 +28,11 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Cmd> {
         Msg::Wire(entries) => super::wire::arrived(state, entries),
         Msg::WireExported(result) => super::wire::exported(state, result),
         Msg::HubChanged => vec![ServerCmd::Refresh.into()],
+        Msg::Servers {
+            rows,
+            catalog,
+            snapshot,
+        } => servers_arrived(state, rows, catalog, &snapshot),
         Msg::AppOpened { app, result } => super::apps::opened(state, &app, result),
         Msg::ThemeApplied { name, error } => match error {
             None => {
@@ -80,25 +85,6 @@ fn absorb(state: &mut State, msg: Msg) {
             state.chat.show(ChatEntry::new(kind, text));
         }
         Msg::ServeClients(lines) => state.serve.clients = lines,
-        Msg::Servers {
-            rows,
-            catalog,
-            snapshot,
-        } => {
-            for line in state.servers.catalogs_seen(&snapshot) {
-                state.chat.push(ChatEntry::new(ChatKind::Note, line));
-            }
-            state.servers.rows = rows;
-            state.servers.sel = state
-                .servers
-                .sel
-                .min(state.servers.rows.len().saturating_sub(1));
-            state.catalog.items.refresh(catalog);
-            state.catalog.sel = state
-                .catalog
-                .sel
-                .min(state.catalog.visible().len().saturating_sub(1));
-        }
         Msg::Completions {
             argument,
             value,
@@ -113,6 +99,36 @@ fn absorb(state: &mut State, msg: Msg) {
         }
         other => absorb_reports(state, other),
     }
+}
+
+/// New server rows and catalog. The filter's haystacks of the entries that are new
+/// or changed are made on a worker thread, so the next keystroke finds them made
+/// (one made meanwhile on this thread is not made twice).
+fn servers_arrived(
+    state: &mut State,
+    rows: Vec<crate::tui::state::ServerRow>,
+    catalog: crate::tui::state::Catalog,
+    snapshot: &crate::mcp::HubSnapshot,
+) -> Vec<Cmd> {
+    for line in state.servers.catalogs_seen(snapshot) {
+        state.chat.push(ChatEntry::new(ChatKind::Note, line));
+    }
+    state.servers.rows = rows;
+    state.servers.sel = state
+        .servers
+        .sel
+        .min(state.servers.rows.len().saturating_sub(1));
+    let mut unmade = state.catalog.items.refresh(catalog);
+    state.catalog.sel = state
+        .catalog
+        .sel
+        .min(state.catalog.visible().len().saturating_sub(1));
+    // With a query typed, the filter above has made the tab's own.
+    unmade.retain(|u| u.cell.get().is_none());
+    if unmade.is_empty() {
+        return Vec::new();
+    }
+    vec![UiCmd::MakeHaystacks(unmade).into()]
 }
 
 /// What servers, tasks, memories and remote agents report.

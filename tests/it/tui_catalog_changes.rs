@@ -193,3 +193,48 @@ fn a_disabled_server_leaves_the_catalog_and_comes_back() {
     update(&mut s, weather(ServerStatus::Ready, 2, before()));
     assert_eq!(s.catalog.items.prompts.len(), 2);
 }
+
+/// A catalog change hands the new entries' filter haystacks to a worker
+/// (`UiCmd::MakeHaystacks`) with the cells the catalog holds, so what the worker makes
+/// the next keystroke finds; entries whose text did not change keep theirs and are
+/// not handed over; with a query typed, the filter has made them already.
+#[test]
+fn new_catalog_entries_have_their_haystacks_made_off_the_ui_thread() {
+    use switchboard::tui::msg::{Cmd, UiCmd};
+    let handed = |cmds: &[Cmd]| -> Vec<String> {
+        let [Cmd::Ui(UiCmd::MakeHaystacks(unmade))] = cmds else {
+            panic!("{cmds:?}");
+        };
+        for u in unmade {
+            u.make();
+        }
+        unmade.iter().map(|u| u.parts[0].clone()).collect()
+    };
+    let made = |state: &State| -> Vec<bool> {
+        let prompts = &state.catalog.items.prompts;
+        prompts.iter().map(|p| p.search.get().is_some()).collect()
+    };
+    let mut state = booted();
+    let cmds = update(&mut state, weather(ServerStatus::Ready, 1, before()));
+    assert_eq!(made(&state), [false, false]);
+    assert_eq!(handed(&cmds), ["forecast", "brief"]);
+    assert_eq!(made(&state), [true, true], "the worker's are the catalog's");
+
+    // One prompt more: only it is handed over.
+    let mut more = before();
+    more.prompts.push(prompt("radar"));
+    let cmds = update(&mut state, weather(ServerStatus::Ready, 1, more.clone()));
+    assert_eq!(handed(&cmds), ["radar"]);
+
+    // With a query typed, the filter makes the shown tab's as the catalog arrives;
+    // the other tabs' go to the worker.
+    state.catalog.filter.query = "w".into();
+    more.prompts.push(prompt("wind"));
+    let cmds = update(&mut state, weather(ServerStatus::Ready, 1, more.clone()));
+    assert_eq!(handed(&cmds), ["wind"]);
+    state.catalog.tab = switchboard::tui::state::CatalogTab::Prompts;
+    more.prompts.push(prompt("warm"));
+    let cmds = update(&mut state, weather(ServerStatus::Ready, 1, more));
+    assert_eq!(cmds, []);
+    assert_eq!(made(&state), [true; 5]);
+}

@@ -6,6 +6,7 @@ use super::super::msg::{Msg, UiCmd};
 use super::super::state::{LogLevel, LogLine};
 use super::super::{prefs, term};
 use super::Executor;
+use crate::catalog_filter::Unmade;
 
 impl Executor {
     pub(super) fn execute_ui(&mut self, cmd: UiCmd) -> Option<Msg> {
@@ -39,6 +40,12 @@ impl Executor {
                         let _ = inbox.send(Msg::Log(line));
                     }
                 });
+                None
+            }
+            UiCmd::MakeHaystacks(unmade) => {
+                // Off the UI thread: a relist of thousands of tools would otherwise
+                // make the next keystroke wait for their haystacks.
+                tokio::task::spawn_blocking(move || unmade.iter().for_each(Unmade::make));
                 None
             }
             UiCmd::CopyText(text) => {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use crate::catalog_filter::is_subsequence;
-use crate::catalog_filter::{Haystack, HaystackCell, Narrowing};
+use crate::catalog_filter::{Haystack, HaystackCell, Narrowing, Unmade};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CatalogTab {
@@ -95,6 +95,22 @@ pub struct CatalogEntry {
 }
 
 impl CatalogEntry {
+    /// What a worker needs to make this entry's haystack, unless it is made.
+    fn unmade(&self) -> Option<Unmade> {
+        if self.search.get().is_some() {
+            return None;
+        }
+        Some(Unmade {
+            cell: self.search.clone(),
+            parts: [
+                self.name.clone(),
+                self.title.clone().unwrap_or_default(),
+                self.server.clone(),
+                self.description.clone(),
+            ],
+        })
+    }
+
     pub fn haystack(&self) -> &Arc<Haystack> {
         self.search.get_or_init(|| {
             let title = self.title.as_deref().unwrap_or_default();
@@ -164,8 +180,9 @@ impl Catalog {
     }
 
     /// Takes the servers' new catalog; the agents (no server lists them) and their
-    /// cards stay.
-    pub fn refresh(&mut self, mut servers: Catalog) {
+    /// cards stay. Returns the entries whose filter haystacks are still to make (new,
+    /// or changed).
+    pub fn refresh(&mut self, mut servers: Catalog) -> Vec<Unmade> {
         servers.agents = std::mem::take(&mut self.agents);
         servers.cards = std::mem::take(&mut self.cards);
         for (old, new) in [
@@ -177,6 +194,11 @@ impl Catalog {
             keep_haystacks(old, new);
         }
         *self = servers;
+        [&self.tools, &self.resources, &self.templates, &self.prompts]
+            .into_iter()
+            .flatten()
+            .filter_map(CatalogEntry::unmade)
+            .collect()
     }
 
     /// The tabs shown: the Agents tab only when agents are configured.
