@@ -221,11 +221,6 @@ impl HaystackCell {
     pub fn get(&self) -> Option<&Arc<Haystack>> {
         self.0.get()
     }
-
-    /// A cell holding a haystack made before (for an entry whose text is unchanged).
-    pub fn made(haystack: Arc<Haystack>) -> Self {
-        Self(Arc::new(OnceLock::from(haystack)))
-    }
 }
 
 impl PartialEq for HaystackCell {

@@ -146,9 +146,9 @@ fn keep_haystacks(old: &[CatalogEntry], new: &mut [CatalogEntry]) {
         };
         if let Some(o) = found
             && same_text(o, entry)
-            && let Some(haystack) = o.search.get()
         {
-            entry.search = HaystackCell::made(Arc::clone(haystack));
+            // The old entry's cell itself: made or not, it is this text's.
+            entry.search = o.search.clone();
         }
     }
 }
