@@ -18,7 +18,7 @@ use switchboard::tui::state::{Filter, Pane, State};
 use switchboard::tui::ui::render;
 use switchboard::tui::update;
 
-use super::{catalog_state_of, changed_catalog, delta, long_transcript_of, state, support};
+use super::{Draw, catalog_state_of, changed_catalog, delta, long_transcript_of, state, support};
 
 const TOOLS: [usize; 3] = [1_000, 10_000, 100_000];
 const ENTRIES: [usize; 3] = [500, 5_000, 50_000];
@@ -157,6 +157,23 @@ fn filter_growth() {
 
 type Term = Terminal<TestBackend>;
 
+/// Each session's frame per size, `before` (timed too) run on its state first.
+fn frames(
+    sessions: &mut [(State, Term)],
+    draw: Draw,
+    mut before: impl FnMut(&mut State),
+) -> Vec<Duration> {
+    per_size(
+        sessions.len(),
+        |_| (),
+        |i, ()| {
+            let (s, term) = &mut sessions[i];
+            before(s);
+            draw(term, s);
+        },
+    )
+}
+
 fn frame_growth() {
     let theme = Theme::fallback_default();
     let draw = |term: &mut Term, s: &State| {
@@ -176,14 +193,7 @@ fn frame_growth() {
         })
         .collect();
     // A frame in which nothing changed (a key that moves nothing, a tick).
-    let times = per_size(
-        ENTRIES.len(),
-        |_| (),
-        |i, ()| {
-            let (s, term) = &mut sessions[i];
-            draw(term, s);
-        },
-    );
+    let times = frames(&mut sessions, &draw, |_| {});
     report(
         "frame (160x50), nothing changed",
         "entries",
@@ -192,16 +202,10 @@ fn frame_growth() {
     );
     // A frame while an answer streams in: a delta through `update` before each.
     let mut n = 0;
-    let times = per_size(
-        ENTRIES.len(),
-        |_| (),
-        |i, ()| {
-            let (s, term) = &mut sessions[i];
-            update(s, delta(n, true));
-            n += 1;
-            draw(term, s);
-        },
-    );
+    let times = frames(&mut sessions, &draw, |s| {
+        update(s, delta(n, true));
+        n += 1;
+    });
     report("frame (160x50), a delta each", "entries", &ENTRIES, &times);
     // The first frame of a session: every entry laid out (no cache to reuse).
     let mut cold: Vec<(State, Term)> = sessions
@@ -211,14 +215,7 @@ fn frame_growth() {
             (s, term)
         })
         .collect();
-    let times = per_size(
-        ENTRIES.len(),
-        |_| (),
-        |i, ()| {
-            let (s, term) = &mut cold[i];
-            draw(term, s);
-        },
-    );
+    let times = frames(&mut cold, &draw, |_| {});
     report(
         "first frame (160x50), every entry laid out",
         "entries",
