@@ -3,8 +3,8 @@
 //! the binary. [`DynTransport`] puts any transport behind one object-safe trait: the
 //! loop is compiled once per role and handler, at the price of one boxed future per
 //! message sent or read. Clients use it through [`Erased`] (stdio, legacy SSE,
-//! Streamable HTTP with a static token, with OAuth); the gateway uses it for
-//! `serve --stdio` and for each Streamable HTTP session.
+//! Streamable HTTP with a static token or OAuth, and `mcp login`'s probe); the gateway
+//! uses it for `serve --stdio` and for each Streamable HTTP session.
 
 use std::borrow::Cow;
 use std::future::Future;
