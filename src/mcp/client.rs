@@ -130,6 +130,30 @@ pub struct ClientSide {
 }
 
 impl ClientSide {
+    /// The handler of a connection that only shakes hands (`mcp login`'s probe for
+    /// the server's challenge): no roots, sampling refused, questions declined, and
+    /// nobody listening to its events or commands.
+    pub fn probe(server: &str) -> Self {
+        Self {
+            server: Arc::from(server),
+            events: broadcast::channel(1).0,
+            commands: mpsc::unbounded_channel().0,
+            routes: Arc::default(),
+            roots: Arc::from([]),
+            asker: Arc::new(super::ask::HeadlessAsker::default()),
+            asking: OpenCount::new(),
+            in_flight: OpenCount::new(),
+            sampling: SamplingPolicy::Deny,
+            subscriptions: Arc::default(),
+            budget: None,
+            refusals: super::param_headers::Refusals::default(),
+            task_support: super::task_support::TaskSupport::default(),
+            wire: None,
+            streams: tokio_util::task::TaskTracker::new(),
+            apps: false,
+        }
+    }
+
     fn emit(&self, event: McpEvent) {
         if self.events.receiver_count() > 0 {
             let _ = self.events.send(event);

@@ -17,6 +17,7 @@ use super::client::ClientSide;
 use super::endpoint::{Endpoint, TransportKind};
 use super::erased::Erased;
 use super::error::{McpError, untrusted};
+use super::http_client::Backend;
 use super::input_closed::InputClosed;
 use super::limits::Limits;
 use super::refusal_tap::RefusalTap;
@@ -348,22 +349,19 @@ async fn connect_remote(
         .map_err(|e| handshake(&server, untrusted(&e.to_string(), 300)))?;
     let (refusals, tasks) = (client.refusals.clone(), client.task_support.clone());
     let routes = Arc::clone(&client.routes);
-    let served = if static_token {
-        let http = RefusalTap::new(http, refusals, tasks, wire);
-        let transport = StreamableHttpClientTransport::with_client(http, config);
-        client
-            .serve_with_lifecycle(Erased::new(transport, routes), mode)
-            .await
+    let backend = if static_token {
+        Backend::Plain(http)
     } else {
         let auth = super::oauth::authorized_client(&server, url, remote.oauth, http)
             .await
             .map_err(|e| handshake(&server, e.to_string()))?;
-        let auth = RefusalTap::new(auth, refusals, tasks, wire);
-        let transport = StreamableHttpClientTransport::with_client(auth, config);
-        client
-            .serve_with_lifecycle(Erased::new(transport, routes), mode)
-            .await
+        Backend::OAuth(auth)
     };
+    let http = RefusalTap::new(backend, refusals, tasks, wire);
+    let transport = StreamableHttpClientTransport::with_client(http, config);
+    let served = client
+        .serve_with_lifecycle(Erased::new(transport, routes), mode)
+        .await;
     match served {
         Ok(service) => Ok(Connected {
             service,

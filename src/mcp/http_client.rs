@@ -4,7 +4,18 @@
 //! redirects, which keep the method and body (RFC 9110 §15.4.8, §15.4.9) and do not
 //! replay the session id or headers to another host.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use reqwest::header::{HeaderName, HeaderValue};
 use reqwest::redirect::{Attempt, Policy};
+use rmcp::model::ClientJsonRpcMessage;
+use rmcp::transport::AuthClient;
+use rmcp::transport::common::client_side_sse::BoxedSseResponse;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+    StreamableHttpResponseLimits,
+};
 
 /// rmcp's OAuth manager for the server at `url`. rmcp builds its own reqwest clients
 /// for discovery and tokens (they filter the addresses discovered metadata may name),
@@ -48,5 +59,186 @@ fn same_origin(attempt: Attempt<'_>) -> reqwest::redirect::Action {
         attempt.error(format!("exceeded {MAX_REDIRECTS} redirects"))
     } else {
         attempt.follow()
+    }
+}
+
+/// The HTTP client under a Streamable HTTP connection: plain (a static token, or
+/// none) or rmcp's OAuth client. One type, so rmcp's transport worker, generic over
+/// its client, is compiled into the binary once rather than once per kind.
+#[derive(Clone)]
+pub enum Backend {
+    Plain(reqwest::Client),
+    OAuth(AuthClient<reqwest::Client>),
+}
+
+type Headers = HashMap<HeaderName, HeaderValue>;
+type Posted = Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>>;
+type Streamed = Result<BoxedSseResponse, StreamableHttpError<reqwest::Error>>;
+
+impl StreamableHttpClient for Backend {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Posted {
+        match self {
+            Self::Plain(c) => {
+                c.post_message(uri, message, session_id, auth_header, custom_headers)
+                    .await
+            }
+            Self::OAuth(c) => {
+                c.post_message(uri, message, session_id, auth_header, custom_headers)
+                    .await
+            }
+        }
+    }
+
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+        max: usize,
+    ) -> Posted {
+        match self {
+            Self::Plain(c) => {
+                c.post_message_with_max_sse_event_size(
+                    uri,
+                    message,
+                    session_id,
+                    auth_header,
+                    custom_headers,
+                    max,
+                )
+                .await
+            }
+            Self::OAuth(c) => {
+                c.post_message_with_max_sse_event_size(
+                    uri,
+                    message,
+                    session_id,
+                    auth_header,
+                    custom_headers,
+                    max,
+                )
+                .await
+            }
+        }
+    }
+
+    async fn post_message_with_response_limits(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+        limits: StreamableHttpResponseLimits,
+    ) -> Posted {
+        match self {
+            Self::Plain(c) => {
+                c.post_message_with_response_limits(
+                    uri,
+                    message,
+                    session_id,
+                    auth_header,
+                    custom_headers,
+                    limits,
+                )
+                .await
+            }
+            Self::OAuth(c) => {
+                c.post_message_with_response_limits(
+                    uri,
+                    message,
+                    session_id,
+                    auth_header,
+                    custom_headers,
+                    limits,
+                )
+                .await
+            }
+        }
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Result<(), StreamableHttpError<reqwest::Error>> {
+        match self {
+            Self::Plain(c) => {
+                c.delete_session(uri, session_id, auth_header, custom_headers)
+                    .await
+            }
+            Self::OAuth(c) => {
+                c.delete_session(uri, session_id, auth_header, custom_headers)
+                    .await
+            }
+        }
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+    ) -> Streamed {
+        match self {
+            Self::Plain(c) => {
+                c.get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+                    .await
+            }
+            Self::OAuth(c) => {
+                c.get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+                    .await
+            }
+        }
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: Headers,
+        max: usize,
+    ) -> Streamed {
+        match self {
+            Self::Plain(c) => {
+                c.get_stream_with_max_sse_event_size(
+                    uri,
+                    session_id,
+                    last_event_id,
+                    auth_header,
+                    custom_headers,
+                    max,
+                )
+                .await
+            }
+            Self::OAuth(c) => {
+                c.get_stream_with_max_sse_event_size(
+                    uri,
+                    session_id,
+                    last_event_id,
+                    auth_header,
+                    custom_headers,
+                    max,
+                )
+                .await
+            }
+        }
     }
 }

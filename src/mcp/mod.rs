@@ -63,6 +63,7 @@ pub use catalog::{
     PromptArgumentInfo, ToolHints,
 };
 pub use endpoint::{Endpoint, EndpointError, TransportKind, refusal};
+pub use erased::DynTransport;
 pub use error::{LimitKind, McpError, needs_login, untrusted};
 pub use hub::{HubOptions, McpHub, StartGate};
 pub use limits::Limits;

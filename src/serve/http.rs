@@ -21,13 +21,13 @@ use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use rmcp::model::ServerJsonRpcMessage;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use super::http_cancel::{self, Body};
 use super::identity::{Admission, Proven, Tokens};
+use super::sessions::Sessions;
 use super::{Gateway, GatewayHandler};
 
 /// Why the HTTP gateway cannot start.
@@ -61,7 +61,7 @@ pub struct HttpServer {
 
 #[derive(Clone)]
 struct App {
-    mcp: StreamableHttpService<GatewayHandler, LocalSessionManager>,
+    mcp: StreamableHttpService<GatewayHandler, Sessions>,
     tokens: Arc<Tokens>,
     max_bytes: usize,
     wire: Option<Arc<super::wire_tap::HttpWire>>,
@@ -85,7 +85,7 @@ impl HttpServer {
         let factory = Arc::clone(gateway);
         let mcp = StreamableHttpService::new(
             move || Ok(factory.handler("http")),
-            Arc::new(LocalSessionManager::default()),
+            Arc::new(Sessions::default()),
             config(gateway, local),
         );
         Ok(Self {

@@ -23,6 +23,7 @@ mod notify;
 mod read_call;
 mod resource_subs;
 mod result;
+mod sessions;
 mod stdio;
 mod tasks;
 mod wire_tap;

@@ -53,7 +53,9 @@ pub async fn serve_stdio(
         .wire
         .clone()
         .map(|log| Arc::new(StdioWire::new(log)));
+    // Erased: rmcp's server loop is compiled once, for this and the HTTP sessions.
     // Boxed: the handshake holds the transport and its first read.
+    let transport = crate::mcp::DynTransport::new(transport);
     let running = Box::pin(handler.serve(transport)).await.map_err(Box::new)?;
     running.waiting().await?;
     Ok(())

@@ -102,16 +102,29 @@ fn configure_secret(
 /// `initialize` with, or `None` when it lets the client in (or cannot be reached
 /// within 10 s). `mcp login` starts discovery from it, as a real request would.
 pub async fn challenge_of(url: &str) -> Option<String> {
-    use rmcp::ServiceExt as _;
     use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    use rmcp::{ClientLifecycleMode, ClientServiceExt as _};
     let Ok(http) = crate::mcp::http_client::streamable_http_client() else {
         return None;
     };
+    // The handler, client and transport of every connection, so that this probe
+    // compiles no copy of rmcp's client loop or transport worker of its own.
+    let client = super::client::ClientSide::probe(url);
+    let http = super::refusal_tap::RefusalTap::new(
+        super::http_client::Backend::Plain(http),
+        client.refusals.clone(),
+        client.task_support.clone(),
+        None,
+    );
     let transport = rmcp::transport::StreamableHttpClientTransport::with_client(
         http,
         StreamableHttpClientTransportConfig::with_uri(url),
     );
-    let attempt = tokio::time::timeout(std::time::Duration::from_secs(10), ().serve(transport));
+    let transport = super::erased::Erased::new(transport, std::sync::Arc::clone(&client.routes));
+    let attempt = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        client.serve_with_lifecycle(transport, ClientLifecycleMode::Initialize),
+    );
     match attempt.await {
         Ok(Ok(service)) => {
             let _ = service.cancel().await;
