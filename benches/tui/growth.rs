@@ -14,7 +14,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use switchboard::theme::Theme;
 use switchboard::tui::frame_cache::TranscriptCache;
-use switchboard::tui::state::{Filter, Pane, State};
+use switchboard::tui::state::{Filter, Pane, State, Unmade};
 use switchboard::tui::ui::render;
 use switchboard::tui::update;
 
@@ -142,9 +142,10 @@ fn filter_growth() {
         TOOLS.len(),
         |i| {
             let mut s = with_query(&states[i], "");
-            for unmade in s.catalog.items.refresh(changed[i].clone()) {
-                unmade.make();
-            }
+            let unmade = s.catalog.items.refresh(changed[i].clone());
+            s.catalog
+                .items
+                .fill(unmade.into_iter().map(Unmade::make).collect());
             term.draw(|f| render(&s, &theme, f))
                 .unwrap_or_else(|e| panic!("{e}"));
             s.catalog.filter.query = "w".into();

@@ -203,18 +203,21 @@ fn bit(c: char) -> u64 {
     1 << n
 }
 
-/// An entry's [`Haystack`], made on first use and shared by clones of the entry (a
-/// clone shares the cell itself, so a clone handed to a worker thread can make it
-/// for the entry in the catalog). Derived data: it never makes two entries unequal.
-/// An entry must not be edited after it was filtered (build a new one).
+/// An entry's [`Haystack`], made on first use (or given one a worker made) and
+/// shared by clones of the entry. Held in the entry itself, so the filter reaches it
+/// in one step. Derived data: it never makes two entries unequal. An entry must not
+/// be edited after it was filtered (build a new one).
 #[derive(Clone, Default)]
-pub struct HaystackCell(Arc<OnceLock<Arc<Haystack>>>);
+pub struct HaystackCell(OnceLock<Arc<Haystack>>);
 
 impl HaystackCell {
-    /// The haystack, made now if no one has (if another thread is making it, this
-    /// waits for that one).
     pub fn get_or_init(&self, make: impl FnOnce() -> Haystack) -> &Arc<Haystack> {
         self.0.get_or_init(|| Arc::new(make()))
+    }
+
+    /// Takes a haystack made elsewhere for this entry's text, unless one is made.
+    pub fn fill(&self, haystack: Arc<Haystack>) {
+        let _ = self.0.set(haystack);
     }
 
     /// The haystack, if it was made.
@@ -232,24 +235,6 @@ impl PartialEq for HaystackCell {
 impl fmt::Debug for HaystackCell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("HaystackCell")
-    }
-}
-
-/// An entry whose haystack is not made yet: its cell (shared with the entry) and its
-/// text, for a worker thread to make it.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Unmade {
-    pub cell: HaystackCell,
-    /// Name, title, server and description.
-    pub parts: [String; 4],
-}
-
-impl Unmade {
-    /// Makes the haystack, unless it was made meanwhile.
-    pub fn make(&self) {
-        let [name, title, server, description] = &self.parts;
-        self.cell
-            .get_or_init(|| Haystack::new(name, title, server, description));
     }
 }
 

@@ -54,6 +54,8 @@ pub enum Msg {
     },
     /// The clients connected to the gateway (`--serve`), one line each.
     ServeClients(Vec<String>),
+    /// Filter haystacks a worker made for new catalog entries (`UiCmd::MakeHaystacks`).
+    HaystacksMade(Vec<crate::tui::state::Made>),
     /// The hub's snapshot or the registry's tool names changed; `update` asks for
     /// new rows (`ServerCmd::Refresh`).
     HubChanged,
@@ -266,8 +268,9 @@ pub enum UiCmd {
     OpenUrl(String),
     /// Put text on the terminal's clipboard (OSC 52).
     CopyText(String),
-    /// Make the filter's haystacks of new catalog entries on a worker thread.
-    MakeHaystacks(Vec<crate::catalog_filter::Unmade>),
+    /// Make the filter's haystacks of new catalog entries on a worker thread;
+    /// answers `Msg::HaystacksMade`.
+    MakeHaystacks(Vec<crate::tui::state::Unmade>),
 }
 
 /// Local files. Answers: `SaveContents` and `SaveCase` → `Msg::Saved`, `ExportWire` →

@@ -85,6 +85,7 @@ fn absorb(state: &mut State, msg: Msg) {
             state.chat.show(ChatEntry::new(kind, text));
         }
         Msg::ServeClients(lines) => state.serve.clients = lines,
+        Msg::HaystacksMade(made) => state.catalog.items.fill(made),
         Msg::Completions {
             argument,
             value,
@@ -102,8 +103,8 @@ fn absorb(state: &mut State, msg: Msg) {
 }
 
 /// New server rows and catalog. The filter's haystacks of the entries that are new
-/// or changed are made on a worker thread, so the next keystroke finds them made
-/// (one made meanwhile on this thread is not made twice).
+/// or changed are made on a worker thread (back as `Msg::HaystacksMade`), so the
+/// next keystroke finds them made; a keystroke that comes first makes its own.
 fn servers_arrived(
     state: &mut State,
     rows: Vec<crate::tui::state::ServerRow>,
@@ -124,7 +125,7 @@ fn servers_arrived(
         .sel
         .min(state.catalog.visible().len().saturating_sub(1));
     // With a query typed, the filter above has made the tab's own.
-    unmade.retain(|u| u.cell.get().is_none());
+    unmade.retain(|u| state.catalog.items.is_unmade(u));
     if unmade.is_empty() {
         return Vec::new();
     }
@@ -199,6 +200,7 @@ fn absorb_reports(state: &mut State, msg: Msg) {
         | Msg::Note(_)
         | Msg::Saved(_)
         | Msg::ServeClients(_)
+        | Msg::HaystacksMade(_)
         | Msg::Servers { .. }
         | Msg::Completions { .. } => {}
     }

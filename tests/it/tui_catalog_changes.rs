@@ -195,20 +195,21 @@ fn a_disabled_server_leaves_the_catalog_and_comes_back() {
 }
 
 /// A catalog change hands the new entries' filter haystacks to a worker
-/// (`UiCmd::MakeHaystacks`) with the cells the catalog holds, so what the worker makes
-/// the next keystroke finds; entries whose text did not change keep theirs and are
-/// not handed over; with a query typed, the filter has made them already.
+/// (`UiCmd::MakeHaystacks`), whose haystacks come back as `Msg::HaystacksMade` and land
+/// on the entries they were made for; entries whose text did not change keep theirs
+/// and are not handed over; with a query typed, the filter has made the shown tab's.
 #[test]
 fn new_catalog_entries_have_their_haystacks_made_off_the_ui_thread() {
     use switchboard::tui::msg::{Cmd, UiCmd};
-    let handed = |cmds: &[Cmd]| -> Vec<String> {
-        let [Cmd::Ui(UiCmd::MakeHaystacks(unmade))] = cmds else {
+    use switchboard::tui::state::Unmade;
+    let handed = |state: &mut State, cmds: Vec<Cmd>| -> Vec<String> {
+        let [Cmd::Ui(UiCmd::MakeHaystacks(unmade))] = cmds.as_slice() else {
             panic!("{cmds:?}");
         };
-        for u in unmade {
-            u.make();
-        }
-        unmade.iter().map(|u| u.parts[0].clone()).collect()
+        let names = unmade.iter().map(|u| u.parts[0].clone()).collect();
+        let made = unmade.iter().cloned().map(Unmade::make).collect();
+        assert_eq!(update(state, Msg::HaystacksMade(made)), []);
+        names
     };
     let made = |state: &State| -> Vec<bool> {
         let prompts = &state.catalog.items.prompts;
@@ -217,24 +218,37 @@ fn new_catalog_entries_have_their_haystacks_made_off_the_ui_thread() {
     let mut state = booted();
     let cmds = update(&mut state, weather(ServerStatus::Ready, 1, before()));
     assert_eq!(made(&state), [false, false]);
-    assert_eq!(handed(&cmds), ["forecast", "brief"]);
+    assert_eq!(handed(&mut state, cmds), ["forecast", "brief"]);
     assert_eq!(made(&state), [true, true], "the worker's are the catalog's");
 
     // One prompt more: only it is handed over.
     let mut more = before();
     more.prompts.push(prompt("radar"));
     let cmds = update(&mut state, weather(ServerStatus::Ready, 1, more.clone()));
-    assert_eq!(handed(&cmds), ["radar"]);
+    assert_eq!(handed(&mut state, cmds), ["radar"]);
 
     // With a query typed, the filter makes the shown tab's as the catalog arrives;
     // the other tabs' go to the worker.
     state.catalog.filter.query = "w".into();
     more.prompts.push(prompt("wind"));
     let cmds = update(&mut state, weather(ServerStatus::Ready, 1, more.clone()));
-    assert_eq!(handed(&cmds), ["wind"]);
+    assert_eq!(handed(&mut state, cmds), ["wind"]);
     state.catalog.tab = switchboard::tui::state::CatalogTab::Prompts;
     more.prompts.push(prompt("warm"));
     let cmds = update(&mut state, weather(ServerStatus::Ready, 1, more));
     assert_eq!(cmds, []);
     assert_eq!(made(&state), [true; 5]);
+
+    // Haystacks made for a catalog that has changed since land on no other entry.
+    let mut state = booted();
+    let cmds = update(&mut state, weather(ServerStatus::Ready, 1, before()));
+    let [Cmd::Ui(UiCmd::MakeHaystacks(stale))] = cmds.as_slice() else {
+        panic!("{cmds:?}");
+    };
+    let stale: Vec<_> = stale.iter().cloned().map(Unmade::make).collect();
+    let mut swapped = before();
+    swapped.prompts.reverse();
+    update(&mut state, weather(ServerStatus::Ready, 1, swapped));
+    update(&mut state, Msg::HaystacksMade(stale));
+    assert_eq!(made(&state), [false, false]);
 }

@@ -6,7 +6,7 @@ use super::super::msg::{Msg, UiCmd};
 use super::super::state::{LogLevel, LogLine};
 use super::super::{prefs, term};
 use super::Executor;
-use crate::catalog_filter::Unmade;
+use crate::tui::state::Unmade;
 
 impl Executor {
     pub(super) fn execute_ui(&mut self, cmd: UiCmd) -> Option<Msg> {
@@ -45,7 +45,11 @@ impl Executor {
             UiCmd::MakeHaystacks(unmade) => {
                 // Off the UI thread: a relist of thousands of tools would otherwise
                 // make the next keystroke wait for their haystacks.
-                tokio::task::spawn_blocking(move || unmade.iter().for_each(Unmade::make));
+                let inbox = self.inbox.clone();
+                tokio::task::spawn_blocking(move || {
+                    let made = unmade.into_iter().map(Unmade::make).collect();
+                    let _ = inbox.send(Msg::HaystacksMade(made));
+                });
                 None
             }
             UiCmd::CopyText(text) => {

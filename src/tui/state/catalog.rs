@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use crate::catalog_filter::is_subsequence;
-use crate::catalog_filter::{Haystack, HaystackCell, Narrowing, Unmade};
+use crate::catalog_filter::{Haystack, HaystackCell, Narrowing};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CatalogTab {
@@ -94,14 +94,50 @@ pub struct CatalogEntry {
     pub search: HaystackCell,
 }
 
+/// A catalog entry whose filter haystack is not made yet: where it is and its text,
+/// for a worker thread to make it ([`Catalog::fill`] puts it in).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unmade {
+    pub tab: CatalogTab,
+    pub index: usize,
+    /// Name, title, server and description.
+    pub parts: [String; 4],
+}
+
+impl Unmade {
+    pub fn make(self) -> Made {
+        let [name, title, server, description] = &self.parts;
+        let haystack = Arc::new(Haystack::new(name, title, server, description));
+        Made {
+            unmade: self,
+            haystack,
+        }
+    }
+}
+
+/// A haystack a worker made for an [`Unmade`] entry.
+#[derive(Debug, Clone)]
+pub struct Made {
+    pub unmade: Unmade,
+    pub haystack: Arc<Haystack>,
+}
+
+/// The haystack follows from the text: two are equal when their entries are.
+impl PartialEq for Made {
+    fn eq(&self, other: &Self) -> bool {
+        self.unmade == other.unmade
+    }
+}
+
 impl CatalogEntry {
     /// What a worker needs to make this entry's haystack, unless it is made.
-    fn unmade(&self) -> Option<Unmade> {
+    fn unmade(&self, tab: CatalogTab, index: usize) -> Option<Unmade> {
         if self.search.get().is_some() {
             return None;
         }
         Some(Unmade {
-            cell: self.search.clone(),
+            tab,
+            index,
             parts: [
                 self.name.clone(),
                 self.title.clone().unwrap_or_default(),
@@ -109,6 +145,14 @@ impl CatalogEntry {
                 self.description.clone(),
             ],
         })
+    }
+
+    /// Whether this entry's text is `parts` (name, title, server, description).
+    fn text_is(&self, [name, title, server, description]: &[String; 4]) -> bool {
+        self.name == *name
+            && self.title.as_deref().unwrap_or_default() == title
+            && self.server == *server
+            && self.description == *description
     }
 
     pub fn haystack(&self) -> &Arc<Haystack> {
@@ -147,7 +191,6 @@ fn keep_haystacks(old: &[CatalogEntry], new: &mut [CatalogEntry]) {
         if let Some(o) = found
             && same_text(o, entry)
         {
-            // The old entry's cell itself: made or not, it is this text's.
             entry.search = o.search.clone();
         }
     }
@@ -194,11 +237,39 @@ impl Catalog {
             keep_haystacks(old, new);
         }
         *self = servers;
-        [&self.tools, &self.resources, &self.templates, &self.prompts]
-            .into_iter()
-            .flatten()
-            .filter_map(CatalogEntry::unmade)
-            .collect()
+        [
+            CatalogTab::Tools,
+            CatalogTab::Resources,
+            CatalogTab::Templates,
+            CatalogTab::Prompts,
+        ]
+        .into_iter()
+        .flat_map(|tab| {
+            self.entries(tab)
+                .iter()
+                .enumerate()
+                .filter_map(move |(i, e)| e.unmade(tab, i))
+        })
+        .collect()
+    }
+
+    /// Puts in the haystacks a worker made, each where its entry still has the text
+    /// it was made from (a later catalog may have moved or changed it).
+    pub fn fill(&self, made: Vec<Made>) {
+        for Made { unmade, haystack } in made {
+            if let Some(entry) = self.entries(unmade.tab).get(unmade.index)
+                && entry.text_is(&unmade.parts)
+            {
+                entry.search.fill(haystack);
+            }
+        }
+    }
+
+    /// Whether `unmade`'s entry is still without its haystack.
+    pub fn is_unmade(&self, unmade: &Unmade) -> bool {
+        self.entries(unmade.tab)
+            .get(unmade.index)
+            .is_some_and(|e| e.search.get().is_none())
     }
 
     /// The tabs shown: the Agents tab only when agents are configured.

@@ -31,7 +31,9 @@ mod wire;
 pub use agent_cards::RemoteCard;
 pub use approval::{ApprovalStage, PendingApproval};
 pub use ask::{AskId, AskView, PendingAsk, UrlAsk};
-pub use catalog::{Catalog, CatalogEntry, CatalogPane, CatalogTab, Filter, is_subsequence};
+pub use catalog::{
+    Catalog, CatalogEntry, CatalogPane, CatalogTab, Filter, Made, Unmade, is_subsequence,
+};
 pub use chat_entries::ChatEntries;
 pub use composer::Composer;
 pub use form::{FormField, FormState, FormTarget};
