@@ -72,6 +72,17 @@ pub enum Backend {
 }
 
 type Headers = HashMap<HeaderName, HeaderValue>;
+
+/// The same call on whichever client the backend holds.
+macro_rules! either {
+    ($backend:expr, |$c:ident| $call:expr) => {
+        match $backend {
+            Backend::Plain($c) => $call.await,
+            Backend::OAuth($c) => $call.await,
+        }
+    };
+}
+
 type Posted = Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>>;
 type Streamed = Result<BoxedSseResponse, StreamableHttpError<reqwest::Error>>;
 
@@ -86,16 +97,13 @@ impl StreamableHttpClient for Backend {
         auth_header: Option<String>,
         custom_headers: Headers,
     ) -> Posted {
-        match self {
-            Self::Plain(c) => {
-                c.post_message(uri, message, session_id, auth_header, custom_headers)
-                    .await
-            }
-            Self::OAuth(c) => {
-                c.post_message(uri, message, session_id, auth_header, custom_headers)
-                    .await
-            }
-        }
+        either!(self, |c| c.post_message(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers
+        ))
     }
 
     async fn post_message_with_max_sse_event_size(
@@ -107,30 +115,14 @@ impl StreamableHttpClient for Backend {
         custom_headers: Headers,
         max: usize,
     ) -> Posted {
-        match self {
-            Self::Plain(c) => {
-                c.post_message_with_max_sse_event_size(
-                    uri,
-                    message,
-                    session_id,
-                    auth_header,
-                    custom_headers,
-                    max,
-                )
-                .await
-            }
-            Self::OAuth(c) => {
-                c.post_message_with_max_sse_event_size(
-                    uri,
-                    message,
-                    session_id,
-                    auth_header,
-                    custom_headers,
-                    max,
-                )
-                .await
-            }
-        }
+        either!(self, |c| c.post_message_with_max_sse_event_size(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            max
+        ))
     }
 
     async fn post_message_with_response_limits(
@@ -142,30 +134,14 @@ impl StreamableHttpClient for Backend {
         custom_headers: Headers,
         limits: StreamableHttpResponseLimits,
     ) -> Posted {
-        match self {
-            Self::Plain(c) => {
-                c.post_message_with_response_limits(
-                    uri,
-                    message,
-                    session_id,
-                    auth_header,
-                    custom_headers,
-                    limits,
-                )
-                .await
-            }
-            Self::OAuth(c) => {
-                c.post_message_with_response_limits(
-                    uri,
-                    message,
-                    session_id,
-                    auth_header,
-                    custom_headers,
-                    limits,
-                )
-                .await
-            }
-        }
+        either!(self, |c| c.post_message_with_response_limits(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits
+        ))
     }
 
     async fn delete_session(
@@ -175,16 +151,12 @@ impl StreamableHttpClient for Backend {
         auth_header: Option<String>,
         custom_headers: Headers,
     ) -> Result<(), StreamableHttpError<reqwest::Error>> {
-        match self {
-            Self::Plain(c) => {
-                c.delete_session(uri, session_id, auth_header, custom_headers)
-                    .await
-            }
-            Self::OAuth(c) => {
-                c.delete_session(uri, session_id, auth_header, custom_headers)
-                    .await
-            }
-        }
+        either!(self, |c| c.delete_session(
+            uri,
+            session_id,
+            auth_header,
+            custom_headers
+        ))
     }
 
     async fn get_stream(
@@ -195,16 +167,13 @@ impl StreamableHttpClient for Backend {
         auth_header: Option<String>,
         custom_headers: Headers,
     ) -> Streamed {
-        match self {
-            Self::Plain(c) => {
-                c.get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
-                    .await
-            }
-            Self::OAuth(c) => {
-                c.get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
-                    .await
-            }
-        }
+        either!(self, |c| c.get_stream(
+            uri,
+            session_id,
+            last_event_id,
+            auth_header,
+            custom_headers
+        ))
     }
 
     async fn get_stream_with_max_sse_event_size(
@@ -216,29 +185,13 @@ impl StreamableHttpClient for Backend {
         custom_headers: Headers,
         max: usize,
     ) -> Streamed {
-        match self {
-            Self::Plain(c) => {
-                c.get_stream_with_max_sse_event_size(
-                    uri,
-                    session_id,
-                    last_event_id,
-                    auth_header,
-                    custom_headers,
-                    max,
-                )
-                .await
-            }
-            Self::OAuth(c) => {
-                c.get_stream_with_max_sse_event_size(
-                    uri,
-                    session_id,
-                    last_event_id,
-                    auth_header,
-                    custom_headers,
-                    max,
-                )
-                .await
-            }
-        }
+        either!(self, |c| c.get_stream_with_max_sse_event_size(
+            uri,
+            session_id,
+            last_event_id,
+            auth_header,
+            custom_headers,
+            max
+        ))
     }
 }
