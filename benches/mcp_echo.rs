@@ -101,6 +101,17 @@ async fn invoke_loop(workbench: &Workbench, args: &Map<String, Value>, ctx: &Too
     }
 }
 
+/// 1,000 calls of `t`'s `echo` through the hub alone (no gate, no audit).
+async fn hub_loop(workbench: &Workbench, args: &Map<String, Value>) {
+    for _ in 0..calls() {
+        let result = workbench
+            .hub
+            .call_tool("t", "echo", args.clone(), None, CallContext::default())
+            .await;
+        assert!(matches!(result, Ok(ref r) if !r.is_error), "{result:?}");
+    }
+}
+
 /// 1,000 calls of `echo` through a bare rmcp client.
 async fn bare_loop(client: &RunningService<RoleClient, ClientConfig>, args: &Map<String, Value>) {
     for _ in 0..calls() {
@@ -246,15 +257,7 @@ fn only(
     runtime.block_on(async {
         match path {
             "invoke" => invoke_loop(&workbench, args, ctx).await,
-            "hub" => {
-                for _ in 0..calls() {
-                    let result = workbench
-                        .hub
-                        .call_tool("t", "echo", args.clone(), None, CallContext::default())
-                        .await;
-                    assert!(matches!(result, Ok(ref r) if !r.is_error), "{result:?}");
-                }
-            }
+            "hub" => hub_loop(&workbench, args).await,
             other => panic!("MCP_ECHO_ONLY: no path {other:?} (invoke, hub, bare)"),
         }
         workbench.shutdown().await;
@@ -351,15 +354,7 @@ fn bench_echo(c: &mut Criterion) {
     let gate_loop = || invoke_loop(&workbench, &args, &ctx);
     let reference = || bare_loop(&client, &args);
     // Where the difference goes: the hub's request path alone (no gate, no audit).
-    let hub_loop = || async {
-        for _ in 0..CALLS {
-            let result = workbench
-                .hub
-                .call_tool("t", "echo", args.clone(), None, CallContext::default())
-                .await;
-            assert!(matches!(result, Ok(ref r) if !r.is_error), "{result:?}");
-        }
-    };
+    let hub_loop = || hub_loop(&workbench, &args);
     support::print_ratio(
         "1,000 sequential echo calls through Registry::invoke, 2026-07-28",
         "a bare rmcp client, 2026-07-28",

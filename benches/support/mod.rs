@@ -12,22 +12,16 @@ pub fn print_ratio(
     label: &str,
     reference_name: &str,
     rounds: usize,
-    mut subject: impl FnMut(),
-    mut reference: impl FnMut(),
+    subject: impl FnMut(),
+    reference: impl FnMut(),
 ) -> f64 {
-    let (mut s, mut r) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
-    subject();
-    reference();
-    for _ in 0..rounds {
-        r.push(time(&mut reference));
-        s.push(time(&mut subject));
-    }
+    let (mut s, mut r) = interleave(rounds, subject, reference);
     let (s, r) = (median(&mut s), median(&mut r));
     report(label, reference_name, s, r)
 }
 
-/// Times `rounds` rounds of `subject` and of `reference`, alternating (subject,
-/// reference, subject, ...), and prints `label: subject … vs reference … → ratio` with
+/// Times `rounds` rounds of `subject` and of `reference`, alternating (reference,
+/// subject, reference, ...), and prints `label: subject … vs reference … → ratio` with
 /// each side's rounds summed: for loops of many short calls, where one round is too
 /// short to stand alone. Returns subject / reference.
 #[allow(dead_code)] // not every bench uses every helper
@@ -35,16 +29,11 @@ pub fn print_summed_ratio(
     label: &str,
     reference_name: &str,
     rounds: usize,
-    mut subject: impl FnMut(),
-    mut reference: impl FnMut(),
+    subject: impl FnMut(),
+    reference: impl FnMut(),
 ) -> f64 {
-    let (mut s, mut r) = (Duration::ZERO, Duration::ZERO);
-    subject();
-    reference();
-    for _ in 0..rounds {
-        s += time(&mut subject);
-        r += time(&mut reference);
-    }
+    let (s, r) = interleave(rounds, subject, reference);
+    let (s, r) = (s.iter().sum(), r.iter().sum());
     report(label, reference_name, s, r)
 }
 
@@ -58,6 +47,22 @@ pub fn report(label: &str, reference_name: &str, subject: Duration, reference: D
         show(reference)
     );
     ratio
+}
+
+/// Each run once untimed, then `rounds` timings of each, taken in turn.
+fn interleave(
+    rounds: usize,
+    mut subject: impl FnMut(),
+    mut reference: impl FnMut(),
+) -> (Vec<Duration>, Vec<Duration>) {
+    let (mut s, mut r) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    subject();
+    reference();
+    for _ in 0..rounds {
+        r.push(time(&mut reference));
+        s.push(time(&mut subject));
+    }
+    (s, r)
 }
 
 fn time(f: &mut impl FnMut()) -> Duration {
