@@ -40,13 +40,15 @@ pub fn open(state: &mut State) -> Vec<Cmd> {
 }
 
 /// Whether `o` has a card to open (the status bar shows the key only then; it asks on
-/// every frame, so with no app in the catalog it looks at no entry).
+/// every frame, so with no app in the catalog it looks at no entry, and otherwise it
+/// looks from the newest, where an app's card usually is).
 pub fn available(state: &State) -> bool {
     !state.catalog.items.apps.is_empty()
         && state
             .chat
             .entries
             .iter()
+            .rev()
             .filter_map(|e| e.card.as_ref())
             .any(|card| has_app(state, card))
 }
