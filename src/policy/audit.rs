@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use super::audit_line::{CallHead, LineDraft};
 use super::decision::Verdict;
 use super::effect::ToolEffect;
 use super::origin::Origin;
@@ -34,8 +35,9 @@ pub enum DecidedBy {
     Hook,
 }
 
-/// One line of the audit log.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One line of the audit log for a call, in the line's order (written by
+/// [`LineDraft`]; optional fields and empty `hooks` are left out).
+#[derive(Debug, Clone, PartialEq)]
 pub struct AuditRecord {
     /// RFC 3339, UTC.
     pub time: String,
@@ -44,13 +46,10 @@ pub struct AuditRecord {
     pub call_id: String,
     pub origin: Origin,
     /// The serve client that made the call (origin `serve`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
     /// The sub-agent that made the call.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
     /// The MCP App that made the call (origin `app`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub app: Option<String>,
     pub tool: String,
     pub effect: ToolEffect,
@@ -60,15 +59,12 @@ pub struct AuditRecord {
     pub rule: String,
     pub decided_by: DecidedBy,
     /// The user's answer when asked: once, session, always, deny, abort.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
     pub duration_ms: u64,
     pub is_error: bool,
     pub args_sha256: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub args: Option<Value>,
     /// What each hook that ran for the call decided (`crate::hooks::HookRecord`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hooks: Vec<Value>,
 }
 
@@ -171,7 +167,21 @@ impl AuditLog {
 
     /// Appends one line and flushes it. Failures are logged, never fatal to the call.
     pub fn append(&self, record: &AuditRecord) {
-        self.write(record);
+        self.write_line(&record.line());
+    }
+
+    /// A call's line up to its result (its arguments hashed, and kept when
+    /// [`AuditLog::records_arguments`]); `None` when the log is disabled. The gate
+    /// drafts it while the tool runs, then [`AuditLog::finish`]es it.
+    pub fn draft(&self, head: &CallHead<'_>, args: &Map<String, Value>) -> Option<LineDraft> {
+        self.is_enabled()
+            .then(|| LineDraft::new(head, args, self.record_arguments))
+    }
+
+    /// Ends a drafted line (the time is now) and appends it like [`AuditLog::append`].
+    pub fn finish(&self, draft: &LineDraft, duration_ms: u64, is_error: bool, hooks: &[Value]) {
+        let time = rfc3339(SystemTime::now());
+        self.write_line(&draft.line(&time, duration_ms, is_error, hooks));
     }
 
     /// Appends what a server asked of the person (sampling, elicitation) and how it
@@ -189,17 +199,22 @@ impl AuditLog {
     }
 
     fn write(&self, record: &impl Serialize) {
-        let Some(file) = &self.file else { return };
-        let mut line = match serde_json::to_vec(record) {
-            Ok(line) => line,
-            Err(e) => {
-                tracing::warn!("audit record not serialisable: {e}");
-                return;
+        if !self.is_enabled() {
+            return;
+        }
+        match serde_json::to_vec(record) {
+            Ok(mut line) => {
+                line.push(b'\n');
+                self.write_line(&line);
             }
-        };
-        line.push(b'\n');
+            Err(e) => tracing::warn!("audit record not serialisable: {e}"),
+        }
+    }
+
+    fn write_line(&self, line: &[u8]) {
+        let Some(file) = &self.file else { return };
         let mut file = file.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Err(e) = file.write_all(&line).and_then(|()| file.flush()) {
+        if let Err(e) = file.write_all(line).and_then(|()| file.flush()) {
             tracing::warn!("cannot append to the audit log: {e}");
         }
     }

@@ -8,6 +8,7 @@
 mod always;
 mod always_ask;
 mod audit;
+mod audit_line;
 mod budget;
 mod decision;
 mod effect;
@@ -26,6 +27,7 @@ pub use always_ask::{AlwaysAsk, AlwaysAskError};
 pub use audit::{
     AuditLog, AuditOpenError, AuditRecord, DecidedBy, ServerRequestRecord, args_sha256, rfc3339,
 };
+pub use audit_line::{CallHead, LineDraft};
 pub use budget::{BudgetSpent, CallBudget, SAMPLING_BUDGET};
 pub use decision::{CallFacts, Decision, DecisionReason, RuleList, SubjectStyle, Verdict};
 pub use effect::{ParseEffectError, ToolEffect};

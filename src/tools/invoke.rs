@@ -5,7 +5,7 @@
 //! Each step's event goes to the caller's observer (`ToolContext::observer`), once.
 
 use std::sync::atomic::Ordering;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 use serde_json::{Map, Value};
 
@@ -17,8 +17,8 @@ use super::registry::{InvokeError, Registry};
 use super::result::ToolResult;
 use crate::gate::{Answer, ApprovalDecision, ApprovalRequest, CallEnd, CallId, GateEvent, Ruling};
 use crate::policy::{
-    AuditRecord, BudgetSpent, CallFacts, ClientBudgetSpent, DecidedBy, Decision, GrantScope,
-    Origin, Scope, ToolEffect, Verdict, always_rule_for, append_allow_rule, args_sha256, rfc3339,
+    BudgetSpent, CallFacts, CallHead, ClientBudgetSpent, DecidedBy, Decision, GrantScope,
+    LineDraft, Origin, Scope, ToolEffect, Verdict, always_rule_for, append_allow_rule,
 };
 
 /// How long a cancelled tool may take to stop before the gate stops waiting.
@@ -151,6 +151,42 @@ impl Call<'_> {
     fn elapsed_ms(&self) -> u64 {
         u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
+
+    /// The audit line's fields known once the gate has decided (`decision`: the
+    /// tool runs or not).
+    fn head<'b>(&'b self, ruling: &'b Ruling, decision: Verdict) -> CallHead<'b> {
+        CallHead {
+            run_id: &self.ctx.run_id,
+            call_id: &self.id.0,
+            origin: self.ctx.origin,
+            client: self.ctx.client_name(),
+            agent: self.ctx.agent.as_deref(),
+            app: self.ctx.app.as_deref(),
+            tool: &self.facts.tool,
+            effect: self.facts.effect,
+            decision,
+            rule: &ruling.rule,
+            decided_by: ruling.by,
+            answer: ruling.answer.map(Answer::as_str),
+        }
+    }
+}
+
+/// Runs `run` and, once it waits (its request is out), `side` beside it: work the
+/// caller would otherwise do before or after the call is done while the tool's server
+/// works. The yield first lets a task `run` woke on this thread (an rmcp connection's
+/// loop, which writes the request) go before `side`.
+async fn beside<T>(
+    run: impl Future<Output = CallOutcome>,
+    side: impl FnOnce() -> T,
+) -> (CallOutcome, T) {
+    let mut run = std::pin::pin!(run);
+    if let std::task::Poll::Ready(outcome) = futures::poll!(run.as_mut()) {
+        return (outcome, side());
+    }
+    tokio::task::yield_now().await;
+    let done = side();
+    (run.await, done)
 }
 
 impl Registry {
@@ -173,35 +209,48 @@ impl Registry {
             },
             other => other,
         };
-        let audited = self.audited(&args);
         let args_for_hooks = self.hook_args(&call, &args);
-        let (outcome, ruling) = match gate {
+        let (outcome, ruling, line) = match gate {
             Gate::Run(ruling) => {
+                // The audit line's arguments: cloned before they move into the tool,
+                // hashed while it runs.
+                let audited = self.audit.is_enabled().then(|| args.clone());
                 let run = self.after_call(&call, args_for_hooks.as_ref(), lease.invoke(args, ctx));
                 tokio::pin!(run);
-                let outcome = tokio::select! {
-                    biased;
-                    () = ctx.cancel.cancelled() => {
-                        // The tool saw the same token: a moment to stop cleanly (an MCP
-                        // tool tells its server the call is cancelled).
-                        let _ = tokio::time::timeout(CANCEL_GRACE, &mut run).await;
-                        CallOutcome::Cancelled
+                let ran = async {
+                    tokio::select! {
+                        biased;
+                        () = ctx.cancel.cancelled() => {
+                            // The tool saw the same token: a moment to stop cleanly (an
+                            // MCP tool tells its server the call is cancelled).
+                            let _ = tokio::time::timeout(CANCEL_GRACE, &mut run).await;
+                            CallOutcome::Cancelled
+                        }
+                        result = &mut run => CallOutcome::Ran(for_whom(result, ctx.origin)),
                     }
-                    result = &mut run => CallOutcome::Ran(for_whom(result, ctx.origin)),
                 };
-                (outcome, ruling)
+                let (outcome, line) = beside(ran, || {
+                    let head = call.head(&ruling, Verdict::Allow);
+                    audited.and_then(|args| self.audit.draft(&head, &args))
+                })
+                .await;
+                (outcome, ruling, line)
             }
-            Gate::Refuse(ruling, message) => (
-                CallOutcome::Denied {
+            Gate::Refuse(ruling, message) => {
+                let line = self.audit.draft(&call.head(&ruling, Verdict::Deny), &args);
+                let outcome = CallOutcome::Denied {
                     ruling: ruling.clone(),
                     message,
-                },
-                ruling,
-            ),
-            Gate::Abort(ruling) => (CallOutcome::Aborted, ruling),
+                };
+                (outcome, ruling, line)
+            }
+            Gate::Abort(ruling) => {
+                let line = self.audit.draft(&call.head(&ruling, Verdict::Deny), &args);
+                (CallOutcome::Aborted, ruling, line)
+            }
         };
         drop(lease);
-        self.report(&call, ruling, &outcome, audited);
+        self.report(&call, ruling, &outcome, line.as_ref());
         outcome
     }
 
@@ -265,51 +314,20 @@ impl Registry {
         call
     }
 
-    /// What the audit log keeps of the arguments, taken before they move into the tool.
-    fn audited(&self, args: &Map<String, Value>) -> Option<(String, Option<Value>)> {
-        self.audit.is_enabled().then(|| {
-            let kept = self
-                .audit
-                .records_arguments()
-                .then(|| Value::Object(args.clone()));
-            (args_sha256(args), kept)
-        })
-    }
-
-    /// Audit line and `ToolCallFinished`.
+    /// Audit line (its draft ended: a denial's is written before its result returns,
+    /// as every line is) and `ToolCallFinished`.
     fn report(
         &self,
         call: &Call<'_>,
         ruling: Ruling,
         outcome: &CallOutcome,
-        audited: Option<(String, Option<Value>)>,
+        line: Option<&LineDraft>,
     ) {
         let end = outcome.end();
-        let is_error = end != CallEnd::Ok;
-        if let Some((sha256, args)) = audited {
-            self.audit.append(&AuditRecord {
-                time: rfc3339(SystemTime::now()),
-                run_id: call.ctx.run_id.clone(),
-                call_id: call.id.0.clone(),
-                origin: call.ctx.origin,
-                client: call.ctx.client_name().map(str::to_owned),
-                agent: call.ctx.agent.clone(),
-                app: call.ctx.app.clone(),
-                tool: call.facts.tool.clone(),
-                effect: call.facts.effect,
-                decision: match end {
-                    CallEnd::Ok | CallEnd::Error | CallEnd::Cancelled => Verdict::Allow,
-                    CallEnd::Denied | CallEnd::Aborted | CallEnd::Failed => Verdict::Deny,
-                },
-                rule: ruling.rule.clone(),
-                decided_by: ruling.by,
-                answer: ruling.answer.map(|a| a.as_str().to_owned()),
-                duration_ms: call.elapsed_ms(),
-                is_error,
-                args_sha256: sha256,
-                args,
-                hooks: call.hooks.lock().map(|h| h.clone()).unwrap_or_default(),
-            });
+        if let Some(line) = line {
+            let hooks = call.hooks.lock().map(|h| h.clone()).unwrap_or_default();
+            self.audit
+                .finish(line, call.elapsed_ms(), end != CallEnd::Ok, &hooks);
         }
         call.emit(|| GateEvent::ToolCallFinished {
             call_id: call.id.clone(),
