@@ -17,11 +17,13 @@
 //!
 //! Instruction counts per call: `SERVE_GATEWAY_ONLY=PAIR SERVE_GATEWAY_CALLS=N` runs
 //! only N calls through one gateway (`2025`, `2026` or `mix`, as the `RATIO` lines
-//! pair them), nothing else. Run the executable under `valgrind --tool=callgrind
+//! pair them), or straight to the server (`direct-2025`, `direct-2026`), nothing
+//! else. Run the executable under `valgrind --tool=callgrind
 //! --trace-children=yes` at two N; the difference of the gateway process's totals over
 //! the difference of N is its instructions per call (set-up and shutdown cancel out).
 //! If valgrind does not follow the spawn, `SERVE_GATEWAY_WRAP="valgrind
-//! --tool=callgrind"` starts the gateway under that command (split on spaces) instead.
+//! --tool=callgrind"` starts the gateway (or the direct server) under that command
+//! (split on spaces) instead.
 #![allow(clippy::expect_used)] // set-up failures should abort the benchmark
 
 mod support;
@@ -96,14 +98,8 @@ async fn gateway(home: &Path, protocol: &str, generation: ProtocolVersion) -> Cl
         format!("[servers.t]\ncommand = {SERVER_BIN:?}\n{protocol}"),
     )
     .expect("write config");
-    // `SERVE_GATEWAY_WRAP`: a command to start the gateway under (a profiler).
-    let wrap = std::env::var("SERVE_GATEWAY_WRAP").unwrap_or_default();
-    let mut wrap = wrap.split_whitespace();
-    let program = wrap.next().unwrap_or(SWITCHBOARD);
-    let command = tokio::process::Command::new(program).configure(|c| {
-        c.args(wrap)
-            .args((program != SWITCHBOARD).then_some(SWITCHBOARD))
-            .args(["serve", "--stdio"])
+    let command = wrapped(SWITCHBOARD).configure(|c| {
+        c.args(["serve", "--stdio"])
             .current_dir(home)
             .env("HOME", home)
             .env("XDG_CONFIG_HOME", home.join("config"))
@@ -140,6 +136,18 @@ fn ratio(runtime: &tokio::runtime::Runtime, label: &str, [through, direct]: [&Cl
     );
 }
 
+/// `program`, or `SERVE_GATEWAY_WRAP` (a profiler) with `program` as its argument.
+fn wrapped(program: &str) -> tokio::process::Command {
+    let wrap = std::env::var("SERVE_GATEWAY_WRAP").unwrap_or_default();
+    let mut wrap = wrap.split_whitespace();
+    let Some(wrapper) = wrap.next() else {
+        return tokio::process::Command::new(program);
+    };
+    let mut command = tokio::process::Command::new(wrapper);
+    command.args(wrap).arg(program);
+    command
+}
+
 /// `SERVE_GATEWAY_ONLY`: `n` calls through the gateway of one pair, nothing else.
 fn only(runtime: &tokio::runtime::Runtime, pair: &str, n: u32) {
     let home = tempfile::tempdir().expect("tempdir");
@@ -150,7 +158,22 @@ fn only(runtime: &tokio::runtime::Runtime, pair: &str, n: u32) {
         ),
         "2026" => ("", ProtocolVersion::V_2026_07_28),
         "mix" => ("", ProtocolVersion::LATEST_WITH_INITIALIZE),
-        other => panic!("SERVE_GATEWAY_ONLY: no pair {other:?} (2025, 2026, mix)"),
+        "direct-2025" | "direct-2026" => {
+            let generation = if pair == "direct-2025" {
+                ProtocolVersion::LATEST_WITH_INITIALIZE
+            } else {
+                ProtocolVersion::V_2026_07_28
+            };
+            runtime.block_on(async {
+                let client = connect(wrapped(SERVER_BIN), generation).await;
+                calls(&client, "echo", &echo_args(), n).await;
+                let _ = client.cancel().await;
+            });
+            return;
+        }
+        other => panic!(
+            "SERVE_GATEWAY_ONLY: no pair {other:?} (2025, 2026, mix, direct-2025, direct-2026)"
+        ),
     };
     let args = echo_args();
     runtime.block_on(async {
