@@ -14,6 +14,16 @@
 //! not). Then criterion measures the 2025-11-25 pair, each on its own.
 //!
 //! `cargo bench --bench serve_gateway`.
+//!
+//! Instruction counts per call: `SERVE_GATEWAY_ONLY=PAIR SERVE_GATEWAY_CALLS=N` runs
+//! only N calls through one gateway (`2025`, `2026` or `mix`, as the `RATIO` lines
+//! pair them), or straight to the server (`direct-2025`, `direct-2026`), nothing
+//! else. Run the executable under `valgrind --tool=callgrind
+//! --trace-children=yes` at two N; the difference of the gateway process's totals over
+//! the difference of N is its instructions per call (set-up and shutdown cancel out).
+//! If valgrind does not follow the spawn, `SERVE_GATEWAY_WRAP="valgrind
+//! --tool=callgrind"` starts the gateway (or the direct server) under that command
+//! (split on spaces) instead.
 #![allow(clippy::expect_used)] // set-up failures should abort the benchmark
 
 mod support;
@@ -88,7 +98,7 @@ async fn gateway(home: &Path, protocol: &str, generation: ProtocolVersion) -> Cl
         format!("[servers.t]\ncommand = {SERVER_BIN:?}\n{protocol}"),
     )
     .expect("write config");
-    let command = tokio::process::Command::new(SWITCHBOARD).configure(|c| {
+    let command = wrapped(SWITCHBOARD).configure(|c| {
         c.args(["serve", "--stdio"])
             .current_dir(home)
             .env("HOME", home)
@@ -126,12 +136,67 @@ fn ratio(runtime: &tokio::runtime::Runtime, label: &str, [through, direct]: [&Cl
     );
 }
 
+/// `program`, or `SERVE_GATEWAY_WRAP` (a profiler) with `program` as its argument.
+fn wrapped(program: &str) -> tokio::process::Command {
+    let wrap = std::env::var("SERVE_GATEWAY_WRAP").unwrap_or_default();
+    let mut wrap = wrap.split_whitespace();
+    let Some(wrapper) = wrap.next() else {
+        return tokio::process::Command::new(program);
+    };
+    let mut command = tokio::process::Command::new(wrapper);
+    command.args(wrap).arg(program);
+    command
+}
+
+/// `SERVE_GATEWAY_ONLY`: `n` calls through the gateway of one pair, nothing else.
+fn only(runtime: &tokio::runtime::Runtime, pair: &str, n: u32) {
+    let home = tempfile::tempdir().expect("tempdir");
+    let (protocol, generation) = match pair {
+        "2025" => (
+            "protocol = \"2025-11-25\"\n",
+            ProtocolVersion::LATEST_WITH_INITIALIZE,
+        ),
+        "2026" => ("", ProtocolVersion::V_2026_07_28),
+        "mix" => ("", ProtocolVersion::LATEST_WITH_INITIALIZE),
+        "direct-2025" | "direct-2026" => {
+            let generation = if pair == "direct-2025" {
+                ProtocolVersion::LATEST_WITH_INITIALIZE
+            } else {
+                ProtocolVersion::V_2026_07_28
+            };
+            runtime.block_on(async {
+                let client = connect(wrapped(SERVER_BIN), generation).await;
+                calls(&client, "echo", &echo_args(), n).await;
+                let _ = client.cancel().await;
+            });
+            return;
+        }
+        other => panic!(
+            "SERVE_GATEWAY_ONLY: no pair {other:?} (2025, 2026, mix, direct-2025, direct-2026)"
+        ),
+    };
+    let args = echo_args();
+    runtime.block_on(async {
+        let client = gateway(home.path(), protocol, generation).await;
+        calls(&client, "t__echo", &args, n).await;
+        let _ = client.cancel().await;
+    });
+}
+
 fn bench_gateway(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("runtime");
+    if let Ok(pair) = std::env::var("SERVE_GATEWAY_ONLY") {
+        let n = std::env::var("SERVE_GATEWAY_CALLS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(CALLS);
+        only(&runtime, &pair, n);
+        return;
+    }
     let (old, new) = (
         ProtocolVersion::LATEST_WITH_INITIALIZE,
         ProtocolVersion::V_2026_07_28,

@@ -8,6 +8,7 @@
 
 pub mod apps;
 pub mod ask;
+mod call_line;
 mod calls;
 pub mod catalog;
 pub mod catalog_cache;
@@ -40,6 +41,7 @@ mod result;
 mod rounds;
 pub mod save;
 mod server;
+mod shared_stdin;
 mod snapshot;
 mod sse;
 mod stderr;

@@ -15,6 +15,7 @@ use std::process::Stdio;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use futures::future::Either;
 use rmcp::RoleClient;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -22,8 +23,10 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
 
+use super::call_line::CallLine;
 use super::fast_reply::Calls;
 use super::relay::{Lines, Relay, Step};
+use super::shared_stdin::{SharedStdin, Writer};
 use super::task_support::TaskSupport;
 
 /// How long each step of the shutdown waits for the child to exit.
@@ -41,10 +44,14 @@ pub struct ChildTransport {
     lines: Lines<LineTap<ChildStdout>>,
     /// The answers to the calls sent, read here (`fast_reply.rs`).
     calls: Calls,
-    /// rmcp's line transport: it writes to the child's stdin and reads the lines
-    /// handed on through `relay`.
-    transport: AsyncRwTransport<RoleClient, Relay, ChildStdin>,
+    /// rmcp's line transport: it writes every message but a call to the child's
+    /// stdin and reads the lines handed on through `relay`.
+    transport: AsyncRwTransport<RoleClient, Relay, Writer<ChildStdin>>,
     relay: Relay,
+    /// The child's stdin, shared with `transport`; calls are written here
+    /// (`call_line.rs`).
+    stdin: SharedStdin<ChildStdin>,
+    call_line: CallLine,
 }
 
 impl ChildTransport {
@@ -66,13 +73,16 @@ impl ChildTransport {
         };
         let stderr = child.stderr.take();
         let relay = Relay::default();
+        let stdin = SharedStdin::new(stdin);
         Ok((
             Self {
                 child: Some(child),
                 lines: Lines::new(LineTap::new(stdout, support)),
                 calls: Calls::default(),
-                transport: AsyncRwTransport::new_client(relay.clone(), stdin),
+                transport: AsyncRwTransport::new_client(relay.clone(), stdin.writer()),
                 relay,
+                stdin,
+                call_line: CallLine::default(),
             },
             stderr,
         ))
@@ -84,6 +94,7 @@ impl ChildTransport {
 
     async fn shutdown(&mut self) -> io::Result<()> {
         self.transport.close().await?;
+        self.stdin.close().await;
         let Some(child) = self.child.as_mut() else {
             return Ok(());
         };
@@ -128,7 +139,10 @@ impl Transport<RoleClient> for ChildTransport {
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         self.calls.sent(&item);
-        self.transport.send(item)
+        match self.call_line.line(&item) {
+            Some(line) => Either::Left(self.stdin.write_line(line)),
+            None => Either::Right(self.transport.send(item)),
+        }
     }
 
     /// Reads the next line: an answer to a call is read here, any other line is

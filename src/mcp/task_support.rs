@@ -12,8 +12,9 @@
 //! `tasks_2025`).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
+use memchr::memmem::Finder;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -42,8 +43,14 @@ struct Seen {
 #[derive(Debug, Clone, Default)]
 pub struct TaskSupport(Arc<Mutex<Seen>>);
 
-/// Raw messages worth parsing: an `initialize` answer or a `tools/list` page.
-const MARKERS: [&[u8]; 2] = [b"\"serverInfo\"", b"\"inputSchema\""];
+/// Raw messages worth parsing: an `initialize` answer or a `tools/list` page. Built
+/// once: every line a stdio server writes is searched for them.
+static MARKERS: LazyLock<[Finder<'static>; 2]> = LazyLock::new(|| {
+    [
+        Finder::new(b"\"serverInfo\""),
+        Finder::new(b"\"inputSchema\""),
+    ]
+});
 
 impl TaskSupport {
     fn seen(&self) -> std::sync::MutexGuard<'_, Seen> {
@@ -53,10 +60,7 @@ impl TaskSupport {
     /// Reads one raw message from the server (a line of stdio, an event's data).
     /// Only answers that can carry task facts are parsed.
     pub fn inspect(&self, raw: &[u8]) {
-        if !MARKERS
-            .iter()
-            .any(|m| memchr::memmem::find(raw, m).is_some())
-        {
+        if !MARKERS.iter().any(|m| m.find(raw).is_some()) {
             return;
         }
         let Ok(message) = serde_json::from_slice::<Value>(raw) else {
