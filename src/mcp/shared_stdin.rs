@@ -144,18 +144,23 @@ mod tests {
 
     use super::*;
 
+    /// Everything the other end of the pipe receives until it closes.
+    fn read_all(mut rx: tokio::io::DuplexStream) -> tokio::task::JoinHandle<String> {
+        tokio::spawn(async move {
+            let mut all = String::new();
+            rx.read_to_string(&mut all).await.unwrap();
+            all
+        })
+    }
+
     /// Lines from both ways arrive whole and in the order written, through a pipe
     /// far smaller than they are; after `close` the reader sees the end and
     /// writes fail.
     #[tokio::test]
     async fn both_ways_write_whole_lines_then_close() {
-        let (tx, mut rx) = tokio::io::duplex(5);
+        let (tx, rx) = tokio::io::duplex(5);
         let stdin = SharedStdin::new(tx);
-        let reader = tokio::spawn(async move {
-            let mut all = String::new();
-            rx.read_to_string(&mut all).await.unwrap();
-            all
-        });
+        let reader = read_all(rx);
         let mut writer = stdin.writer();
         let mut expected = String::new();
         for i in 0..20 {
@@ -184,13 +189,9 @@ mod tests {
     /// Writes racing from many tasks never interleave within a line.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn concurrent_writes_keep_lines_whole() {
-        let (tx, mut rx) = tokio::io::duplex(7);
+        let (tx, rx) = tokio::io::duplex(7);
         let stdin = SharedStdin::new(tx);
-        let reader = tokio::spawn(async move {
-            let mut all = String::new();
-            rx.read_to_string(&mut all).await.unwrap();
-            all
-        });
+        let reader = read_all(rx);
         let mut tasks = Vec::new();
         for t in 0..8 {
             let stdin = stdin.clone();
