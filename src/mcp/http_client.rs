@@ -4,18 +4,16 @@
 //! redirects, which keep the method and body (RFC 9110 §15.4.8, §15.4.9) and do not
 //! replay the session id or headers to another host.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use reqwest::header::{HeaderName, HeaderValue};
 use reqwest::redirect::{Attempt, Policy};
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::AuthClient;
-use rmcp::transport::common::client_side_sse::BoxedSseResponse;
 use rmcp::transport::streamable_http_client::{
-    StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
-    StreamableHttpResponseLimits,
+    StreamableHttpClient, StreamableHttpError, StreamableHttpResponseLimits,
 };
+
+use super::refusal_tap::{self, Headers};
 
 /// rmcp's OAuth manager for the server at `url`. rmcp builds its own reqwest clients
 /// for discovery and tokens (they filter the addresses discovered metadata may name),
@@ -71,8 +69,6 @@ pub enum Backend {
     OAuth(AuthClient<reqwest::Client>),
 }
 
-type Headers = HashMap<HeaderName, HeaderValue>;
-
 /// The same call on whichever client the backend holds.
 macro_rules! either {
     ($backend:expr, |$c:ident| $call:expr) => {
@@ -83,8 +79,8 @@ macro_rules! either {
     };
 }
 
-type Posted = Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>>;
-type Streamed = Result<BoxedSseResponse, StreamableHttpError<reqwest::Error>>;
+type Posted = refusal_tap::Posted<reqwest::Error>;
+type Streamed = refusal_tap::Streamed<reqwest::Error>;
 
 impl StreamableHttpClient for Backend {
     type Error = reqwest::Error;

@@ -118,9 +118,11 @@ impl<C> RefusalTap<C> {
     }
 }
 
-type Headers = HashMap<HeaderName, HeaderValue>;
-type Posted<E> = Result<StreamableHttpPostResponse, StreamableHttpError<E>>;
-type Streamed<E> = Result<BoxedSseResponse, StreamableHttpError<E>>;
+/// The shapes of `StreamableHttpClient`'s methods, for the clients that wrap or
+/// choose one (`http_client.rs`).
+pub(super) type Headers = HashMap<HeaderName, HeaderValue>;
+pub(super) type Posted<E> = Result<StreamableHttpPostResponse, StreamableHttpError<E>>;
+pub(super) type Streamed<E> = Result<BoxedSseResponse, StreamableHttpError<E>>;
 
 impl<C> StreamableHttpClient for RefusalTap<C>
 where
